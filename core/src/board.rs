@@ -1,0 +1,503 @@
+//! Board geometry: named points with roles, typed edges and straight railway lines.
+//!
+//! A board is data. [`BoardSpec`] is the JSON form (see `core/data/boards/*.json`);
+//! [`Board::from_spec`] validates it and precomputes the adjacency tables that move
+//! generation runs on. Inside the engine a point is a small integer ([`Point`]); names
+//! such as `"c6"` appear only at the edges of the API.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::piece::Side;
+
+/// Most points a board may have (point ids are one byte).
+pub const MAX_POINTS: usize = 255;
+
+/// A point of a board, by index. Names (`"c6"`) are resolved through [`Board::point`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point(pub(crate) u8);
+
+impl Point {
+    /// The point's index on its board (`0..board.len()`).
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What a point is (its role in the rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// An ordinary land point (兵站).
+    Post,
+    /// A camp (行营): pieces in it cannot be attacked (per rule set).
+    Camp,
+    /// A headquarters (大本营): the flag stands in one; pieces in it stop for good.
+    Hq,
+    /// A stronghold (据点).
+    Stronghold,
+    /// A harbour mouth (海口): land point on the coast.
+    HarbourMouth,
+    /// A pier (bridgehead): railway stronghold at the end of a bridge.
+    Pier,
+    /// An anchorage (锚地): sea point where ships deploy.
+    Anchorage,
+    /// Open sea.
+    Sea,
+    /// An airport: air position where planes deploy.
+    Airport,
+    /// An air position.
+    Air,
+}
+
+impl Role {
+    /// The snake_case name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Role::Post => "post",
+            Role::Camp => "camp",
+            Role::Hq => "hq",
+            Role::Stronghold => "stronghold",
+            Role::HarbourMouth => "harbour_mouth",
+            Role::Pier => "pier",
+            Role::Anchorage => "anchorage",
+            Role::Sea => "sea",
+            Role::Airport => "airport",
+            Role::Air => "air",
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The kind of an edge between two points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EdgeKind {
+    /// A road: one step for land pieces.
+    Road,
+    /// A railway: one step, or part of a railway run.
+    Railway,
+    /// A sea lane between two sea points.
+    Sea,
+    /// A coast link between a land point and a sea point.
+    Coast,
+    /// An air line segment between two air positions.
+    Air,
+}
+
+impl EdgeKind {
+    /// Every edge kind.
+    pub const ALL: [EdgeKind; 5] = [
+        EdgeKind::Road,
+        EdgeKind::Railway,
+        EdgeKind::Sea,
+        EdgeKind::Coast,
+        EdgeKind::Air,
+    ];
+    /// The snake_case name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EdgeKind::Road => "road",
+            EdgeKind::Railway => "railway",
+            EdgeKind::Sea => "sea",
+            EdgeKind::Coast => "coast",
+            EdgeKind::Air => "air",
+        }
+    }
+}
+
+/// One point as described in a board file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointSpec {
+    /// The point's name, e.g. `"c6"`.
+    pub name: String,
+    /// Column on the drawing grid (0 = left as South sees it).
+    pub x: u8,
+    /// Row on the drawing grid (0 = South's back row).
+    pub y: u8,
+    /// What the point is.
+    pub role: Role,
+    /// The side whose half the point is in, if any.
+    #[serde(default)]
+    pub side: Option<Side>,
+    /// Row counted from the owning side's back row (1 = back row); 0 if not in a half.
+    #[serde(default)]
+    pub depth: u8,
+}
+
+/// A board as described in a JSON file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardSpec {
+    /// The board's name, e.g. `"classic"`.
+    pub name: String,
+    /// Free-form description.
+    #[serde(default)]
+    pub description: String,
+    /// The points, in id order.
+    pub points: Vec<PointSpec>,
+    /// Edges by kind, each written `"a1-a2"`.
+    pub edges: HashMap<EdgeKind, Vec<String>>,
+    /// Straight railway lines a piece that may not turn can run along, as point names
+    /// in order.
+    #[serde(default)]
+    pub rail_lines: Vec<Vec<String>>,
+}
+
+/// A board file that does not describe a usable board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// The JSON text could not be read.
+    #[error("invalid board JSON: {0}")]
+    Json(String),
+    /// More points than point ids.
+    #[error("a board has at most {MAX_POINTS} points, this one has {0}")]
+    TooManyPoints(usize),
+    /// Two points share a name.
+    #[error("point name {0:?} is used twice")]
+    DuplicatePoint(String),
+    /// An edge or line names a point the board does not have.
+    #[error("unknown point {0:?} in {1}")]
+    UnknownPoint(String, &'static str),
+    /// An edge is not written `"a1-a2"`.
+    #[error("edge {0:?} is not of the form \"a1-a2\"")]
+    MalformedEdge(String),
+    /// An edge joins a point to itself, or is listed twice.
+    #[error("edge {0:?} is a loop or listed twice")]
+    BadEdge(String),
+    /// Consecutive points of a railway line are not joined by a railway edge.
+    #[error("railway line step {0}-{1} is not a railway edge")]
+    LineNotOnRailway(String, String),
+}
+
+/// A validated board with its precomputed move tables. Shared behind an [`Arc`].
+#[derive(Debug)]
+pub struct Board {
+    spec: BoardSpec,
+    names: HashMap<String, Point>,
+    neighbours: Vec<Vec<(Point, EdgeKind)>>,
+    /// Land steps: road and railway neighbours.
+    pub(crate) step: Vec<Vec<Point>>,
+    /// Railway neighbours.
+    pub(crate) rail: Vec<Vec<Point>>,
+    /// Straight railway rays leaving each point (not including the point).
+    pub(crate) rays: Vec<Vec<Vec<Point>>>,
+    lines: Vec<Vec<Point>>,
+    width: u8,
+    height: u8,
+    move_pairs: Vec<(Point, Point)>,
+    pair_index: Vec<u16>,
+}
+
+const NO_PAIR: u16 = u16::MAX;
+
+impl Board {
+    /// The built-in boards: `classic`.
+    pub fn preset(name: &str) -> Option<Arc<Board>> {
+        let json = match name {
+            "classic" => include_str!("../data/boards/classic.json"),
+            _ => return None,
+        };
+        Some(Arc::new(
+            Board::from_json(json).expect("built-in board data is valid"),
+        ))
+    }
+
+    /// Names of the built-in boards.
+    pub fn preset_names() -> &'static [&'static str] {
+        &["classic"]
+    }
+
+    /// Reads and validates a board from its JSON description.
+    pub fn from_json(json: &str) -> Result<Board, BoardError> {
+        let spec: BoardSpec =
+            serde_json::from_str(json).map_err(|e| BoardError::Json(e.to_string()))?;
+        Board::from_spec(spec)
+    }
+
+    /// Validates a board description and builds its tables.
+    pub fn from_spec(spec: BoardSpec) -> Result<Board, BoardError> {
+        let n = spec.points.len();
+        if n > MAX_POINTS {
+            return Err(BoardError::TooManyPoints(n));
+        }
+        let mut names = HashMap::with_capacity(n);
+        for (i, p) in spec.points.iter().enumerate() {
+            if names.insert(p.name.clone(), Point(i as u8)).is_some() {
+                return Err(BoardError::DuplicatePoint(p.name.clone()));
+            }
+        }
+        let lookup = |name: &str, ctx: &'static str| {
+            names
+                .get(name)
+                .copied()
+                .ok_or_else(|| BoardError::UnknownPoint(name.to_owned(), ctx))
+        };
+        let mut neighbours = vec![Vec::new(); n];
+        let mut seen = HashSet::new();
+        for kind in EdgeKind::ALL {
+            for e in spec.edges.get(&kind).into_iter().flatten() {
+                let (a, b) = e
+                    .split_once('-')
+                    .ok_or_else(|| BoardError::MalformedEdge(e.clone()))?;
+                let (a, b) = (lookup(a, "an edge")?, lookup(b, "an edge")?);
+                if a == b || !seen.insert((a.min(b), a.max(b))) {
+                    return Err(BoardError::BadEdge(e.clone()));
+                }
+                neighbours[a.index()].push((b, kind));
+                neighbours[b.index()].push((a, kind));
+            }
+        }
+        for list in &mut neighbours {
+            list.sort();
+        }
+        let of_kind = |kinds: &[EdgeKind]| -> Vec<Vec<Point>> {
+            neighbours
+                .iter()
+                .map(|l| {
+                    l.iter()
+                        .filter(|(_, k)| kinds.contains(k))
+                        .map(|(p, _)| *p)
+                        .collect()
+                })
+                .collect()
+        };
+        let step = of_kind(&[EdgeKind::Road, EdgeKind::Railway]);
+        let rail = of_kind(&[EdgeKind::Railway]);
+
+        let mut lines = Vec::new();
+        for line in &spec.rail_lines {
+            let pts = line
+                .iter()
+                .map(|s| lookup(s, "a railway line"))
+                .collect::<Result<Vec<_>, _>>()?;
+            for w in pts.windows(2) {
+                if !rail[w[0].index()].contains(&w[1]) {
+                    return Err(BoardError::LineNotOnRailway(
+                        spec.points[w[0].index()].name.clone(),
+                        spec.points[w[1].index()].name.clone(),
+                    ));
+                }
+            }
+            lines.push(pts);
+        }
+        let mut rays = vec![Vec::new(); n];
+        for line in &lines {
+            for (i, p) in line.iter().enumerate() {
+                if i + 1 < line.len() {
+                    rays[p.index()].push(line[i + 1..].to_vec());
+                }
+                if i > 0 {
+                    rays[p.index()].push(line[..i].iter().rev().copied().collect());
+                }
+            }
+        }
+
+        // The fixed action space: every ordered pair a move could ever join — one edge
+        // apart, or in the same railway component.
+        let mut component = vec![usize::MAX; n];
+        let mut next_comp = 0;
+        for start in 0..n {
+            if rail[start].is_empty() || component[start] != usize::MAX {
+                continue;
+            }
+            let mut queue = VecDeque::from([start]);
+            component[start] = next_comp;
+            while let Some(p) = queue.pop_front() {
+                for q in &rail[p] {
+                    if component[q.index()] == usize::MAX {
+                        component[q.index()] = next_comp;
+                        queue.push_back(q.index());
+                    }
+                }
+            }
+            next_comp += 1;
+        }
+        let mut move_pairs = Vec::new();
+        let mut pair_index = vec![NO_PAIR; n * n];
+        for a in 0..n {
+            for b in 0..n {
+                let joined = neighbours[a].iter().any(|(q, _)| q.index() == b)
+                    || (a != b && component[a] != usize::MAX && component[a] == component[b]);
+                if joined {
+                    pair_index[a * n + b] = move_pairs.len() as u16;
+                    move_pairs.push((Point(a as u8), Point(b as u8)));
+                }
+            }
+        }
+        let width = spec.points.iter().map(|p| p.x + 1).max().unwrap_or(0);
+        let height = spec.points.iter().map(|p| p.y + 1).max().unwrap_or(0);
+        Ok(Board {
+            spec,
+            names,
+            neighbours,
+            step,
+            rail,
+            rays,
+            lines,
+            width,
+            height,
+            move_pairs,
+            pair_index,
+        })
+    }
+
+    /// The board's name.
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// The description this board was built from (serialises back to its JSON).
+    pub fn spec(&self) -> &BoardSpec {
+        &self.spec
+    }
+
+    /// Number of points.
+    pub fn len(&self) -> usize {
+        self.spec.points.len()
+    }
+
+    /// Whether the board has no points.
+    pub fn is_empty(&self) -> bool {
+        self.spec.points.is_empty()
+    }
+
+    /// Every point, in id order.
+    pub fn points(&self) -> impl ExactSizeIterator<Item = Point> + '_ {
+        (0..self.len()).map(|i| Point(i as u8))
+    }
+
+    /// The point at an index, if the board has it.
+    pub fn point_at(&self, index: usize) -> Option<Point> {
+        (index < self.len()).then_some(Point(index as u8))
+    }
+
+    /// The point with a name, e.g. `board.point("c6")`.
+    pub fn point(&self, name: &str) -> Option<Point> {
+        self.names.get(name.trim()).copied()
+    }
+
+    /// A point's name.
+    pub fn name_of(&self, p: Point) -> &str {
+        &self.spec.points[p.index()].name
+    }
+
+    /// A point's role.
+    pub fn role(&self, p: Point) -> Role {
+        self.spec.points[p.index()].role
+    }
+
+    /// The side whose half a point is in.
+    pub fn side_of(&self, p: Point) -> Option<Side> {
+        self.spec.points[p.index()].side
+    }
+
+    /// Row of a point counted from its side's back row (1 = back row).
+    pub fn depth(&self, p: Point) -> u8 {
+        self.spec.points[p.index()].depth
+    }
+
+    /// Drawing-grid coordinates `(x, y)` of a point.
+    pub fn coords(&self, p: Point) -> (u8, u8) {
+        let s = &self.spec.points[p.index()];
+        (s.x, s.y)
+    }
+
+    /// Width and height of the drawing grid.
+    pub fn grid_size(&self) -> (u8, u8) {
+        (self.width, self.height)
+    }
+
+    /// Neighbours of a point with the kind of edge joining them, sorted.
+    pub fn neighbours(&self, p: Point) -> &[(Point, EdgeKind)] {
+        &self.neighbours[p.index()]
+    }
+
+    /// Neighbours of a point along one kind of edge.
+    pub fn neighbours_by(&self, p: Point, kind: EdgeKind) -> impl Iterator<Item = Point> + '_ {
+        self.neighbours[p.index()]
+            .iter()
+            .filter(move |(_, k)| *k == kind)
+            .map(|(q, _)| *q)
+    }
+
+    /// The kind of edge joining two points, if any.
+    pub fn edge(&self, a: Point, b: Point) -> Option<EdgeKind> {
+        self.neighbours[a.index()]
+            .iter()
+            .find(|(q, _)| *q == b)
+            .map(|(_, k)| *k)
+    }
+
+    /// Whether a railway edge touches the point.
+    pub fn is_railway(&self, p: Point) -> bool {
+        !self.rail[p.index()].is_empty()
+    }
+
+    /// Number of edges of one kind.
+    pub fn edge_count(&self, kind: EdgeKind) -> usize {
+        self.spec.edges.get(&kind).map_or(0, Vec::len)
+    }
+
+    /// The straight railway lines.
+    pub fn rail_lines(&self) -> &[Vec<Point>] {
+        &self.lines
+    }
+
+    /// Size of the fixed move action space (see [`Board::move_index`]).
+    pub fn move_space(&self) -> usize {
+        self.move_pairs.len()
+    }
+
+    /// The stable index of the move `from → to` in the board's action space, if a move
+    /// could ever join those points.
+    pub fn move_index(&self, from: Point, to: Point) -> Option<usize> {
+        let i = self.pair_index[from.index() * self.len() + to.index()];
+        (i != NO_PAIR).then_some(i as usize)
+    }
+
+    /// The move `(from, to)` with a given index.
+    pub fn move_at(&self, index: usize) -> Option<(Point, Point)> {
+        self.move_pairs.get(index).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_boards() {
+        let base = r#"{"name":"t","points":[
+            {"name":"a1","x":0,"y":0,"role":"post"},{"name":"a2","x":0,"y":1,"role":"post"}],
+            "edges":{"road":[EDGES]},"rail_lines":[LINES]}"#;
+        let make = |edges: &str, lines: &str| {
+            Board::from_json(&base.replace("EDGES", edges).replace("LINES", lines))
+        };
+        assert!(make(r#""a1-a2""#, "").is_ok());
+        assert_eq!(
+            make(r#""a1-a3""#, "").unwrap_err(),
+            BoardError::UnknownPoint("a3".into(), "an edge")
+        );
+        assert_eq!(
+            make(r#""a1a2""#, "").unwrap_err(),
+            BoardError::MalformedEdge("a1a2".into())
+        );
+        assert_eq!(
+            make(r#""a1-a2","a2-a1""#, "").unwrap_err(),
+            BoardError::BadEdge("a2-a1".into())
+        );
+        assert_eq!(
+            make(r#""a1-a2""#, r#"["a1","a2"]"#).unwrap_err(),
+            BoardError::LineNotOnRailway("a1".into(), "a2".into())
+        );
+        assert!(matches!(Board::from_json("{"), Err(BoardError::Json(_))));
+    }
+}

@@ -1,0 +1,117 @@
+//! # junqi — rules engine and referee for the 军棋 family
+//!
+//! Junqi (军棋) is played face-down: each player sees only its own pieces, and a
+//! referee who sees both armies rules on every contact. This crate is that referee,
+//! and the rules engine under it.
+//!
+//! ## A tour
+//!
+//! A rule set is data. Load a preset by name (or your own JSON):
+//!
+//! ```
+//! use junqi::{RuleSet, PieceKind, resolve, Outcome};
+//! let rules = RuleSet::preset("classic")?;
+//! assert_eq!(rules.board().len(), 60);
+//! assert_eq!(rules.army_size(), 25);
+//! // Combat works without a game:
+//! assert_eq!(resolve(&rules, PieceKind::Engineer, PieceKind::Mine), Outcome::Win);
+//! # Ok::<(), junqi::RulesError>(())
+//! ```
+//!
+//! The board is data too: named points with roles and typed edges.
+//!
+//! ```
+//! use junqi::{RuleSet, EdgeKind, Role};
+//! let rules = RuleSet::preset("classic")?;
+//! let board = rules.board();
+//! let c6 = board.point("c6").unwrap();
+//! let c7 = board.point("c7").unwrap();
+//! assert_eq!(board.edge(c6, c7), Some(EdgeKind::Railway));
+//! assert_eq!(board.role(board.point("c4").unwrap()), Role::Camp);
+//! # Ok::<(), junqi::RulesError>(())
+//! ```
+//!
+//! A side's setup is checked before it is deployed; every violation has its own
+//! error ([`SetupError`]):
+//!
+//! ```
+//! use junqi::{Game, Setup, Side, SetupError};
+//! let mut game = Game::new("classic", 1)?;
+//! let mut setup = Setup::random(game.rules(), Side::South, 7);
+//! game.deploy(Side::South, &setup)?;
+//! let bad = Setup::from_json(r#"{"a1": "flag"}"#)?;
+//! assert!(game.deploy(Side::North, &bad).is_err());
+//! game.deploy_random(Side::North, 8)?;
+//! # Ok::<(), junqi::GameError>(())
+//! ```
+//!
+//! Then the side to act picks one of its legal actions; each has notation and a stable
+//! index in a fixed action space. The [`Report`] says what every player sees and what
+//! one player privately learns; an illegal action is refused and changes nothing.
+//!
+//! ```
+//! # use junqi::{Game, Side};
+//! # let mut game = Game::new("classic", 1)?;
+//! # game.deploy_random(Side::South, 7)?;
+//! # game.deploy_random(Side::North, 8)?;
+//! assert_eq!(game.to_act(), Some(Side::South));
+//! let action = game.legal_actions()[0];
+//! let id = action.index(game.rules()).unwrap();
+//! let report = game.play_id(id)?;
+//! println!("{}", report.public[0].describe(game.board()));
+//! assert!(game.play_notation("a1-a12").is_err()); // refused, nothing changes
+//! # Ok::<(), junqi::GameError>(())
+//! ```
+//!
+//! A player's [`View`] is its whole information set; the full [`Record`] replays to
+//! the identical state, and a [`PlayerRecord`] holds only one player's view.
+//!
+//! ```
+//! # use junqi::{Game, Side};
+//! # let mut game = Game::new("classic", 1)?;
+//! # game.deploy_random(Side::South, 7)?;
+//! # game.deploy_random(Side::North, 8)?;
+//! let view = game.view(Side::North);
+//! print!("{}", view.render(game.board()));
+//! let record = game.record().to_json();
+//! let again = Game::from_record(&junqi::Record::from_json(&record)?)?;
+//! assert!(again.position().same_state(game.position()));
+//! # Ok::<(), junqi::GameError>(())
+//! ```
+//!
+//! For search and playouts, [`Position`] is the bare state: no logs, no allocation,
+//! cheap to clone.
+//!
+//! ## Modules
+//! - [`piece`]: kinds, classes, sides · [`board`]: geometry · [`rules`]: rule sets ·
+//!   [`combat`]: outcomes · [`setup`]: deployment · [`action`]: actions and notation ·
+//!   [`position`]: state, movement and play · [`referee`]: games, events, views ·
+//!   [`record`]: records · [`rng`]: the seeded generator.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod action;
+pub mod board;
+pub mod combat;
+mod movegen;
+pub mod piece;
+pub mod position;
+pub mod record;
+pub mod referee;
+pub mod rng;
+pub mod rules;
+pub mod setup;
+
+pub use action::{parse_point, Action, NotationError};
+pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, Role};
+pub use combat::{resolve, Outcome};
+pub use piece::{PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
+pub use position::{EndReason, GameResult, MoveOutcome, Phase, PlayError, Position, SeenPiece};
+pub use record::{PlayerRecord, Record, RecordEntry, RulesRef};
+pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, View};
+pub use rng::Rng;
+pub use rules::{Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
+pub use setup::{Deployment, Setup, SetupError};
+
+/// The crate version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

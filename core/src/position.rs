@@ -1,0 +1,600 @@
+//! The game state: where every piece stands, who knows what, whose turn it is.
+//!
+//! [`Position`] is the referee's complete state — it knows every identity — kept small
+//! and allocation-free so that search and playouts can clone it freely. What a player
+//! may see of it is [`Position::view_pieces`]; the full refereed game with event logs
+//! and records is [`crate::Game`].
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::Action;
+use crate::board::{Point, Role, MAX_POINTS};
+use crate::combat::Outcome;
+use crate::movegen::Targets;
+use crate::piece::{PieceKind, Side, SideSet};
+use crate::rules::{RuleSet, Scouting};
+use crate::setup::Deployment;
+
+/// Most pieces a game may hold (all sides together).
+pub const MAX_PIECES: usize = 128;
+
+const EMPTY: u8 = u8::MAX;
+const OFF_BOARD: u8 = u8::MAX;
+
+/// What kind of action the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Sides still have to deploy (in any order; [`Position::to_act`] names the first).
+    Deploy,
+    /// The side to act moves.
+    Move,
+    /// The game is over.
+    Over,
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// A flag was captured.
+    FlagCaptured,
+    /// The side to act had no legal move.
+    NoLegalMove,
+    /// Too many plies in a row without a piece leaving the board.
+    NoCaptureLimit,
+    /// A side resigned.
+    Resignation,
+    /// The players agreed to a draw.
+    Agreement,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The winning sides (one side, or a team); empty for a draw.
+    pub winners: SideSet,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl GameResult {
+    /// Whether the game was drawn.
+    pub fn is_draw(&self) -> bool {
+        self.winners.is_empty()
+    }
+
+    /// The single winning side, if exactly one side won.
+    pub fn winner(&self) -> Option<Side> {
+        (self.winners.len() == 1).then(|| self.winners.iter().next()).flatten()
+    }
+}
+
+/// Why an action was refused. The game is left unchanged.
+///
+/// Every message depends only on what the acting player knows: the board, public
+/// facts and its own identities.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// A move before every side has deployed.
+    #[error("the game is in the deployment phase: every side must deploy before moves")]
+    NotMovePhase,
+    /// A deployment after the deployment phase.
+    #[error("deployment is over")]
+    NotDeployPhase,
+    /// The side has already deployed.
+    #[error("{0} has already deployed")]
+    AlreadyDeployed(Side),
+    /// The side named is not the side to act.
+    #[error("it is {to_act}'s turn, not {side}'s")]
+    NotYourTurn {
+        /// The side that tried to act.
+        side: Side,
+        /// The side to act.
+        to_act: Side,
+    },
+    /// No piece on the starting point.
+    #[error("there is no piece on {0}")]
+    NoPiece(String),
+    /// The piece on the starting point belongs to another side.
+    #[error("the piece on {0} is not yours")]
+    NotYourPiece(String),
+    /// The piece never moves (flag, mine).
+    #[error("the {kind} on {point} never moves")]
+    Immobile {
+        /// Where it stands.
+        point: String,
+        /// Its kind (the mover's own piece).
+        kind: PieceKind,
+    },
+    /// The piece stands in an HQ and may not move again.
+    #[error("the piece on {0} is in a headquarters and may not move again")]
+    InHeadquarters(String),
+    /// The target holds one of the mover's own pieces.
+    #[error("{0} holds one of your own pieces")]
+    OwnPiece(String),
+    /// The target is a camp with a piece in it.
+    #[error("the piece on {0} is in a camp and cannot be attacked")]
+    ProtectedByCamp(String),
+    /// The piece cannot get there this turn.
+    #[error("the {kind} on {from} cannot reach {to}: no road step or clear railway run joins them")]
+    Unreachable {
+        /// The piece's kind (the mover's own piece).
+        kind: PieceKind,
+        /// Start point.
+        from: String,
+        /// Target point.
+        to: String,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Slot {
+    pub(crate) kind: PieceKind,
+    pub(crate) owner: Side,
+    pub(crate) at: u8,
+}
+
+const NO_SLOT: Slot = Slot {
+    kind: PieceKind::Flag,
+    owner: Side::South,
+    at: OFF_BOARD,
+};
+
+/// A piece as one player sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SeenPiece {
+    /// Where it stands.
+    pub point: Point,
+    /// Its owner (public).
+    pub owner: Side,
+    /// Its kind, if the player knows it.
+    pub kind: Option<PieceKind>,
+}
+
+/// What one move did — the referee's full account, before it is split into what each
+/// player may learn (see [`crate::Report`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveOutcome {
+    /// The side that moved.
+    pub side: Side,
+    /// Start point.
+    pub from: Point,
+    /// Target point.
+    pub to: Point,
+    /// The moving piece's kind (private to the mover).
+    pub kind: PieceKind,
+    /// The combat, if the target held an enemy piece: defender owner, defender kind
+    /// and outcome.
+    pub combat: Option<(Side, PieceKind, Outcome)>,
+    /// Flags revealed because their side's commander left the board: (side, point).
+    pub flags_revealed: [Option<(Side, Point)>; 2],
+    /// The defender's identity was revealed by an attacking engineer, and to whom.
+    pub scouted: Scouting,
+    /// The game's result, if this move ended it.
+    pub result: Option<GameResult>,
+}
+
+/// The complete state of a game (the referee's knowledge). Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Position {
+    rules: Arc<RuleSet>,
+    pub(crate) cells: [u8; MAX_POINTS],
+    pub(crate) slots: [Slot; MAX_PIECES],
+    known: [u128; 4],
+    deployed: SideSet,
+    turn: u8,
+    phase: Phase,
+    ply: u32,
+    quiet: u32,
+    result: Option<GameResult>,
+}
+
+impl Position {
+    /// An empty position waiting for deployments.
+    pub fn new(rules: Arc<RuleSet>) -> Position {
+        Position {
+            rules,
+            cells: [EMPTY; MAX_POINTS],
+            slots: [NO_SLOT; MAX_PIECES],
+            known: [0; 4],
+            deployed: SideSet::EMPTY,
+            turn: 0,
+            phase: Phase::Deploy,
+            ply: 0,
+            quiet: 0,
+            result: None,
+        }
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> &Arc<RuleSet> {
+        &self.rules
+    }
+
+    /// The current phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The side to act: during deployment the first side (in turn order) that has not
+    /// deployed; `None` once the game is over.
+    pub fn to_act(&self) -> Option<Side> {
+        match self.phase {
+            Phase::Deploy => self.rules.sides().iter().copied().find(|s| !self.deployed.contains(*s)),
+            Phase::Move => Some(self.rules.sides()[self.turn as usize]),
+            Phase::Over => None,
+        }
+    }
+
+    /// Sides that have deployed.
+    pub fn deployed(&self) -> SideSet {
+        self.deployed
+    }
+
+    /// Plies (moves) played since deployment.
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Plies in a row without a piece leaving the board.
+    pub fn quiet_plies(&self) -> u32 {
+        self.quiet
+    }
+
+    /// The result, once the game is over.
+    pub fn result(&self) -> Option<GameResult> {
+        self.result
+    }
+
+    /// The piece on a point: owner and kind (the referee's knowledge).
+    pub fn piece_at(&self, p: Point) -> Option<(Side, PieceKind)> {
+        let id = self.cells[p.index()];
+        (id != EMPTY).then(|| {
+            let s = self.slots[id as usize];
+            (s.owner, s.kind)
+        })
+    }
+
+    /// The owner of the piece on a point (public knowledge).
+    pub fn owner_at(&self, p: Point) -> Option<Side> {
+        let id = self.cells[p.index()];
+        (id != EMPTY).then(|| self.slots[id as usize].owner)
+    }
+
+    /// Every piece on the board: point, owner, kind — in point order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Point, Side, PieceKind)> + '_ {
+        self.rules.board().points().filter_map(move |p| self.piece_at(p).map(|(s, k)| (p, s, k)))
+    }
+
+    /// Whether `player` knows the identity of the piece on `p`.
+    pub fn knows(&self, player: Side, p: Point) -> bool {
+        let id = self.cells[p.index()];
+        id != EMPTY && self.known[player as usize] >> id & 1 == 1
+    }
+
+    /// The board as `player` sees it: every piece with its owner, and its kind only if
+    /// `player` knows it. In point order.
+    pub fn view_pieces(&self, player: Side) -> Vec<SeenPiece> {
+        self.rules
+            .board()
+            .points()
+            .filter_map(|p| {
+                let id = self.cells[p.index()];
+                (id != EMPTY).then(|| {
+                    let s = self.slots[id as usize];
+                    SeenPiece {
+                        point: p,
+                        owner: s.owner,
+                        kind: (self.known[player as usize] >> id & 1 == 1).then_some(s.kind),
+                    }
+                })
+            })
+            .collect()
+    }
+
+    /// Places a validated deployment. Deployments may come in any order.
+    pub fn deploy(&mut self, deployment: &Deployment) -> Result<(), PlayError> {
+        let side = deployment.side();
+        match self.phase {
+            Phase::Deploy => {}
+            Phase::Move => return Err(PlayError::NotDeployPhase),
+            Phase::Over => return Err(PlayError::GameOver),
+        }
+        if self.deployed.contains(side) {
+            return Err(PlayError::AlreadyDeployed(side));
+        }
+        let slot_base = self
+            .rules
+            .sides()
+            .iter()
+            .position(|s| *s == side)
+            .expect("a validated deployment's side plays")
+            * self.rules.army_size();
+        for (i, &(p, kind)) in deployment.pieces().iter().enumerate() {
+            let id = slot_base + i;
+            self.slots[id] = Slot {
+                kind,
+                owner: side,
+                at: p.0,
+            };
+            self.cells[p.index()] = id as u8;
+            self.known[side as usize] |= 1u128 << id;
+        }
+        self.deployed = self.deployed.with(side);
+        if self.rules.sides().iter().all(|s| self.deployed.contains(*s)) {
+            self.phase = Phase::Move;
+            self.turn = 0;
+            self.check_stalemate();
+        }
+        Ok(())
+    }
+
+    /// The legal actions of the side to act, in a fixed order (by start point, then
+    /// target point). Empty when the game is not in the move phase.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::with_capacity(64);
+        self.legal_actions_into(&mut out);
+        out
+    }
+
+    /// Like [`Position::legal_actions`], filling a buffer the caller reuses.
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        if self.phase != Phase::Move {
+            return;
+        }
+        let side = self.rules.sides()[self.turn as usize];
+        let board = self.rules.board();
+        for p in board.points() {
+            let id = self.cells[p.index()];
+            if id == EMPTY || self.slots[id as usize].owner != side {
+                continue;
+            }
+            let t = self.targets(p);
+            out.extend(t.iter().map(|to| Action::Move { from: p, to }));
+        }
+    }
+
+    /// Whether `side` has any legal move in the current position.
+    pub fn has_legal_move(&self, side: Side) -> bool {
+        let n = self.rules.board().len();
+        (0..n).any(|i| {
+            let id = self.cells[i];
+            id != EMPTY && self.slots[id as usize].owner == side && !self.targets(Point(i as u8)).is_empty()
+        })
+    }
+
+    /// Whether an action is legal for the side to act.
+    pub fn is_legal(&self, action: Action) -> bool {
+        self.check(action).is_ok()
+    }
+
+    /// Checks an action for the side to act; the error says why it is refused.
+    pub fn check(&self, action: Action) -> Result<(), PlayError> {
+        match self.phase {
+            Phase::Deploy => return Err(PlayError::NotMovePhase),
+            Phase::Over => return Err(PlayError::GameOver),
+            Phase::Move => {}
+        }
+        let side = self.rules.sides()[self.turn as usize];
+        let board = self.rules.board();
+        let name = |p: Point| board.name_of(p).to_owned();
+        let Action::Move { from, to } = action;
+        let id = self.cells[from.index()];
+        if id == EMPTY {
+            return Err(PlayError::NoPiece(name(from)));
+        }
+        let slot = self.slots[id as usize];
+        if slot.owner != side {
+            return Err(PlayError::NotYourPiece(name(from)));
+        }
+        if self.targets(from).contains(to) {
+            return Ok(());
+        }
+        use crate::rules::Mobility;
+        if self.rules.mobility(slot.kind) == Mobility::Immobile {
+            return Err(PlayError::Immobile {
+                point: name(from),
+                kind: slot.kind,
+            });
+        }
+        if self.rules.options().hq_locks && board.role(from) == Role::Hq {
+            return Err(PlayError::InHeadquarters(name(from)));
+        }
+        match self.owner_at(to) {
+            Some(o) if o == side => Err(PlayError::OwnPiece(name(to))),
+            Some(_) if self.rules.options().camps_protect && board.role(to) == Role::Camp => {
+                Err(PlayError::ProtectedByCamp(name(to)))
+            }
+            _ => Err(PlayError::Unreachable {
+                kind: slot.kind,
+                from: name(from),
+                to: name(to),
+            }),
+        }
+    }
+
+    /// Plays an action of the side to act. An illegal action is refused with the reason
+    /// and leaves the position unchanged.
+    pub fn play(&mut self, action: Action) -> Result<MoveOutcome, PlayError> {
+        self.check(action)?;
+        Ok(self.play_unchecked(action))
+    }
+
+    /// Plays an action known to be legal (e.g. taken from [`Position::legal_actions`]).
+    ///
+    /// Playing an illegal action this way leaves the position consistent but not one
+    /// the rules could reach; debug builds assert legality.
+    pub fn play_unchecked(&mut self, action: Action) -> MoveOutcome {
+        debug_assert!(self.check(action).is_ok(), "play_unchecked: illegal {action:?}");
+        let Action::Move { from, to } = action;
+        let side = self.rules.sides()[self.turn as usize];
+        let att = self.cells[from.index()];
+        let att_kind = self.slots[att as usize].kind;
+        let mut out = MoveOutcome {
+            side,
+            from,
+            to,
+            kind: att_kind,
+            combat: None,
+            flags_revealed: [None, None],
+            scouted: Scouting::Off,
+            result: None,
+        };
+        let def = self.cells[to.index()];
+        let mut removed = false;
+        let mut flag_taken = false;
+        if def == EMPTY {
+            self.relocate(att, to);
+        } else {
+            let def_slot = self.slots[def as usize];
+            let outcome = self.rules.combat_outcome(att_kind, def_slot.kind);
+            out.combat = Some((def_slot.owner, def_slot.kind, outcome));
+            if att_kind == PieceKind::Engineer {
+                let scouting = self.rules.options().engineer_scouts;
+                out.scouted = scouting;
+                match scouting {
+                    Scouting::Off => {}
+                    Scouting::Attacker => self.known[side as usize] |= 1u128 << def,
+                    Scouting::Everyone => self.reveal_to_all(def),
+                }
+            }
+            if outcome.defender_leaves() {
+                self.remove(def);
+                removed = true;
+                flag_taken = def_slot.kind == PieceKind::Flag;
+            }
+            if outcome.attacker_leaves() {
+                self.remove(att);
+                removed = true;
+            } else if outcome == Outcome::Win {
+                self.relocate(att, to);
+            }
+            let mut n = 0;
+            for (gone, kind, owner) in [
+                (outcome.defender_leaves(), def_slot.kind, def_slot.owner),
+                (outcome.attacker_leaves(), att_kind, side),
+            ] {
+                if gone && kind == PieceKind::Commander {
+                    if let Some(flag_at) = self.reveal_flag(owner) {
+                        out.flags_revealed[n] = Some((owner, flag_at));
+                        n += 1;
+                    }
+                }
+            }
+        }
+        self.ply += 1;
+        self.quiet = if removed { 0 } else { self.quiet + 1 };
+        self.turn = ((self.turn as usize + 1) % self.rules.sides().len()) as u8;
+        if flag_taken {
+            self.finish(SideSet::single(side), EndReason::FlagCaptured);
+        } else {
+            let limit = self.rules.options().no_capture_draw_plies;
+            if limit > 0 && self.quiet >= limit {
+                self.finish(SideSet::EMPTY, EndReason::NoCaptureLimit);
+            } else {
+                self.check_stalemate();
+            }
+        }
+        out.result = self.result;
+        out
+    }
+
+    /// Ends the game with `side` resigning; the other sides win.
+    pub fn resign(&mut self, side: Side) -> Result<GameResult, PlayError> {
+        if self.phase == Phase::Over {
+            return Err(PlayError::GameOver);
+        }
+        let winners = self.rules.sides().iter().copied().filter(|s| *s != side).collect();
+        self.finish(winners, EndReason::Resignation);
+        Ok(self.result.expect("just finished"))
+    }
+
+    /// Ends the game in a draw by agreement.
+    pub fn agree_draw(&mut self) -> Result<GameResult, PlayError> {
+        if self.phase == Phase::Over {
+            return Err(PlayError::GameOver);
+        }
+        self.finish(SideSet::EMPTY, EndReason::Agreement);
+        Ok(self.result.expect("just finished"))
+    }
+
+    fn finish(&mut self, winners: SideSet, reason: EndReason) {
+        self.phase = Phase::Over;
+        self.result = Some(GameResult { winners, reason });
+    }
+
+    /// The side to move loses if it has no legal move.
+    fn check_stalemate(&mut self) {
+        let side = self.rules.sides()[self.turn as usize];
+        if !self.has_legal_move(side) {
+            let winners = self.rules.sides().iter().copied().filter(|s| *s != side).collect();
+            self.finish(winners, EndReason::NoLegalMove);
+        }
+    }
+
+    fn relocate(&mut self, id: u8, to: Point) {
+        let from = self.slots[id as usize].at;
+        self.cells[from as usize] = EMPTY;
+        self.cells[to.index()] = id;
+        self.slots[id as usize].at = to.0;
+    }
+
+    fn remove(&mut self, id: u8) {
+        let at = self.slots[id as usize].at;
+        if self.cells[at as usize] == id {
+            self.cells[at as usize] = EMPTY;
+        }
+        self.slots[id as usize].at = OFF_BOARD;
+    }
+
+    fn reveal_to_all(&mut self, id: u8) {
+        for k in &mut self.known {
+            *k |= 1u128 << id;
+        }
+    }
+
+    /// Reveals `side`'s flag (if still on the board) to everyone; returns its point.
+    fn reveal_flag(&mut self, side: Side) -> Option<Point> {
+        let id = self
+            .slots
+            .iter()
+            .position(|s| s.owner == side && s.kind == PieceKind::Flag && s.at != OFF_BOARD)?;
+        self.reveal_to_all(id as u8);
+        Some(Point(self.slots[id].at))
+    }
+
+    /// Target set of the piece on `from` (empty if none may move).
+    pub(crate) fn targets(&self, from: Point) -> Targets {
+        crate::movegen::targets(self, from)
+    }
+
+    pub(crate) fn slot_at(&self, p: Point) -> Option<Slot> {
+        let id = self.cells[p.index()];
+        (id != EMPTY).then(|| self.slots[id as usize])
+    }
+
+    pub(crate) fn is_empty_at(&self, p: Point) -> bool {
+        self.cells[p.index()] == EMPTY
+    }
+
+    /// Test and tooling hook: whether two positions hold the same pieces, knowledge,
+    /// turn and counters.
+    pub fn same_state(&self, other: &Position) -> bool {
+        self.cells == other.cells
+            && self.slots == other.slots
+            && self.known == other.known
+            && self.deployed == other.deployed
+            && self.turn == other.turn
+            && self.phase == other.phase
+            && self.ply == other.ply
+            && self.quiet == other.quiet
+            && self.result == other.result
+    }
+}

@@ -1,0 +1,218 @@
+//! Game records: a full record that replays to the identical state, and per-player
+//! records that hold only what one player saw.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::action::Action;
+use crate::board::{Board, BoardSpec};
+use crate::piece::Side;
+use crate::position::GameResult;
+use crate::referee::{Entry, Game, GameError};
+use crate::rules::{RuleSet, RuleSpec};
+use crate::setup::Setup;
+
+/// Format tag of full records.
+pub const RECORD_FORMAT: &str = "junqi-record/1";
+/// Format tag of per-player records.
+pub const PLAYER_RECORD_FORMAT: &str = "junqi-player-record/1";
+
+/// A rule set in a record: a preset by name, or the complete description.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RulesRef {
+    /// A preset, by name.
+    Preset(String),
+    /// A complete rule set.
+    Spec(Box<RuleSpec>),
+}
+
+impl RulesRef {
+    fn of(rules: &RuleSet) -> RulesRef {
+        match RuleSet::preset(rules.name()) {
+            Ok(p) if p.spec() == rules.spec() => RulesRef::Preset(rules.name().to_owned()),
+            _ => RulesRef::Spec(Box::new(rules.spec().clone())),
+        }
+    }
+
+    fn load(&self, board: Option<&BoardSpec>) -> Result<Arc<RuleSet>, GameError> {
+        let spec = match self {
+            RulesRef::Preset(name) => RuleSet::preset(name)?.spec().clone(),
+            RulesRef::Spec(spec) => (**spec).clone(),
+        };
+        let rules = match board {
+            Some(b) => RuleSet::with_board(
+                spec,
+                Arc::new(Board::from_spec(b.clone()).map_err(crate::rules::RulesError::from)?),
+            )?,
+            None => RuleSet::from_spec(spec)?,
+        };
+        Ok(Arc::new(rules))
+    }
+}
+
+/// One entry of a record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RecordEntry {
+    /// A move in notation (`"a2-a6"`), or `"draw"` for a draw by agreement.
+    Action(String),
+    /// A deployment.
+    Deploy {
+        /// The side.
+        deploy: Side,
+        /// Its setup.
+        setup: Setup,
+    },
+    /// A resignation.
+    Resign {
+        /// The side resigning.
+        resign: Side,
+    },
+}
+
+/// A full game record: rule set, seed, setups and every action, as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// Always [`RECORD_FORMAT`].
+    pub format: String,
+    /// The rule set.
+    pub rules: RulesRef,
+    /// The board description, when it is not the rule set's built-in board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardSpec>,
+    /// The game's seed.
+    pub seed: u64,
+    /// Deployments and actions, in order.
+    pub actions: Vec<RecordEntry>,
+    /// The result, if the game is over (checked on replay).
+    pub result: Option<GameResult>,
+}
+
+impl Record {
+    pub(crate) fn of_game(game: &Game) -> Record {
+        let rules = game.rules();
+        let board = game.board();
+        let builtin = Board::preset(board.name()).is_some_and(|b| b.spec() == board.spec());
+        Record {
+            format: RECORD_FORMAT.to_owned(),
+            rules: RulesRef::of(rules),
+            board: (!builtin).then(|| board.spec().clone()),
+            seed: game.seed(),
+            actions: game
+                .entries()
+                .iter()
+                .map(|e| match e {
+                    Entry::Deploy(side, setup) => RecordEntry::Deploy {
+                        deploy: *side,
+                        setup: setup.clone(),
+                    },
+                    Entry::Play(a) => RecordEntry::Action(a.to_notation(board)),
+                    Entry::Resign(side) => RecordEntry::Resign { resign: *side },
+                    Entry::Draw => RecordEntry::Action("draw".to_owned()),
+                })
+                .collect(),
+            result: game.result(),
+        }
+    }
+
+    /// Reads a record from JSON.
+    pub fn from_json(json: &str) -> Result<Record, GameError> {
+        let r: Record =
+            serde_json::from_str(json).map_err(|e| GameError::Record(format!("invalid JSON: {e}")))?;
+        if r.format != RECORD_FORMAT {
+            return Err(GameError::Record(format!(
+                "format {:?} is not {RECORD_FORMAT:?}",
+                r.format
+            )));
+        }
+        Ok(r)
+    }
+
+    /// The record as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a record serialises")
+    }
+
+    /// Replays the record into a game, checking the stored result.
+    pub fn replay(&self) -> Result<Game, GameError> {
+        let rules = self.rules.load(self.board.as_ref())?;
+        let mut game = Game::with_rules(rules, self.seed);
+        for (i, entry) in self.actions.iter().enumerate() {
+            let step = match entry {
+                RecordEntry::Deploy { deploy, setup } => game.deploy(*deploy, setup),
+                RecordEntry::Resign { resign } => game.resign(*resign),
+                RecordEntry::Action(t) if t == "draw" => game.agree_draw(),
+                RecordEntry::Action(t) => Action::parse(game.board(), t)
+                    .map_err(GameError::from)
+                    .and_then(|a| game.play(a)),
+            };
+            step.map_err(|e| GameError::Record(format!("entry {i}: {e}")))?;
+        }
+        if game.result() != self.result {
+            return Err(GameError::Record(format!(
+                "replay ends with {:?}, the record says {:?}",
+                game.result(),
+                self.result
+            )));
+        }
+        Ok(game)
+    }
+}
+
+/// What one player saw of a game: its own setup and its event log. Can be shared
+/// without giving any other army away.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    /// Always [`PLAYER_RECORD_FORMAT`].
+    pub format: String,
+    /// The rule set.
+    pub rules: RulesRef,
+    /// Whose record this is.
+    pub player: Side,
+    /// The player's own setup, once deployed.
+    pub setup: Option<Setup>,
+    /// The player's event log, as JSON events.
+    pub events: Vec<Value>,
+    /// The result, if the game is over.
+    pub result: Option<GameResult>,
+}
+
+impl PlayerRecord {
+    /// The record as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a record serialises")
+    }
+
+    /// Reads a player record from JSON.
+    pub fn from_json(json: &str) -> Result<PlayerRecord, GameError> {
+        let r: PlayerRecord =
+            serde_json::from_str(json).map_err(|e| GameError::Record(format!("invalid JSON: {e}")))?;
+        if r.format != PLAYER_RECORD_FORMAT {
+            return Err(GameError::Record(format!(
+                "format {:?} is not {PLAYER_RECORD_FORMAT:?}",
+                r.format
+            )));
+        }
+        Ok(r)
+    }
+}
+
+impl Game {
+    /// What `player` saw of this game (see [`PlayerRecord`]).
+    pub fn player_record(&self, player: Side) -> PlayerRecord {
+        PlayerRecord {
+            format: PLAYER_RECORD_FORMAT.to_owned(),
+            rules: RulesRef::of(self.rules()),
+            player,
+            setup: self.entries().iter().find_map(|e| match e {
+                Entry::Deploy(s, setup) if *s == player => Some(setup.clone()),
+                _ => None,
+            }),
+            events: self.events(player).iter().map(|e| e.to_json(self.board())).collect(),
+            result: self.result(),
+        }
+    }
+}

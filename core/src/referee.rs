@@ -1,0 +1,580 @@
+//! The referee: a [`Game`] that keeps the full state, tells each player only what that
+//! player may know, and keeps the record.
+//!
+//! Every action returns a [`Report`]: the public events everybody sees, and private
+//! events addressed to single players. Each player's event log is the public events
+//! plus its own private ones; [`Game::view`] is that player's whole information set.
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use crate::action::{Action, NotationError};
+use crate::board::{Board, Point};
+use crate::combat::Outcome;
+use crate::piece::{PieceKind, Side, SideSet};
+use crate::position::{GameResult, Phase, PlayError, Position, SeenPiece};
+use crate::record::Record;
+use crate::rules::{RuleSet, RulesError, Scouting};
+use crate::setup::{Deployment, Setup, SetupError};
+
+/// Why a piece was revealed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RevealCause {
+    /// Its side's commander left the board (the flag is shown to everyone).
+    CommanderLost,
+    /// An attacking engineer scouted it (`engineer_scouts`).
+    EngineerScout,
+}
+
+impl RevealCause {
+    /// The snake_case name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RevealCause::CommanderLost => "commander_lost",
+            RevealCause::EngineerScout => "engineer_scout",
+        }
+    }
+}
+
+/// Something that happened, as told to a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Event {
+    /// A side deployed its army.
+    Deployed {
+        /// The side.
+        side: Side,
+    },
+    /// A piece moved to an empty point.
+    Moved {
+        /// The moving side.
+        side: Side,
+        /// Start point.
+        from: Point,
+        /// End point.
+        to: Point,
+    },
+    /// A piece attacked another. The outcome says who left the board, not what the
+    /// pieces were.
+    Attacked {
+        /// The attacking side.
+        side: Side,
+        /// The attacker's point.
+        from: Point,
+        /// The defender's point.
+        to: Point,
+        /// What happened.
+        outcome: Outcome,
+    },
+    /// A piece's identity was shown (to everyone, or privately to this player).
+    Revealed {
+        /// Where the piece stands (or stood, if it has just left the board).
+        point: Point,
+        /// Its owner.
+        owner: Side,
+        /// Its kind.
+        kind: PieceKind,
+        /// Why.
+        cause: RevealCause,
+    },
+    /// A side resigned.
+    Resigned {
+        /// The side.
+        side: Side,
+    },
+    /// The players agreed to a draw.
+    DrawAgreed,
+    /// The game ended.
+    GameOver {
+        /// The result.
+        result: GameResult,
+    },
+}
+
+impl Event {
+    /// The event as JSON, with point names from `board`.
+    pub fn to_json(&self, board: &Board) -> Value {
+        let n = |p: Point| board.name_of(p);
+        match *self {
+            Event::Deployed { side } => json!({"type": "deployed", "side": side}),
+            Event::Moved { side, from, to } => {
+                json!({"type": "moved", "side": side, "from": n(from), "to": n(to)})
+            }
+            Event::Attacked { side, from, to, outcome } => json!({
+                "type": "attacked", "side": side, "from": n(from), "to": n(to), "outcome": outcome
+            }),
+            Event::Revealed { point, owner, kind, cause } => json!({
+                "type": "revealed", "point": n(point), "owner": owner, "kind": kind, "cause": cause.name()
+            }),
+            Event::Resigned { side } => json!({"type": "resigned", "side": side}),
+            Event::DrawAgreed => json!({"type": "draw_agreed"}),
+            Event::GameOver { result } => json!({"type": "game_over", "result": result}),
+        }
+    }
+
+    /// The event in one line of text, e.g. `"south a2-a6 attacked: win"`.
+    pub fn describe(&self, board: &Board) -> String {
+        let n = |p: Point| board.name_of(p);
+        match *self {
+            Event::Deployed { side } => format!("{side} deployed"),
+            Event::Moved { side, from, to } => format!("{side} {}-{}", n(from), n(to)),
+            Event::Attacked { side, from, to, outcome } => {
+                let what = match outcome {
+                    Outcome::Win => "the defender left the board",
+                    Outcome::Lose => "the attacker left the board",
+                    Outcome::Both => "both left the board",
+                    Outcome::Repel => "the attacker was repelled",
+                    Outcome::Evade => "the defender evaded",
+                    Outcome::Illegal => "no combat",
+                };
+                format!("{side} {}x{}: {what}", n(from), n(to))
+            }
+            Event::Revealed { point, owner, kind, cause } => {
+                format!("{owner}'s piece on {} is a {kind} ({})", n(point), cause.name())
+            }
+            Event::Resigned { side } => format!("{side} resigned"),
+            Event::DrawAgreed => "draw agreed".to_owned(),
+            Event::GameOver { result } => describe_result(&result),
+        }
+    }
+}
+
+/// A result in words, e.g. `"south wins (flag_captured)"`.
+pub fn describe_result(result: &GameResult) -> String {
+    let reason = serde_json::to_value(result.reason)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    if result.is_draw() {
+        format!("draw ({reason})")
+    } else {
+        let names: Vec<&str> = result.winners.iter().map(Side::name).collect();
+        format!("{} win{} ({reason})", names.join(" and "), if names.len() == 1 { "s" } else { "" })
+    }
+}
+
+/// What an action produced: the events every player sees, and those for one player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Events told to every player.
+    pub public: Vec<Event>,
+    /// Events told only to the named player.
+    pub private: Vec<(Side, Event)>,
+}
+
+impl Report {
+    /// The events `player` learns from this action, in order.
+    pub fn events_for(&self, player: Side) -> Vec<Event> {
+        let mut v = self.public.clone();
+        v.extend(self.private.iter().filter(|(s, _)| *s == player).map(|(_, e)| *e));
+        v
+    }
+
+    /// The report as JSON: `{"public": [...], "private": {"south": [...]}}`.
+    pub fn to_json(&self, board: &Board) -> Value {
+        let mut private = serde_json::Map::new();
+        for (side, e) in &self.private {
+            private
+                .entry(side.name())
+                .or_insert_with(|| Value::Array(vec![]))
+                .as_array_mut()
+                .expect("array")
+                .push(e.to_json(board));
+        }
+        json!({
+            "public": self.public.iter().map(|e| e.to_json(board)).collect::<Vec<_>>(),
+            "private": private,
+        })
+    }
+
+    /// The part of the report one player may see, as JSON.
+    pub fn to_json_for(&self, board: &Board, player: Side) -> Value {
+        Value::Array(self.events_for(player).iter().map(|e| e.to_json(board)).collect())
+    }
+}
+
+/// One player's information set: everything that player may know, and nothing else.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct View {
+    /// Whose view this is.
+    pub player: Side,
+    /// The phase.
+    pub phase: Phase,
+    /// The side to act.
+    pub to_act: Option<Side>,
+    /// Plies played.
+    pub ply: u32,
+    /// Plies in a row without a piece leaving the board.
+    pub quiet_plies: u32,
+    /// Every piece on the board; kinds only where the player knows them.
+    pub pieces: Vec<SeenPiece>,
+    /// The player's event log (public events and its own private ones).
+    pub events: Vec<Event>,
+    /// The result, once the game is over.
+    pub result: Option<GameResult>,
+}
+
+impl View {
+    /// The view as JSON.
+    pub fn to_json(&self, rules: &RuleSet) -> Value {
+        let board = rules.board();
+        json!({
+            "player": self.player,
+            "rules": rules.name(),
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "ply": self.ply,
+            "quiet_plies": self.quiet_plies,
+            "pieces": self.pieces.iter().map(|p| json!({
+                "point": board.name_of(p.point), "owner": p.owner, "kind": p.kind
+            })).collect::<Vec<_>>(),
+            "events": self.events.iter().map(|e| e.to_json(board)).collect::<Vec<_>>(),
+            "result": self.result,
+        })
+    }
+
+    /// The board as text from this player's seat: own pieces and known enemy pieces by
+    /// their two-letter code, unknown enemy pieces as `??`; upper case for South,
+    /// brackets mark the other sides.
+    pub fn render(&self, board: &Board) -> String {
+        let (w, h) = board.grid_size();
+        let mut grid = vec![vec![None::<String>; w as usize]; h as usize];
+        for p in board.points() {
+            let (x, y) = board.coords(p);
+            let mark = match board.role(p) {
+                crate::board::Role::Camp => " ( ) ",
+                crate::board::Role::Hq => " [ ] ",
+                _ => "  .  ",
+            };
+            grid[y as usize][x as usize] = Some(mark.to_owned());
+        }
+        for piece in &self.pieces {
+            let (x, y) = board.coords(piece.point);
+            let code = piece.kind.map_or("??", PieceKind::short);
+            let cell = if piece.owner == self.player {
+                format!(" {code}  ")
+            } else {
+                format!("<{code}> ")
+            };
+            grid[y as usize][x as usize] = Some(cell);
+        }
+        let mut s = String::new();
+        for (y, row) in grid.iter().enumerate().rev() {
+            s.push_str(&format!("{:>3} ", y + 1));
+            for cell in row {
+                s.push_str(cell.as_deref().unwrap_or("     "));
+            }
+            s.push('\n');
+        }
+        s.push_str("    ");
+        for x in 0..w {
+            s.push_str(&format!("  {}  ", (b'a' + x) as char));
+        }
+        s.push('\n');
+        s
+    }
+}
+
+/// An action a [`Game`] records (deployments, moves, and game-ending declarations).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Entry {
+    Deploy(Side, Setup),
+    Play(Action),
+    Resign(Side),
+    Draw,
+}
+
+/// A refereed game: the full state, each player's event log, and the record.
+///
+/// ```
+/// use junqi::{Game, Setup, Side};
+/// let mut game = Game::new("classic", 7).unwrap();
+/// game.deploy_random(Side::South, 1).unwrap();
+/// game.deploy_random(Side::North, 2).unwrap();
+/// let moves = game.legal_actions();
+/// let report = game.play(moves[0]).unwrap();
+/// assert!(!report.public.is_empty());
+/// // North sees where South's piece went, but not what it is.
+/// let view = game.view(Side::North);
+/// assert!(view.pieces.iter().filter(|p| p.owner == Side::South).all(|p| p.kind.is_none()));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    position: Position,
+    seed: u64,
+    entries: Vec<Entry>,
+    logs: [Vec<Event>; 4],
+}
+
+/// Anything a [`Game`] method can refuse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The rule set could not be loaded.
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// A setup is not a legal deployment.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// Text that is not an action.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// An action the rules do not allow now.
+    #[error(transparent)]
+    Play(#[from] PlayError),
+    /// A record that does not replay.
+    #[error("record does not replay: {0}")]
+    Record(String),
+}
+
+impl Game {
+    /// A new game of a preset rule set.
+    pub fn new(rules: &str, seed: u64) -> Result<Game, GameError> {
+        Ok(Game::with_rules(RuleSet::preset(rules)?, seed))
+    }
+
+    /// A new game of a given rule set. The seed is kept in the record (for rule sets
+    /// that deal at random).
+    pub fn with_rules(rules: Arc<RuleSet>, seed: u64) -> Game {
+        Game {
+            position: Position::new(rules),
+            seed,
+            entries: Vec::new(),
+            logs: Default::default(),
+        }
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> &Arc<RuleSet> {
+        self.position.rules()
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        self.position.rules().board()
+    }
+
+    /// The game's seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The full state (the referee's knowledge: do not show it to a player).
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.position.phase()
+    }
+
+    /// The side to act (see [`Position::to_act`]).
+    pub fn to_act(&self) -> Option<Side> {
+        self.position.to_act()
+    }
+
+    /// The result, once the game is over.
+    pub fn result(&self) -> Option<GameResult> {
+        self.position.result()
+    }
+
+    /// Deploys a side from a setup. Sides may deploy in any order.
+    pub fn deploy(&mut self, side: Side, setup: &Setup) -> Result<Report, GameError> {
+        match self.position.phase() {
+            Phase::Deploy => {}
+            Phase::Move => return Err(PlayError::NotDeployPhase.into()),
+            Phase::Over => return Err(PlayError::GameOver.into()),
+        }
+        let deployment = setup.validate(self.rules(), side)?;
+        self.deploy_validated(&deployment)
+    }
+
+    /// Deploys a side from a JSON setup `{"a1": "flag", …}`.
+    pub fn deploy_json(&mut self, side: Side, json: &str) -> Result<Report, GameError> {
+        let setup = Setup::from_json(json)?;
+        self.deploy(side, &setup)
+    }
+
+    /// Deploys a random legal setup for `side`, the same for the same seed.
+    pub fn deploy_random(&mut self, side: Side, seed: u64) -> Result<Report, GameError> {
+        if !self.rules().sides().contains(&side) {
+            return Err(SetupError::NoSuchSide {
+                side,
+                rules: self.rules().name().to_owned(),
+            }
+            .into());
+        }
+        let deployment = Deployment::random(self.rules(), side, seed);
+        self.deploy_validated(&deployment)
+    }
+
+    fn deploy_validated(&mut self, deployment: &Deployment) -> Result<Report, GameError> {
+        self.position.deploy(deployment)?;
+        let side = deployment.side();
+        self.entries.push(Entry::Deploy(side, deployment.to_setup(self.rules())));
+        let mut public = vec![Event::Deployed { side }];
+        if let Some(result) = self.position.result() {
+            public.push(Event::GameOver { result });
+        }
+        Ok(self.log(Report {
+            public,
+            private: vec![],
+        }))
+    }
+
+    /// The legal actions of the side to act (see [`Position::legal_actions`]).
+    pub fn legal_actions(&self) -> Vec<Action> {
+        self.position.legal_actions()
+    }
+
+    /// The legal actions as indices in the rule set's fixed action space, ascending.
+    pub fn legal_action_ids(&self) -> Vec<usize> {
+        let rules = self.rules();
+        let mut ids: Vec<usize> = self
+            .legal_actions()
+            .into_iter()
+            .filter_map(|a| a.index(rules))
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// A mask over the action space: `true` where the action is legal now.
+    pub fn action_mask(&self) -> Vec<bool> {
+        let mut mask = vec![false; self.rules().action_space()];
+        for i in self.legal_action_ids() {
+            mask[i] = true;
+        }
+        mask
+    }
+
+    /// Plays an action of the side to act.
+    pub fn play(&mut self, action: Action) -> Result<Report, GameError> {
+        let outcome = self.position.play(action)?;
+        self.entries.push(Entry::Play(action));
+        let mut public = Vec::with_capacity(3);
+        let mut private = Vec::new();
+        let (side, from, to) = (outcome.side, outcome.from, outcome.to);
+        match outcome.combat {
+            None => public.push(Event::Moved { side, from, to }),
+            Some((owner, def_kind, result)) => {
+                let reveal = Event::Revealed {
+                    point: to,
+                    owner,
+                    kind: def_kind,
+                    cause: RevealCause::EngineerScout,
+                };
+                match outcome.scouted {
+                    Scouting::Off => {}
+                    Scouting::Attacker => private.push((side, reveal)),
+                    Scouting::Everyone => public.push(reveal),
+                }
+                public.push(Event::Attacked {
+                    side,
+                    from,
+                    to,
+                    outcome: result,
+                });
+            }
+        }
+        for (owner, point) in outcome.flags_revealed.into_iter().flatten() {
+            public.push(Event::Revealed {
+                point,
+                owner,
+                kind: PieceKind::Flag,
+                cause: RevealCause::CommanderLost,
+            });
+        }
+        if let Some(result) = outcome.result {
+            public.push(Event::GameOver { result });
+        }
+        Ok(self.log(Report { public, private }))
+    }
+
+    /// Plays an action given in notation (`"a2-a6"`).
+    pub fn play_notation(&mut self, text: &str) -> Result<Report, GameError> {
+        let action = Action::parse(self.board(), text)?;
+        self.play(action)
+    }
+
+    /// Plays the action with a given index in the action space.
+    pub fn play_id(&mut self, index: usize) -> Result<Report, GameError> {
+        let action = Action::from_index(self.rules(), index)?;
+        self.play(action)
+    }
+
+    /// Plays an action on behalf of `side`, refusing it if `side` is not to act.
+    pub fn play_as(&mut self, side: Side, action: Action) -> Result<Report, GameError> {
+        match self.position.to_act() {
+            Some(to_act) if to_act != side => Err(PlayError::NotYourTurn { side, to_act }.into()),
+            _ => self.play(action),
+        }
+    }
+
+    /// `side` resigns; every other side wins.
+    pub fn resign(&mut self, side: Side) -> Result<Report, GameError> {
+        let result = self.position.resign(side)?;
+        self.entries.push(Entry::Resign(side));
+        Ok(self.log(Report {
+            public: vec![Event::Resigned { side }, Event::GameOver { result }],
+            private: vec![],
+        }))
+    }
+
+    /// The players agree to a draw.
+    pub fn agree_draw(&mut self) -> Result<Report, GameError> {
+        let result = self.position.agree_draw()?;
+        self.entries.push(Entry::Draw);
+        Ok(self.log(Report {
+            public: vec![Event::DrawAgreed, Event::GameOver { result }],
+            private: vec![],
+        }))
+    }
+
+    fn log(&mut self, report: Report) -> Report {
+        for &side in self.position.rules().sides() {
+            self.logs[side as usize].extend(report.events_for(side));
+        }
+        report
+    }
+
+    /// A player's event log: the public events and its own private ones.
+    pub fn events(&self, player: Side) -> &[Event] {
+        &self.logs[player as usize]
+    }
+
+    /// One player's information set.
+    pub fn view(&self, player: Side) -> View {
+        View {
+            player,
+            phase: self.position.phase(),
+            to_act: self.position.to_act(),
+            ply: self.position.ply(),
+            quiet_plies: self.position.quiet_plies(),
+            pieces: self.position.view_pieces(player),
+            events: self.logs[player as usize].clone(),
+            result: self.position.result(),
+        }
+    }
+
+    /// The full record: rule set, seed, setups and every action. Replays to the
+    /// identical state with [`Game::from_record`].
+    pub fn record(&self) -> Record {
+        Record::of_game(self)
+    }
+
+    /// Replays a record.
+    pub fn from_record(record: &Record) -> Result<Game, GameError> {
+        record.replay()
+    }
+
+    pub(crate) fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The sides that have deployed.
+    pub fn deployed(&self) -> SideSet {
+        self.position.deployed()
+    }
+}

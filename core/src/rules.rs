@@ -1,0 +1,499 @@
+//! Rule sets: the army, deployment constraints, movement per kind, the combat table and
+//! options — all data, loaded from JSON.
+//!
+//! Presets load by name ([`RuleSet::preset`]); a user rule set is JSON text
+//! ([`RuleSet::from_json`]), either complete or `{"extends": "classic", …}` with only
+//! the keys that differ.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, BoardError, Point, Role};
+use crate::combat::{CombatEntry, CombatMatrix, KindPattern, Outcome, TableOutcome};
+use crate::piece::{PieceClass, PieceKind, Side};
+
+/// How a kind of piece moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mobility {
+    /// Never moves (flag, mine).
+    Immobile,
+    /// One step along a road or railway edge.
+    Step,
+    /// A step, or a run along one straight railway line.
+    RailStraight,
+    /// A step, or a railway run that may turn at any railway point (the engineer).
+    RailTurn,
+}
+
+/// Who learns the defender's identity when an engineer attacks (`engineer_scouts`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scouting {
+    /// Nobody (default).
+    #[default]
+    Off,
+    /// The attacking engineer's owner (seed 004).
+    Attacker,
+    /// Every player (seed 003).
+    Everyone,
+}
+
+/// Rule-set options (rules/classic.md "Switches").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    /// A mine stays when a non-engineer, non-bomb attacker hits it (else both leave).
+    pub mine_survives: bool,
+    /// Longest railway run for pieces other than the engineer; `None` = unlimited.
+    pub rail_max_steps: Option<u8>,
+    /// Every piece may turn on the railway (a regional rule, usually with a step limit).
+    pub rail_all_turn: bool,
+    /// An attacking engineer reveals the defender.
+    pub engineer_scouts: Scouting,
+    /// A bomb may attack (and so capture) the flag; if not, the attack is repelled.
+    pub bomb_may_hit_flag: bool,
+    /// Plies in a row without a piece leaving the board that end in a draw; 0 = never.
+    pub no_capture_draw_plies: u32,
+    /// A piece that enters an HQ never moves again.
+    pub hq_locks: bool,
+    /// A piece standing in a camp cannot be attacked.
+    pub camps_protect: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            mine_survives: true,
+            rail_max_steps: None,
+            rail_all_turn: false,
+            engineer_scouts: Scouting::Off,
+            bomb_may_hit_flag: true,
+            no_capture_draw_plies: 70,
+            hq_locks: true,
+            camps_protect: true,
+        }
+    }
+}
+
+impl Options {
+    /// The value of a boolean option by name (used by the combat table's `if`).
+    pub fn flag(&self, name: &str) -> Option<bool> {
+        Some(match name {
+            "mine_survives" => self.mine_survives,
+            "rail_all_turn" => self.rail_all_turn,
+            "bomb_may_hit_flag" => self.bomb_may_hit_flag,
+            "hq_locks" => self.hq_locks,
+            "camps_protect" => self.camps_protect,
+            "engineer_scouts" => self.engineer_scouts != Scouting::Off,
+            _ => return None,
+        })
+    }
+}
+
+/// A restriction on where one kind may be deployed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Constraint {
+    /// The kind restricted.
+    pub kind: PieceKind,
+    /// The roles it may stand on (any deployable role if absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roles: Option<Vec<Role>>,
+    /// The furthest row from the back it may stand on (1 = back row).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_depth: Option<u8>,
+    /// The nearest row to the back it may stand on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_depth: Option<u8>,
+    /// The rule in words, for error messages and docs.
+    #[serde(default)]
+    pub why: String,
+}
+
+/// Deployment rules.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeploymentSpec {
+    /// The roles of a side's points that its army fills, exactly one piece each.
+    pub roles: Vec<Role>,
+    /// Per-kind restrictions.
+    #[serde(default)]
+    pub constraints: Vec<Constraint>,
+}
+
+/// A rule set as written in JSON. [`RuleSet::from_spec`] validates and compiles it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSpec {
+    /// The rule set's name, e.g. `"classic"`.
+    pub name: String,
+    /// Free-form description.
+    #[serde(default)]
+    pub description: String,
+    /// The board, by preset name.
+    pub board: String,
+    /// The sides in turn order (the first moves first).
+    pub sides: Vec<Side>,
+    /// How many pieces of each kind a side has.
+    pub army: BTreeMap<PieceKind, u8>,
+    /// Ranks used by `"rank"` combat entries.
+    #[serde(default)]
+    pub ranks: BTreeMap<PieceKind, u8>,
+    /// Where pieces may be deployed.
+    pub deployment: DeploymentSpec,
+    /// How each kind moves; the key `"*"` gives the default.
+    pub movement: BTreeMap<String, Mobility>,
+    /// Named groups of kinds usable as `"@name"` in the combat table (the classes
+    /// `@flag`, `@officer`, `@weapon`, `@ship` and `@plane` are built in).
+    #[serde(default)]
+    pub groups: BTreeMap<String, Vec<PieceKind>>,
+    /// The combat table: the first matching entry decides.
+    pub combat: Vec<CombatEntry>,
+    /// Options.
+    #[serde(default)]
+    pub options: Options,
+}
+
+/// A rule set that could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// No preset has this name.
+    #[error("unknown rule set {0:?} (presets: {presets})", presets = RuleSet::preset_names().join(", "))]
+    UnknownPreset(String),
+    /// The JSON text could not be read.
+    #[error("invalid rule set JSON: {0}")]
+    Json(String),
+    /// The rule set names a board that is not built in.
+    #[error("unknown board {0:?} (boards: {boards})", boards = Board::preset_names().join(", "))]
+    UnknownBoard(String),
+    /// The board description is invalid.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// `sides` is empty, repeats a side, or names a side with no points on the board.
+    #[error("invalid sides list: {0}")]
+    Sides(String),
+    /// The army does not fill the deployable points of a side.
+    #[error("the army has {pieces} pieces but {side} has {points} deployable points")]
+    ArmyDoesNotFit {
+        /// The side.
+        side: Side,
+        /// Pieces in the army.
+        pieces: usize,
+        /// Deployable points of the side.
+        points: usize,
+    },
+    /// A combat pattern is not `"*"`, a kind id or a known `"@group"`.
+    #[error("combat table: unknown kind pattern {0:?}")]
+    BadPattern(String),
+    /// A `"rank"` entry covers a kind with no rank.
+    #[error("combat table: \"rank\" outcome for {0} which has no rank")]
+    MissingRank(PieceKind),
+    /// An `if` names an option that is not a boolean option.
+    #[error("combat table: unknown option {0:?} in \"if\"")]
+    UnknownOption(String),
+    /// A movement key is not `"*"` or a kind id.
+    #[error("movement: unknown kind {0:?}")]
+    BadMovementKey(String),
+    /// The rule set is too large for the engine's fixed-size state.
+    #[error("too many pieces: {0} (at most {max})", max = crate::position::MAX_PIECES)]
+    TooManyPieces(usize),
+}
+
+/// A validated, compiled rule set. Cheap to share ([`Arc`]).
+#[derive(Debug)]
+pub struct RuleSet {
+    spec: RuleSpec,
+    board: Arc<Board>,
+    combat: Box<CombatMatrix>,
+    mobility: [Mobility; PieceKind::COUNT],
+    deploy_points: Vec<Vec<Point>>,
+    army_size: usize,
+}
+
+const PRESETS: &[(&str, &str)] = &[("classic", include_str!("../data/rules/classic.json"))];
+
+impl RuleSet {
+    /// Loads a built-in rule set by name.
+    ///
+    /// ```
+    /// let rules = junqi::RuleSet::preset("classic").unwrap();
+    /// assert_eq!(rules.name(), "classic");
+    /// assert!(junqi::RuleSet::preset("chess").is_err());
+    /// ```
+    pub fn preset(name: &str) -> Result<Arc<RuleSet>, RulesError> {
+        let json = PRESETS
+            .iter()
+            .find(|(n, _)| *n == name.trim())
+            .map(|(_, j)| *j)
+            .ok_or_else(|| RulesError::UnknownPreset(name.to_owned()))?;
+        Ok(Arc::new(RuleSet::from_json(json)?))
+    }
+
+    /// Names of the built-in rule sets.
+    pub fn preset_names() -> Vec<&'static str> {
+        PRESETS.iter().map(|(n, _)| *n).collect()
+    }
+
+    /// The JSON description of a preset.
+    pub fn preset_json(name: &str) -> Option<&'static str> {
+        PRESETS.iter().find(|(n, _)| *n == name).map(|(_, j)| *j)
+    }
+
+    /// Loads a rule set from JSON: a complete [`RuleSpec`], or an object with
+    /// `"extends": "<preset>"` whose other keys replace the preset's (`options` is
+    /// merged key by key).
+    ///
+    /// ```
+    /// let rules = junqi::RuleSet::from_json(
+    ///     r#"{"extends": "classic", "name": "classic-3", "options": {"rail_max_steps": 3}}"#,
+    /// ).unwrap();
+    /// assert_eq!(rules.options().rail_max_steps, Some(3));
+    /// assert!(rules.options().mine_survives);
+    /// ```
+    pub fn from_json(json: &str) -> Result<RuleSet, RulesError> {
+        let mut value: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| RulesError::Json(e.to_string()))?;
+        if let Some(obj) = value.as_object_mut() {
+            if let Some(base) = obj.remove("extends") {
+                let base = base
+                    .as_str()
+                    .ok_or_else(|| RulesError::Json("\"extends\" must be a preset name".into()))?;
+                let base_json = RuleSet::preset_json(base)
+                    .ok_or_else(|| RulesError::UnknownPreset(base.to_owned()))?;
+                let mut merged: serde_json::Value =
+                    serde_json::from_str(base_json).map_err(|e| RulesError::Json(e.to_string()))?;
+                let target = merged.as_object_mut().expect("preset is an object");
+                for (k, v) in std::mem::take(obj) {
+                    match (k.as_str(), v, target.get_mut("options")) {
+                        ("options", serde_json::Value::Object(o), Some(serde_json::Value::Object(t))) => {
+                            t.extend(o)
+                        }
+                        (_, v, _) => {
+                            target.insert(k, v);
+                        }
+                    }
+                }
+                value = merged;
+            }
+        }
+        let spec: RuleSpec =
+            serde_json::from_value(value).map_err(|e| RulesError::Json(e.to_string()))?;
+        RuleSet::from_spec(spec)
+    }
+
+    /// Validates and compiles a rule set description.
+    pub fn from_spec(spec: RuleSpec) -> Result<RuleSet, RulesError> {
+        let board =
+            Board::preset(&spec.board).ok_or_else(|| RulesError::UnknownBoard(spec.board.clone()))?;
+        RuleSet::with_board(spec, board)
+    }
+
+    /// Compiles a rule set on a given board (e.g. one loaded with [`Board::from_json`]).
+    pub fn with_board(spec: RuleSpec, board: Arc<Board>) -> Result<RuleSet, RulesError> {
+        if spec.sides.is_empty() || spec.sides.len() > 4 {
+            return Err(RulesError::Sides("between 1 and 4 sides".into()));
+        }
+        for (i, s) in spec.sides.iter().enumerate() {
+            if spec.sides[..i].contains(s) {
+                return Err(RulesError::Sides(format!("{s} is listed twice")));
+            }
+        }
+        let army_size: usize = spec.army.values().map(|&n| n as usize).sum();
+        if army_size * spec.sides.len() > crate::position::MAX_PIECES {
+            return Err(RulesError::TooManyPieces(army_size * spec.sides.len()));
+        }
+        let mut deploy_points = vec![Vec::new(); 4];
+        for side in &spec.sides {
+            let pts: Vec<Point> = board
+                .points()
+                .filter(|&p| {
+                    board.side_of(p) == Some(*side) && spec.deployment.roles.contains(&board.role(p))
+                })
+                .collect();
+            if pts.len() != army_size {
+                return Err(RulesError::ArmyDoesNotFit {
+                    side: *side,
+                    pieces: army_size,
+                    points: pts.len(),
+                });
+            }
+            deploy_points[*side as usize] = pts;
+        }
+
+        let mut mobility = [Mobility::Immobile; PieceKind::COUNT];
+        let default = spec.movement.get("*").copied().unwrap_or(Mobility::Immobile);
+        for kind in PieceKind::ALL {
+            mobility[kind as usize] = spec.movement.get(kind.id()).copied().unwrap_or(default);
+        }
+        for key in spec.movement.keys() {
+            if key != "*" && PieceKind::ALL.iter().all(|k| k.id() != key) {
+                return Err(RulesError::BadMovementKey(key.clone()));
+            }
+        }
+
+        let combat = compile_combat(&spec)?;
+        Ok(RuleSet {
+            spec,
+            board,
+            combat,
+            mobility,
+            deploy_points,
+            army_size,
+        })
+    }
+
+    /// The rule set's name.
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// The description this rule set was compiled from.
+    pub fn spec(&self) -> &RuleSpec {
+        &self.spec
+    }
+
+    /// The rule set as JSON (a complete [`RuleSpec`]).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.spec).expect("a rule spec serialises")
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Arc<Board> {
+        &self.board
+    }
+
+    /// The options.
+    pub fn options(&self) -> &Options {
+        &self.spec.options
+    }
+
+    /// The sides in turn order.
+    pub fn sides(&self) -> &[Side] {
+        &self.spec.sides
+    }
+
+    /// The army of one side: kinds with their counts.
+    pub fn army(&self) -> impl Iterator<Item = (PieceKind, u8)> + '_ {
+        self.spec.army.iter().map(|(k, n)| (*k, *n))
+    }
+
+    /// Number of pieces in one side's army.
+    pub fn army_size(&self) -> usize {
+        self.army_size
+    }
+
+    /// Whether a kind is part of this rule set's army.
+    pub fn has_kind(&self, kind: PieceKind) -> bool {
+        self.spec.army.contains_key(&kind)
+    }
+
+    /// How a kind moves.
+    pub fn mobility(&self, kind: PieceKind) -> Mobility {
+        self.mobility[kind as usize]
+    }
+
+    /// The points a side's army fills at deployment, in id order.
+    pub fn deploy_points(&self, side: Side) -> &[Point] {
+        &self.deploy_points[side as usize]
+    }
+
+    /// The combat outcome for an attacker and a defender (see [`crate::resolve`]).
+    pub fn combat_outcome(&self, attacker: PieceKind, defender: PieceKind) -> Outcome {
+        self.combat[attacker as usize][defender as usize]
+    }
+
+    /// Size of the fixed action space of this rule set (see [`crate::Action::index`]).
+    pub fn action_space(&self) -> usize {
+        self.board.move_space()
+    }
+}
+
+fn class_group(name: &str) -> Option<PieceClass> {
+    Some(match name {
+        "flag" => PieceClass::Flag,
+        "officer" => PieceClass::Officer,
+        "weapon" => PieceClass::Weapon,
+        "ship" => PieceClass::Ship,
+        "plane" => PieceClass::Plane,
+        _ => return None,
+    })
+}
+
+fn pattern_matches(spec: &RuleSpec, pattern: &KindPattern, kind: PieceKind) -> Result<bool, RulesError> {
+    let one = |p: &str| -> Result<bool, RulesError> {
+        if p == "*" {
+            return Ok(true);
+        }
+        if let Some(group) = p.strip_prefix('@') {
+            if let Some(list) = spec.groups.get(group) {
+                return Ok(list.contains(&kind));
+            }
+            return class_group(group)
+                .map(|c| kind.class() == c)
+                .ok_or_else(|| RulesError::BadPattern(p.to_owned()));
+        }
+        PieceKind::from_name(p)
+            .map(|k| k == kind)
+            .ok_or_else(|| RulesError::BadPattern(p.to_owned()))
+    };
+    match pattern {
+        KindPattern::One(p) => one(p),
+        KindPattern::Any(list) => {
+            let mut any = false;
+            for p in list {
+                any |= one(p)?;
+            }
+            Ok(any)
+        }
+    }
+}
+
+fn compile_combat(spec: &RuleSpec) -> Result<Box<CombatMatrix>, RulesError> {
+    let mut table = Box::new([[Outcome::Illegal; PieceKind::COUNT]; PieceKind::COUNT]);
+    // Validate every entry once, even those no army kind reaches.
+    for e in &spec.combat {
+        pattern_matches(spec, &e.attacker, PieceKind::Flag)?;
+        pattern_matches(spec, &e.defender, PieceKind::Flag)?;
+        if let Some(opt) = &e.if_option {
+            spec.options
+                .flag(opt)
+                .ok_or_else(|| RulesError::UnknownOption(opt.clone()))?;
+        }
+    }
+    for &a in spec.army.keys() {
+        for &d in spec.army.keys() {
+            for e in &spec.combat {
+                if let Some(opt) = &e.if_option {
+                    if !spec.options.flag(opt).unwrap_or(false) {
+                        continue;
+                    }
+                }
+                if !pattern_matches(spec, &e.attacker, a)? || !pattern_matches(spec, &e.defender, d)? {
+                    continue;
+                }
+                table[a as usize][d as usize] = match e.outcome {
+                    TableOutcome::Win => Outcome::Win,
+                    TableOutcome::Lose => Outcome::Lose,
+                    TableOutcome::Both => Outcome::Both,
+                    TableOutcome::Repel => Outcome::Repel,
+                    TableOutcome::Evade => Outcome::Evade,
+                    TableOutcome::Illegal => Outcome::Illegal,
+                    TableOutcome::Rank => {
+                        let ra = spec.ranks.get(&a).ok_or(RulesError::MissingRank(a))?;
+                        let rd = spec.ranks.get(&d).ok_or(RulesError::MissingRank(d))?;
+                        match ra.cmp(rd) {
+                            std::cmp::Ordering::Greater => Outcome::Win,
+                            std::cmp::Ordering::Equal => Outcome::Both,
+                            std::cmp::Ordering::Less => Outcome::Lose,
+                        }
+                    }
+                };
+                break;
+            }
+        }
+    }
+    Ok(table)
+}
