@@ -1,0 +1,1 @@
+//! C API (work in progress).
