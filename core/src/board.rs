@@ -16,6 +16,88 @@ use crate::piece::Side;
 /// Most points a board may have (point ids are one byte).
 pub const MAX_POINTS: usize = 255;
 
+/// A set of points (one bit per point id).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PointSet(pub(crate) [u64; 4]);
+
+impl PointSet {
+    /// The empty set.
+    pub const EMPTY: PointSet = PointSet([0; 4]);
+
+    /// Adds a point.
+    #[inline]
+    pub fn insert(&mut self, p: Point) {
+        self.0[p.index() >> 6] |= 1 << (p.index() & 63);
+    }
+
+    /// Removes a point.
+    #[inline]
+    pub fn remove(&mut self, p: Point) {
+        self.0[p.index() >> 6] &= !(1 << (p.index() & 63));
+    }
+
+    /// Whether the set holds a point.
+    #[inline]
+    pub fn contains(&self, p: Point) -> bool {
+        self.0[p.index() >> 6] >> (p.index() & 63) & 1 == 1
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+
+    /// Number of points in the set.
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Points in both sets.
+    #[inline]
+    #[must_use]
+    pub fn and(self, o: PointSet) -> PointSet {
+        PointSet([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2], self.0[3] & o.0[3]])
+    }
+
+    /// Points in either set.
+    #[inline]
+    #[must_use]
+    pub fn or(self, o: PointSet) -> PointSet {
+        PointSet([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2], self.0[3] | o.0[3]])
+    }
+
+    /// Points in `self` but not in `o`.
+    #[inline]
+    #[must_use]
+    pub fn minus(self, o: PointSet) -> PointSet {
+        PointSet([self.0[0] & !o.0[0], self.0[1] & !o.0[1], self.0[2] & !o.0[2], self.0[3] & !o.0[3]])
+    }
+
+    /// The points in increasing order.
+    pub fn iter(self) -> impl Iterator<Item = Point> {
+        self.0.into_iter().enumerate().flat_map(|(w, mut bits)| {
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    Point((w * 64 + b) as u8)
+                })
+            })
+        })
+    }
+}
+
+impl FromIterator<Point> for PointSet {
+    fn from_iter<I: IntoIterator<Item = Point>>(iter: I) -> Self {
+        let mut s = PointSet::EMPTY;
+        for p in iter {
+            s.insert(p);
+        }
+        s
+    }
+}
+
 /// A point of a board, by index. Names (`"c6"`) are resolved through [`Board::point`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point(pub(crate) u8);
@@ -184,7 +266,11 @@ pub struct Board {
     names: HashMap<String, Point>,
     neighbours: Vec<Vec<(Point, EdgeKind)>>,
     /// Land steps: road and railway neighbours.
-    pub(crate) step: Vec<Vec<Point>>,
+    pub(crate) step: Vec<PointSet>,
+    /// Role of each point (a compact copy of the spec's).
+    pub(crate) roles: Vec<Role>,
+    /// The camps.
+    pub(crate) camps: PointSet,
     /// Railway neighbours.
     pub(crate) rail: Vec<Vec<Point>>,
     /// Straight railway rays leaving each point (not including the point).
@@ -269,7 +355,15 @@ impl Board {
                 })
                 .collect()
         };
-        let step = of_kind(&[EdgeKind::Road, EdgeKind::Railway]);
+        let step = of_kind(&[EdgeKind::Road, EdgeKind::Railway])
+            .into_iter()
+            .map(|l| l.into_iter().collect::<PointSet>())
+            .collect();
+        let roles: Vec<Role> = spec.points.iter().map(|p| p.role).collect();
+        let camps = (0..n)
+            .filter(|&i| roles[i] == Role::Camp)
+            .map(|i| Point(i as u8))
+            .collect();
         let rail = of_kind(&[EdgeKind::Railway]);
 
         let mut lines = Vec::new();
@@ -339,6 +433,8 @@ impl Board {
             names,
             neighbours,
             step,
+            roles,
+            camps,
             rail,
             rays,
             lines,
@@ -391,7 +487,7 @@ impl Board {
 
     /// A point's role.
     pub fn role(&self, p: Point) -> Role {
-        self.spec.points[p.index()].role
+        self.roles[p.index()]
     }
 
     /// The side whose half a point is in.

@@ -103,7 +103,7 @@ pub mod rules;
 pub mod setup;
 
 pub use action::{parse_point, Action, NotationError};
-pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, Role};
+pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, Role};
 pub use combat::{resolve, Outcome};
 pub use piece::{PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
 pub use position::{EndReason, GameResult, MoveOutcome, Phase, PlayError, Position, SeenPiece};

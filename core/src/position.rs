@@ -10,9 +10,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
-use crate::board::{Point, Role, MAX_POINTS};
+use crate::board::{Point, PointSet, Role, MAX_POINTS};
 use crate::combat::Outcome;
-use crate::movegen::Targets;
 use crate::piece::{PieceKind, Side, SideSet};
 use crate::rules::{RuleSet, Scouting};
 use crate::setup::Deployment;
@@ -186,6 +185,8 @@ pub struct Position {
     rules: Arc<RuleSet>,
     pub(crate) cells: [u8; MAX_POINTS],
     pub(crate) slots: [Slot; MAX_PIECES],
+    occ: [PointSet; 4],
+    occupied: PointSet,
     known: [u128; 4],
     deployed: SideSet,
     turn: u8,
@@ -202,6 +203,8 @@ impl Position {
             rules,
             cells: [EMPTY; MAX_POINTS],
             slots: [NO_SLOT; MAX_PIECES],
+            occ: [PointSet::EMPTY; 4],
+            occupied: PointSet::EMPTY,
             known: [0; 4],
             deployed: SideSet::EMPTY,
             turn: 0,
@@ -210,6 +213,77 @@ impl Position {
             quiet: 0,
             result: None,
         }
+    }
+
+    /// A position in the move phase with pieces placed freely — for analysis, puzzles
+    /// and tests. Deployment rules are not applied (a side may have fewer pieces than
+    /// its army, anywhere on the board); each side knows its own pieces only.
+    ///
+    /// Fails if a point is used twice, a side does not play in the rule set, a kind is
+    /// not in its army, or a side has more pieces than its army.
+    ///
+    /// ```
+    /// use junqi::{Position, RuleSet, Side, PieceKind::*};
+    /// let rules = RuleSet::preset("classic").unwrap();
+    /// let b = rules.board();
+    /// let p = |n| b.point(n).unwrap();
+    /// let pos = Position::from_arrangement(
+    ///     rules.clone(),
+    ///     &[(p("a2"), Side::South, Engineer), (p("b12"), Side::North, Flag)],
+    ///     Side::South,
+    /// ).unwrap();
+    /// assert!(pos.legal_actions().len() > 10);
+    /// ```
+    pub fn from_arrangement(
+        rules: Arc<RuleSet>,
+        pieces: &[(Point, Side, PieceKind)],
+        to_act: Side,
+    ) -> Result<Position, crate::setup::SetupError> {
+        use crate::setup::SetupError;
+        let mut pos = Position::new(rules.clone());
+        let mut count = [0usize; 4];
+        let turn = rules.sides().iter().position(|s| *s == to_act).ok_or(SetupError::NoSuchSide {
+            side: to_act,
+            rules: rules.name().to_owned(),
+        })?;
+        for &(p, side, kind) in pieces {
+            let base = rules.sides().iter().position(|s| *s == side).ok_or(SetupError::NoSuchSide {
+                side,
+                rules: rules.name().to_owned(),
+            })? * rules.army_size();
+            if !rules.has_kind(kind) {
+                return Err(SetupError::KindNotInRuleSet {
+                    kind,
+                    rules: rules.name().to_owned(),
+                });
+            }
+            if p.index() >= rules.board().len() {
+                return Err(SetupError::UnknownPoint(format!("#{}", p.index())));
+            }
+            if pos.occupied.contains(p) {
+                return Err(SetupError::PointTwice(rules.board().name_of(p).to_owned()));
+            }
+            let n = &mut count[side as usize];
+            if *n >= rules.army_size() {
+                return Err(SetupError::WrongCount {
+                    kind,
+                    expected: rules.spec().army.get(&kind).copied().unwrap_or(0),
+                    found: (*n + 1).min(255) as u8,
+                });
+            }
+            let id = base + *n;
+            *n += 1;
+            pos.slots[id] = Slot { kind, owner: side, at: p.0 };
+            pos.cells[p.index()] = id as u8;
+            pos.occ[side as usize].insert(p);
+            pos.occupied.insert(p);
+            pos.known[side as usize] |= 1u128 << id;
+        }
+        pos.deployed = rules.sides().iter().copied().collect();
+        pos.phase = Phase::Move;
+        pos.turn = turn as u8;
+        pos.check_stalemate();
+        Ok(pos)
     }
 
     /// The rule set.
@@ -324,6 +398,8 @@ impl Position {
                 at: p.0,
             };
             self.cells[p.index()] = id as u8;
+            self.occ[side as usize].insert(p);
+            self.occupied.insert(p);
             self.known[side as usize] |= 1u128 << id;
         }
         self.deployed = self.deployed.with(side);
@@ -350,24 +426,14 @@ impl Position {
             return;
         }
         let side = self.rules.sides()[self.turn as usize];
-        let board = self.rules.board();
-        for p in board.points() {
-            let id = self.cells[p.index()];
-            if id == EMPTY || self.slots[id as usize].owner != side {
-                continue;
-            }
-            let t = self.targets(p);
-            out.extend(t.iter().map(|to| Action::Move { from: p, to }));
+        for from in self.occ[side as usize].iter() {
+            out.extend(self.targets(from).iter().map(|to| Action::Move { from, to }));
         }
     }
 
     /// Whether `side` has any legal move in the current position.
     pub fn has_legal_move(&self, side: Side) -> bool {
-        let n = self.rules.board().len();
-        (0..n).any(|i| {
-            let id = self.cells[i];
-            id != EMPTY && self.slots[id as usize].owner == side && !self.targets(Point(i as u8)).is_empty()
-        })
+        self.occ[side as usize].iter().any(|p| !self.targets(p).is_empty())
     }
 
     /// Whether an action is legal for the side to act.
@@ -540,18 +606,37 @@ impl Position {
     }
 
     fn relocate(&mut self, id: u8, to: Point) {
-        let from = self.slots[id as usize].at;
-        self.cells[from as usize] = EMPTY;
+        let slot = &mut self.slots[id as usize];
+        let from = Point(slot.at);
+        slot.at = to.0;
+        let occ = &mut self.occ[slot.owner as usize];
+        occ.remove(from);
+        occ.insert(to);
+        self.occupied.remove(from);
+        self.occupied.insert(to);
+        self.cells[from.index()] = EMPTY;
         self.cells[to.index()] = id;
-        self.slots[id as usize].at = to.0;
     }
 
     fn remove(&mut self, id: u8) {
-        let at = self.slots[id as usize].at;
-        if self.cells[at as usize] == id {
-            self.cells[at as usize] = EMPTY;
+        let slot = &mut self.slots[id as usize];
+        let at = Point(slot.at);
+        slot.at = OFF_BOARD;
+        if self.cells[at.index()] == id {
+            self.cells[at.index()] = EMPTY;
+            self.occ[slot.owner as usize].remove(at);
+            self.occupied.remove(at);
         }
-        self.slots[id as usize].at = OFF_BOARD;
+    }
+
+    /// Points holding a piece.
+    pub fn occupied(&self) -> PointSet {
+        self.occupied
+    }
+
+    /// Points holding a piece of `side`.
+    pub fn occupied_by(&self, side: Side) -> PointSet {
+        self.occ[side as usize]
     }
 
     fn reveal_to_all(&mut self, id: u8) {
@@ -571,7 +656,7 @@ impl Position {
     }
 
     /// Target set of the piece on `from` (empty if none may move).
-    pub(crate) fn targets(&self, from: Point) -> Targets {
+    pub(crate) fn targets(&self, from: Point) -> PointSet {
         crate::movegen::targets(self, from)
     }
 
@@ -580,15 +665,12 @@ impl Position {
         (id != EMPTY).then(|| self.slots[id as usize])
     }
 
-    pub(crate) fn is_empty_at(&self, p: Point) -> bool {
-        self.cells[p.index()] == EMPTY
-    }
-
     /// Test and tooling hook: whether two positions hold the same pieces, knowledge,
     /// turn and counters.
     pub fn same_state(&self, other: &Position) -> bool {
         self.cells == other.cells
             && self.slots == other.slots
+            && self.occ == other.occ
             && self.known == other.known
             && self.deployed == other.deployed
             && self.turn == other.turn
