@@ -220,7 +220,7 @@ impl Position {
     /// its army, anywhere on the board); each side knows its own pieces only.
     ///
     /// Fails if a point is used twice, a side does not play in the rule set, a kind is
-    /// not in its army, or a side has more pieces than its army.
+    /// not in its army, or a side has more pieces of a kind than its army.
     ///
     /// ```
     /// use junqi::{Position, RuleSet, Side, PieceKind::*};
@@ -263,14 +263,19 @@ impl Position {
             if pos.occupied.contains(p) {
                 return Err(SetupError::PointTwice(rules.board().name_of(p).to_owned()));
             }
-            let n = &mut count[side as usize];
-            if *n >= rules.army_size() {
+            let of_kind = pieces[..]
+                .iter()
+                .filter(|(_, s, k)| *s == side && *k == kind)
+                .count();
+            let expected = rules.spec().army.get(&kind).copied().unwrap_or(0);
+            if of_kind > expected as usize {
                 return Err(SetupError::WrongCount {
                     kind,
-                    expected: rules.spec().army.get(&kind).copied().unwrap_or(0),
-                    found: (*n + 1).min(255) as u8,
+                    expected,
+                    found: of_kind.min(255) as u8,
                 });
             }
+            let n = &mut count[side as usize];
             let id = base + *n;
             *n += 1;
             pos.slots[id] = Slot { kind, owner: side, at: p.0 };

@@ -334,7 +334,13 @@ impl RuleSet {
             }
         }
 
-        let combat = compile_combat(&spec)?;
+        let mut combat = compile_combat(&spec)?;
+        // A piece that never moves never attacks.
+        for kind in PieceKind::ALL {
+            if mobility[kind as usize] == Mobility::Immobile {
+                combat[kind as usize] = [Outcome::Illegal; PieceKind::COUNT];
+            }
+        }
         Ok(RuleSet {
             spec,
             board,
