@@ -1,0 +1,139 @@
+//! The combat table (rules/classic.md, "Combat"), every attacker × defender pair against
+//! an independent reading of the rules, under each table option.
+mod common;
+use common::*;
+use junqi::{resolve, Outcome, PieceKind, PieceKind::*, RuleSet};
+
+fn rank(k: PieceKind) -> u8 {
+    match k {
+        Commander => 9,
+        ArmyCommander => 8,
+        DivisionCommander => 7,
+        BrigadeCommander => 6,
+        RegimentCommander => 5,
+        BattalionCommander => 4,
+        CompanyCommander => 3,
+        PlatoonLeader => 2,
+        Engineer => 1,
+        _ => unreachable!(),
+    }
+}
+
+/// classic.md's combat section, written out independently of the JSON table.
+fn expected(a: PieceKind, d: PieceKind, mine_survives: bool, bomb_may_hit_flag: bool) -> Outcome {
+    if matches!(a, Flag | Mine) {
+        return Outcome::Illegal; // never move, so never attack
+    }
+    if d == Flag {
+        // "Bomb: both leave the board, whatever the other piece is (a bomb that hits the
+        // flag captures it)"; any other attacker captures it and takes the point.
+        return match (a, bomb_may_hit_flag) {
+            (Bomb, true) => Outcome::Both,
+            (Bomb, false) => Outcome::Repel,
+            _ => Outcome::Win,
+        };
+    }
+    if a == Bomb || d == Bomb {
+        return Outcome::Both;
+    }
+    if d == Mine {
+        return if a == Engineer {
+            Outcome::Win
+        } else if mine_survives {
+            Outcome::Lose
+        } else {
+            Outcome::Both
+        };
+    }
+    match rank(a).cmp(&rank(d)) {
+        std::cmp::Ordering::Greater => Outcome::Win,
+        std::cmp::Ordering::Equal => Outcome::Both,
+        std::cmp::Ordering::Less => Outcome::Lose,
+    }
+}
+
+fn check_all(rules: &RuleSet, mine_survives: bool, bomb_may_hit_flag: bool) {
+    let kinds: Vec<PieceKind> = rules.army().map(|(k, _)| k).collect();
+    assert_eq!(kinds.len(), 12);
+    for &a in &kinds {
+        for &d in &kinds {
+            assert_eq!(
+                resolve(rules, a, d),
+                expected(a, d, mine_survives, bomb_may_hit_flag),
+                "{a} attacking {d} (mine_survives={mine_survives}, bomb_may_hit_flag={bomb_may_hit_flag})"
+            );
+        }
+    }
+    // Kinds outside the army are never legal.
+    assert_eq!(resolve(rules, Tank, Engineer), Outcome::Illegal);
+    assert_eq!(resolve(rules, Engineer, Submarine), Outcome::Illegal);
+}
+
+#[test]
+fn every_pair_default_options() {
+    check_all(&classic(), true, true);
+}
+
+#[test]
+fn every_pair_mine_dies_with_its_attacker() {
+    check_all(&rules_with(r#"{"mine_survives": false}"#), false, true);
+}
+
+#[test]
+fn every_pair_bomb_may_not_hit_flag() {
+    check_all(&rules_with(r#"{"bomb_may_hit_flag": false}"#), true, false);
+}
+
+#[test]
+fn spot_checks() {
+    let r = classic();
+    assert_eq!(resolve(&r, Commander, ArmyCommander), Outcome::Win);
+    assert_eq!(resolve(&r, PlatoonLeader, Engineer), Outcome::Win);
+    assert_eq!(resolve(&r, Engineer, Commander), Outcome::Lose);
+    assert_eq!(resolve(&r, DivisionCommander, DivisionCommander), Outcome::Both);
+    assert_eq!(resolve(&r, Engineer, Mine), Outcome::Win);
+    assert_eq!(resolve(&r, Commander, Mine), Outcome::Lose);
+    assert_eq!(resolve(&r, Bomb, Mine), Outcome::Both);
+    assert_eq!(resolve(&r, Bomb, Flag), Outcome::Both);
+    assert_eq!(resolve(&r, Engineer, Flag), Outcome::Win);
+}
+
+#[test]
+fn combat_on_the_board() {
+    use junqi::{Action, Side::*};
+    let r = classic();
+    let mv = |f: &str, t: &str| Action::Move { from: pt(&r, f), to: pt(&r, t) };
+    // Win: the attacker takes the point.
+    let mut pos = arrange(&r, &[("c5", South, Commander), ("c6", North, Engineer), ("a12", North, Engineer)], South);
+    let out = pos.play(mv("c5", "c6")).unwrap();
+    assert_eq!(out.combat, Some((North, Engineer, Outcome::Win)));
+    assert_eq!(pos.piece_at(pt(&r, "c6")), Some((South, Commander)));
+    assert_eq!(pos.piece_at(pt(&r, "c5")), None);
+    // Lose: the attacker leaves, the defender stays.
+    let mut pos = arrange(&r, &[("c5", South, Engineer), ("c6", North, Commander), ("a12", North, Engineer)], South);
+    pos.play(mv("c5", "c6")).unwrap();
+    assert_eq!(pos.piece_at(pt(&r, "c6")), Some((North, Commander)));
+    assert_eq!(pos.piece_at(pt(&r, "c5")), None);
+    // Both: the point is empty afterwards.
+    let mut pos = arrange(&r, &[("c5", South, Bomb), ("c6", North, Commander), ("a12", North, Engineer)], South);
+    pos.play(mv("c5", "c6")).unwrap();
+    assert_eq!(pos.piece_at(pt(&r, "c6")), None);
+    assert_eq!(pos.piece_at(pt(&r, "c5")), None);
+    // An engineer digs a mine out and takes its point; anybody else dies on it.
+    let mut pos = arrange(&r, &[("c5", South, Engineer), ("c6", North, Mine), ("a12", North, Engineer)], South);
+    pos.play(mv("c5", "c6")).unwrap();
+    assert_eq!(pos.piece_at(pt(&r, "c6")), Some((South, Engineer)));
+    let mut pos = arrange(&r, &[("c5", South, Commander), ("c6", North, Mine), ("a12", North, Engineer)], South);
+    pos.play(mv("c5", "c6")).unwrap();
+    assert_eq!(pos.piece_at(pt(&r, "c6")), Some((North, Mine)));
+    // Repel (bomb_may_hit_flag off): nobody moves, the turn passes.
+    let r2 = rules_with(r#"{"bomb_may_hit_flag": false}"#);
+    let mv2 = |f: &str, t: &str| Action::Move { from: pt(&r2, f), to: pt(&r2, t) };
+    let mut pos = arrange(&r2, &[("b2", South, Bomb), ("b1", North, Flag), ("a12", North, Engineer)], South);
+    let out = pos.play(mv2("b2", "b1")).unwrap();
+    assert_eq!(out.combat, Some((North, Flag, Outcome::Repel)));
+    assert_eq!(pos.piece_at(pt(&r2, "b2")), Some((South, Bomb)));
+    assert_eq!(pos.piece_at(pt(&r2, "b1")), Some((North, Flag)));
+    assert_eq!(pos.result(), None);
+    assert_eq!(pos.to_act(), Some(North));
+}
