@@ -1,0 +1,232 @@
+//! Non-interference (rules/referee.md, principle 2): two games that differ only in
+//! identities a player has never been shown give that player identical views, legal
+//! actions, event logs and error texts.
+//!
+//! Method: play a random game A. For a player P, pick two enemy pieces that P has never
+//! been shown and that never took part in a combat, and build game B with their kinds
+//! swapped in the enemy's setup. Replay A's actions in B. If an *enemy* action becomes
+//! illegal in B (say the swapped piece is a mine that moved in A), or the enemy's
+//! no-legal-move loss differs, B is not consistent with what P observed and is skipped.
+//! Otherwise everything P can see must be identical — including the legality of P's own
+//! actions (a P action refused in B is a failure, never a skip).
+mod common;
+use std::collections::{HashMap, HashSet};
+
+use common::*;
+use junqi::{Action, EndReason, Event, Game, Outcome, Point, Rng, Setup, Side};
+use proptest::prelude::*;
+
+const VARIANTS: &[&str] = &[
+    "{}",
+    r#"{"engineer_scouts": "attacker"}"#,
+    r#"{"engineer_scouts": "everyone"}"#,
+    r#"{"rail_max_steps": 3, "mine_survives": false}"#,
+    r#"{"rail_all_turn": true, "rail_max_steps": 2, "bomb_may_hit_flag": false}"#,
+];
+
+struct Played {
+    game: Game,
+    actions: Vec<Action>,
+    setups: HashMap<Side, Setup>,
+    /// Origins (setup points) of pieces that took part in a combat.
+    fought: HashSet<(Side, Point)>,
+    /// Origins of pieces revealed to each player.
+    revealed: HashMap<Side, HashSet<(Side, Point)>>,
+}
+
+fn play_random(variant: &str, seed: u64, plies: usize) -> Played {
+    let rules = rules_with(variant);
+    let mut game = Game::with_rules(rules.clone(), seed);
+    let mut rng = Rng::new(seed);
+    let mut setups = HashMap::new();
+    let mut origin: HashMap<Point, (Side, Point)> = HashMap::new();
+    for side in [Side::South, Side::North] {
+        let s = Setup::random(&rules, side, rng.next_u64());
+        for p in s.validate(&rules, side).unwrap().pieces() {
+            origin.insert(p.0, (side, p.0));
+        }
+        game.deploy(side, &s).unwrap();
+        setups.insert(side, s);
+    }
+    let mut actions = Vec::new();
+    let mut fought = HashSet::new();
+    let mut revealed: HashMap<Side, HashSet<(Side, Point)>> = HashMap::new();
+    for _ in 0..plies {
+        if game.result().is_some() {
+            break;
+        }
+        let legal = game.legal_actions();
+        let a = legal[rng.below(legal.len())];
+        let report = game.play(a).unwrap();
+        actions.push(a);
+        let before = origin.clone();
+        for e in &report.public {
+            match *e {
+                Event::Moved { from, to, .. } => {
+                    let o = origin.remove(&from).unwrap();
+                    origin.insert(to, o);
+                }
+                Event::Attacked { from, to, outcome, .. } => {
+                    let a = origin.remove(&from).unwrap();
+                    let d = origin.remove(&to).unwrap();
+                    fought.insert(a);
+                    fought.insert(d);
+                    match outcome {
+                        Outcome::Win => drop(origin.insert(to, a)),
+                        Outcome::Lose => drop(origin.insert(to, d)),
+                        Outcome::Both => {}
+                        _ => {
+                            origin.insert(from, a);
+                            origin.insert(to, d);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for side in [Side::South, Side::North] {
+            for e in report.events_for(side) {
+                if let Event::Revealed { point, .. } = e {
+                    for map in [&before, &origin] {
+                        if let Some(o) = map.get(&point) {
+                            revealed.entry(side).or_default().insert(*o);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Played { game, actions, setups, fought, revealed }
+}
+
+fn swapped(setup: &Setup, rules: &junqi::RuleSet, x: Point, y: Point) -> Setup {
+    let (nx, ny) = (rules.board().name_of(x), rules.board().name_of(y));
+    let kind_of = |n: &str| setup.placements().iter().find(|(p, _)| p == n).unwrap().1.clone();
+    let (kx, ky) = (kind_of(nx), kind_of(ny));
+    let mut s = Setup::new();
+    for (p, k) in setup.placements() {
+        s.place(p.clone(), if p == nx { ky.clone() } else if p == ny { kx.clone() } else { k.clone() });
+    }
+    s
+}
+
+/// What `player` can observe after each ply: its view (pieces, events, turn, result)
+/// and, when it is to act, its legal actions and the error text of every other action
+/// in the action space. `None` if an enemy action of the list is illegal in this game.
+fn trace(
+    rules: &std::sync::Arc<junqi::RuleSet>,
+    setups: &[(Side, Setup)],
+    actions: &[Action],
+    player: Side,
+) -> Option<Vec<(junqi::View, Vec<String>, Vec<String>)>> {
+    let mut g = Game::with_rules(rules.clone(), 0);
+    for (side, s) in setups {
+        g.deploy(*side, s).unwrap();
+    }
+    let observe = |g: &Game| {
+        let mut legal = Vec::new();
+        let mut errors = Vec::new();
+        if g.to_act() == Some(player) {
+            let board = g.board();
+            legal = g.legal_actions().iter().map(|a| a.to_notation(board)).collect();
+            for i in 0..g.rules().action_space() {
+                let a = Action::from_index(g.rules(), i).unwrap();
+                if let Err(e) = g.position().check(a) {
+                    errors.push(e.to_string());
+                }
+            }
+        }
+        (g.view(player), legal, errors)
+    };
+    let mut out = vec![observe(&g)];
+    for (i, act) in actions.iter().enumerate() {
+        let mover = g.to_act();
+        if let Err(e) = g.play(*act) {
+            if mover == Some(player) {
+                panic!("{player}'s action {i} ({}) is refused in one game and not the other: {e}",
+                    act.to_notation(g.board()));
+            }
+            return None;
+        }
+        out.push(observe(&g));
+    }
+    Some(out)
+}
+
+fn check_player(a: &Played, variant: &str, player: Side, rng: &mut Rng) -> usize {
+    let rules = a.game.rules().clone();
+    let enemy = if player == Side::South { Side::North } else { Side::South };
+    let seen = a.revealed.get(&player).cloned().unwrap_or_default();
+    let enemy_setup = &a.setups[&enemy];
+    let deployment = enemy_setup.validate(&rules, enemy).unwrap();
+    let candidates: Vec<(Point, junqi::PieceKind)> = deployment
+        .pieces()
+        .iter()
+        .copied()
+        .filter(|(p, _)| !a.fought.contains(&(enemy, *p)) && !seen.contains(&(enemy, *p)))
+        .collect();
+    let mut pairs = Vec::new();
+    for i in 0..candidates.len() {
+        for j in i + 1..candidates.len() {
+            if candidates[i].1 != candidates[j].1 {
+                pairs.push((candidates[i].0, candidates[j].0));
+            }
+        }
+    }
+    rng.shuffle(&mut pairs);
+    let setups_a: Vec<(Side, Setup)> =
+        [Side::South, Side::North].iter().map(|s| (*s, a.setups[s].clone())).collect();
+    let expected = trace(&rules, &setups_a, &a.actions, player).expect("A replays");
+    let enemy_stuck = |r: Option<junqi::GameResult>| {
+        r.is_some_and(|r| r.reason == EndReason::NoLegalMove && !r.winners.contains(enemy))
+    };
+    let mut checked = 0;
+    for (x, y) in pairs.into_iter().take(12) {
+        let enemy_b = swapped(enemy_setup, &rules, x, y);
+        if enemy_b.validate(&rules, enemy).is_err() {
+            continue; // e.g. a mine swapped out of the back rows: not a legal setup
+        }
+        let setups_b: Vec<(Side, Setup)> = setups_a
+            .iter()
+            .map(|(s, setup)| (*s, if *s == enemy { enemy_b.clone() } else { setup.clone() }))
+            .collect();
+        let Some(got) = trace(&rules, &setups_b, &a.actions, player) else {
+            continue; // an enemy move is illegal with the swap: not consistent with A
+        };
+        let (ra, rb) = (expected.last().unwrap().0.result, got.last().unwrap().0.result);
+        if got.len() != expected.len() || enemy_stuck(ra) != enemy_stuck(rb) {
+            continue;
+        }
+        for (ply, (e, g)) in expected.iter().zip(&got).enumerate() {
+            assert_eq!(g.0, e.0, "[{variant}] {player}'s view differs at ply {ply} after swapping {x:?} and {y:?}");
+            assert_eq!(g.1, e.1, "[{variant}] {player}'s legal actions differ at ply {ply}");
+            assert_eq!(g.2, e.2, "[{variant}] {player}'s error texts differ at ply {ply}");
+        }
+        checked += 1;
+        if checked == 2 {
+            break;
+        }
+    }
+    checked
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, .. ProptestConfig::default() })]
+    #[test]
+    fn views_do_not_depend_on_unseen_enemy_identities(
+        seed in any::<u64>(),
+        plies in 0usize..400,
+        variant in 0..VARIANTS.len(),
+    ) {
+        let played = play_random(VARIANTS[variant], seed, plies);
+        let mut rng = Rng::new(seed ^ 0xABCD);
+        let mut total = 0;
+        for player in [Side::South, Side::North] {
+            total += check_player(&played, VARIANTS[variant], player, &mut rng);
+        }
+        // At least one consistent swap is nearly always available; require it whenever
+        // an enemy still has two unseen, unfought pieces of different kinds that never moved.
+        prop_assert!(total > 0 || played.game.position().ply() > 150,
+            "no consistent swap found after {} plies", played.game.position().ply());
+    }
+}

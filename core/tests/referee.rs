@@ -1,0 +1,224 @@
+//! The referee (rules/referee.md): views, events, private reveals, records.
+mod common;
+use common::*;
+use junqi::{Event, Game, Outcome, PieceKind::*, Record, RevealCause, RuleSet, Side::*};
+
+fn random_game(seed: u64, plies: usize) -> Game {
+    let mut g = Game::new("classic", seed).unwrap();
+    g.deploy_random(South, seed * 2 + 1).unwrap();
+    g.deploy_random(North, seed * 2 + 2).unwrap();
+    let mut rng = junqi::Rng::new(seed);
+    for _ in 0..plies {
+        if g.result().is_some() {
+            break;
+        }
+        let moves = g.legal_actions();
+        g.play(moves[rng.below(moves.len())]).unwrap();
+    }
+    g
+}
+
+#[test]
+fn views_show_own_pieces_and_hide_the_enemy() {
+    let g = random_game(1, 0);
+    for me in [South, North] {
+        let v = g.view(me);
+        assert_eq!(v.pieces.len(), 50);
+        for p in &v.pieces {
+            if p.owner == me {
+                assert_eq!(Some(p.kind.unwrap()), g.position().piece_at(p.point).map(|x| x.1));
+            } else {
+                assert_eq!(p.kind, None);
+            }
+        }
+        let json = v.to_json(g.rules());
+        assert_eq!(json["player"], me.name());
+        assert_eq!(json["to_act"], "south");
+        let enemy_kinds: Vec<_> = json["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["owner"] != me.name())
+            .map(|p| p["kind"].clone())
+            .collect();
+        assert!(enemy_kinds.iter().all(|k| k.is_null()));
+        let text = v.render(g.board());
+        assert_eq!(text.matches("<??>").count(), 25);
+    }
+}
+
+#[test]
+fn attack_events_say_who_left_not_what_they_were() {
+    let r = classic();
+    let mut g = game_with(&r, &[("a6", Commander)], &[("a7", ArmyCommander)]);
+    let report = g.play_notation("a6-a7").unwrap();
+    assert_eq!(
+        report.public,
+        vec![Event::Attacked { side: South, from: pt(&r, "a6"), to: pt(&r, "a7"), outcome: Outcome::Win }]
+    );
+    assert!(report.private.is_empty());
+    let json = report.to_json(g.board()).to_string();
+    assert!(!json.contains("commander"), "{json}");
+    // North learns nothing about South's piece beyond the outcome.
+    assert!(!g.position().knows(North, pt(&r, "a7")));
+}
+
+#[test]
+fn commander_lost_reveals_flags_publicly() {
+    let r = classic();
+    let mut g = game_with(&r, &[("a6", Commander)], &[("a7", Commander)]);
+    let south_flag = g.position().pieces().find(|(_, s, k)| *s == South && *k == Flag).unwrap().0;
+    let report = g.play_notation("a6-a7").unwrap();
+    let reveals: Vec<_> = report
+        .public
+        .iter()
+        .filter(|e| matches!(e, Event::Revealed { cause: RevealCause::CommanderLost, .. }))
+        .collect();
+    assert_eq!(reveals.len(), 2, "both commanders left: both flags shown");
+    assert!(g.view(North).pieces.iter().any(|p| p.point == south_flag && p.kind == Some(Flag)));
+    assert!(g.events(North).contains(&Event::Revealed {
+        point: south_flag,
+        owner: South,
+        kind: Flag,
+        cause: RevealCause::CommanderLost
+    }));
+}
+
+#[test]
+fn engineer_scouts_to_the_attacker_only() {
+    let r = rules_with(r#"{"engineer_scouts": "attacker"}"#);
+    let mut g = game_with(&r, &[("a6", Engineer)], &[("a7", DivisionCommander)]);
+    let report = g.play_notation("a6-a7").unwrap();
+    let reveal = Event::Revealed { point: pt(&r, "a7"), owner: North, kind: DivisionCommander, cause: RevealCause::EngineerScout };
+    assert_eq!(report.private, vec![(South, reveal)]);
+    assert!(g.events(South).contains(&reveal));
+    assert!(!g.events(North).contains(&reveal));
+    assert!(g.view(South).pieces.iter().any(|p| p.point == pt(&r, "a7") && p.kind == Some(DivisionCommander)));
+
+    let r = rules_with(r#"{"engineer_scouts": "everyone"}"#);
+    let mut g = game_with(&r, &[("a6", Engineer)], &[("a7", DivisionCommander)]);
+    let report = g.play_notation("a6-a7").unwrap();
+    assert!(report.public.iter().any(|e| matches!(e, Event::Revealed { cause: RevealCause::EngineerScout, .. })));
+    // The default reveals nothing.
+    let mut g = game_with(&classic(), &[("a6", Engineer)], &[("a7", DivisionCommander)]);
+    let report = g.play_notation("a6-a7").unwrap();
+    assert_eq!(report.public.len(), 1);
+    assert!(report.private.is_empty());
+}
+
+#[test]
+fn out_of_turn_and_bad_notation() {
+    let mut g = random_game(2, 0);
+    let a = g.legal_actions()[0];
+    let err = g.play_as(North, a).unwrap_err();
+    assert_eq!(err.to_string(), "it is south's turn, not north's");
+    assert!(g.play_notation("a2a6").unwrap_err().to_string().contains("malformed"));
+    assert!(g.play_notation("z1-a2").unwrap_err().to_string().contains("unknown point"));
+    assert!(g.play_id(1_000_000).is_err());
+    assert_eq!(g.position().ply(), 0);
+}
+
+#[test]
+fn action_ids_and_mask_agree_with_legal_actions() {
+    let g = random_game(3, 40);
+    let ids = g.legal_action_ids();
+    let mask = g.action_mask();
+    assert_eq!(mask.len(), g.rules().action_space());
+    assert_eq!(mask.iter().filter(|&&m| m).count(), ids.len());
+    for a in g.legal_actions() {
+        let i = a.index(g.rules()).unwrap();
+        assert!(mask[i]);
+        assert_eq!(junqi::Action::from_index(g.rules(), i).unwrap(), a);
+    }
+    let mut h = g.clone();
+    let before = h.position().ply();
+    h.play_id(ids[0]).unwrap();
+    assert_eq!(h.position().ply(), before + 1);
+}
+
+#[test]
+fn records_replay_to_the_identical_state() {
+    for seed in 0..20 {
+        let g = random_game(seed, 400);
+        let json = g.record().to_json();
+        let record = Record::from_json(&json).unwrap();
+        assert_eq!(record, g.record());
+        let again = Game::from_record(&record).unwrap();
+        assert!(again.position().same_state(g.position()), "seed {seed}");
+        for side in [South, North] {
+            assert_eq!(again.view(side), g.view(side));
+        }
+    }
+}
+
+#[test]
+fn records_of_custom_rules_and_bad_records() {
+    let r = rules_with(r#"{"rail_max_steps": 2}"#);
+    let mut g = Game::with_rules(r, 9);
+    g.deploy_random(South, 1).unwrap();
+    g.deploy_random(North, 2).unwrap();
+    let a = g.legal_actions()[0];
+    g.play(a).unwrap();
+    let json = g.record().to_json();
+    assert!(json.contains("rail_max_steps"), "a custom rule set is stored whole");
+    let again = Game::from_record(&Record::from_json(&json).unwrap()).unwrap();
+    assert_eq!(again.rules().options().rail_max_steps, Some(2));
+
+    let mut rec = g.record();
+    rec.actions.push(junqi::RecordEntry::Action("a1-e12".into()));
+    assert!(Game::from_record(&rec).unwrap_err().to_string().contains("entry 3"));
+    let mut rec = g.record();
+    rec.result = Some(junqi::GameResult { winners: junqi::SideSet::single(South), reason: junqi::EndReason::Resignation });
+    assert!(Game::from_record(&rec).is_err());
+    assert!(Record::from_json("{").is_err());
+    assert!(Record::from_json(&json.replace("junqi-record/1", "other/9")).is_err());
+}
+
+#[test]
+fn player_records_hold_only_that_players_view() {
+    let g = random_game(4, 200);
+    let south_setup = g.record().actions[0].clone();
+    let pr = g.player_record(North);
+    assert_eq!(pr.player, North);
+    let junqi::RecordEntry::Deploy { setup: s_setup, .. } = south_setup else { panic!() };
+    assert_ne!(pr.setup.as_ref(), Some(&s_setup));
+    let json = pr.to_json();
+    let back = junqi::PlayerRecord::from_json(&json).unwrap();
+    assert_eq!(back, pr);
+    assert_eq!(pr.events.len(), g.events(North).len());
+    // Nothing of South's army beyond what North was shown: no kind names except in
+    // North's own setup and in reveals to North.
+    let reveals = g.events(North).iter().filter(|e| matches!(e, Event::Revealed { .. })).count();
+    let without_setup = serde_json::to_value(&pr.events).unwrap().to_string();
+    assert_eq!(without_setup.matches("\"kind\"").count(), reveals);
+}
+
+#[test]
+fn rule_set_json_round_trip_and_errors() {
+    let r = classic();
+    let again = RuleSet::from_json(&r.to_json()).unwrap();
+    assert_eq!(again.spec(), r.spec());
+    assert!(matches!(RuleSet::preset("chess"), Err(junqi::RulesError::UnknownPreset(_))));
+    assert!(matches!(RuleSet::from_json("{"), Err(junqi::RulesError::Json(_))));
+    assert!(matches!(
+        RuleSet::from_json(r#"{"extends": "classic", "options": {"no_such_option": 1}}"#),
+        Err(junqi::RulesError::Json(_))
+    ));
+    assert!(matches!(RuleSet::from_json(r#"{"extends": "nope"}"#), Err(junqi::RulesError::UnknownPreset(_))));
+    let bad_kind = r.to_json().replace("\"@officer\"", "\"@generals\"");
+    assert_eq!(RuleSet::from_json(&bad_kind).unwrap_err(), junqi::RulesError::BadPattern("@generals".into()));
+    let bad_board = r.to_json().replace("\"board\": \"classic\"", "\"board\": \"hex\"");
+    assert!(matches!(RuleSet::from_json(&bad_board), Err(junqi::RulesError::UnknownBoard(_))));
+    let bad_army = r.to_json().replace("\"bomb\": 2", "\"bomb\": 3");
+    assert!(matches!(RuleSet::from_json(&bad_army), Err(junqi::RulesError::ArmyDoesNotFit { .. })));
+}
+
+#[test]
+fn random_games_run_to_the_end() {
+    for seed in 0..200 {
+        let g = random_game(seed, 100_000);
+        let result = g.result().expect("every random game ends");
+        let last = g.events(South).last().unwrap();
+        assert_eq!(*last, Event::GameOver { result });
+    }
+}
