@@ -110,6 +110,9 @@ fn swapped(setup: &Setup, rules: &junqi::RuleSet, x: Point, y: Point) -> Setup {
     s
 }
 
+/// A view, the legal actions and the error texts of the other actions.
+type Observed = (junqi::View, Vec<String>, Vec<String>);
+
 /// What `player` can observe after each ply: its view (pieces, events, turn, result)
 /// and, when it is to act, its legal actions and the error text of every other action
 /// in the action space. `None` if an enemy action of the list is illegal in this game.
@@ -118,7 +121,7 @@ fn trace(
     setups: &[(Side, Setup)],
     actions: &[Action],
     player: Side,
-) -> Option<Vec<(junqi::View, Vec<String>, Vec<String>)>> {
+) -> Option<Vec<Observed>> {
     let mut g = Game::with_rules(rules.clone(), 0);
     for (side, s) in setups {
         g.deploy(*side, s).unwrap();
