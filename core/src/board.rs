@@ -285,10 +285,11 @@ pub struct Board {
 const NO_PAIR: u16 = u16::MAX;
 
 impl Board {
-    /// The built-in boards: `classic`.
+    /// The built-in boards: `classic`, `siguo`.
     pub fn preset(name: &str) -> Option<Arc<Board>> {
         let json = match name {
             "classic" => include_str!("../data/boards/classic.json"),
+            "siguo" => include_str!("../data/boards/siguo.json"),
             _ => return None,
         };
         Some(Arc::new(
@@ -298,7 +299,7 @@ impl Board {
 
     /// Names of the built-in boards.
     pub fn preset_names() -> &'static [&'static str] {
-        &["classic"]
+        &["classic", "siguo"]
     }
 
     /// Reads and validates a board from its JSON description.

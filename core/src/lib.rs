@@ -106,7 +106,9 @@ pub use action::{parse_point, Action, NotationError};
 pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, Role};
 pub use combat::{resolve, Outcome};
 pub use piece::{PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
-pub use position::{EndReason, GameResult, MoveOutcome, Phase, PlayError, Position, SeenPiece};
+pub use position::{
+    Eliminations, EndReason, GameResult, MoveOutcome, Phase, PlayError, Position, SeenPiece, TimeOutOutcome,
+};
 pub use record::{PlayerRecord, Record, RecordEntry, RulesRef};
 pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, View};
 pub use rng::Rng;

@@ -24,8 +24,12 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
         return PointSet::EMPTY;
     }
     let occupied = pos.occupied();
-    // Points the mover may not end on: its own pieces, and enemy pieces in camps.
-    let own = pos.occupied_by(me.owner);
+    // Points the mover may not end on: its own and its allies' pieces, and enemy pieces
+    // in camps.
+    let mut own = pos.occupied_by(me.owner);
+    for ally in rules.team_of(me.owner).iter() {
+        own = own.or(pos.occupied_by(ally));
+    }
     let forbidden = if opts.camps_protect {
         own.or(occupied.minus(own).and(board.camps))
     } else {

@@ -48,6 +48,8 @@ pub enum EndReason {
     Resignation,
     /// The players agreed to a draw.
     Agreement,
+    /// A player ran out of time too often (`max_timeouts`).
+    TimeOuts,
 }
 
 /// The result of a finished game.
@@ -89,6 +91,9 @@ pub enum PlayError {
     /// The side has already deployed.
     #[error("{0} has already deployed")]
     AlreadyDeployed(Side),
+    /// The side does not play in this rule set, or is already out.
+    #[error("{0} is not in the game")]
+    NotPlaying(Side),
     /// The side named is not the side to act.
     #[error("it is {to_act}'s turn, not {side}'s")]
     NotYourTurn {
@@ -117,6 +122,9 @@ pub enum PlayError {
     /// The target holds one of the mover's own pieces.
     #[error("{0} holds one of your own pieces")]
     OwnPiece(String),
+    /// The target holds an ally's piece.
+    #[error("{0} holds an ally's piece")]
+    AllyPiece(String),
     /// The target is a camp with a piece in it.
     #[error("the piece on {0} is in a camp and cannot be attacked")]
     ProtectedByCamp(String),
@@ -175,7 +183,39 @@ pub struct MoveOutcome {
     pub flags_revealed: [Option<(Side, Point)>; 2],
     /// The defender's identity was revealed by an attacking engineer, and to whom.
     pub scouted: Scouting,
+    /// Sides put out of a game that goes on (their pieces left the board), and why.
+    pub eliminated: Eliminations,
     /// The game's result, if this move ended it.
+    pub result: Option<GameResult>,
+}
+
+/// Sides eliminated by one action while the game went on (at most three of four).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Eliminations([Option<(Side, EndReason)>; 3]);
+
+impl Eliminations {
+    fn push(&mut self, side: Side, reason: EndReason) {
+        if let Some(slot) = self.0.iter_mut().find(|e| e.is_none()) {
+            *slot = Some((side, reason));
+        }
+    }
+
+    /// The eliminated sides with the reason, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (Side, EndReason)> + '_ {
+        self.0.iter().flatten().copied()
+    }
+}
+
+/// What a time-out did (see [`Position::time_out`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeOutOutcome {
+    /// The side that timed out.
+    pub side: Side,
+    /// Its time-outs so far.
+    pub count: u8,
+    /// Sides put out of a game that goes on.
+    pub eliminated: Eliminations,
+    /// The game's result, if this ended it.
     pub result: Option<GameResult>,
 }
 
@@ -189,6 +229,8 @@ pub struct Position {
     occupied: PointSet,
     known: [u128; 4],
     deployed: SideSet,
+    out: SideSet,
+    timeouts: [u8; 4],
     turn: u8,
     phase: Phase,
     ply: u32,
@@ -207,6 +249,8 @@ impl Position {
             occupied: PointSet::EMPTY,
             known: [0; 4],
             deployed: SideSet::EMPTY,
+            out: SideSet::EMPTY,
+            timeouts: [0; 4],
             turn: 0,
             phase: Phase::Deploy,
             ply: 0,
@@ -282,7 +326,7 @@ impl Position {
             pos.cells[p.index()] = id as u8;
             pos.occ[side as usize].insert(p);
             pos.occupied.insert(p);
-            pos.known[side as usize] |= 1u128 << id;
+            pos.known_by_team(side, id);
         }
         pos.deployed = rules.sides().iter().copied().collect();
         pos.phase = Phase::Move;
@@ -305,7 +349,12 @@ impl Position {
     /// deployed; `None` once the game is over.
     pub fn to_act(&self) -> Option<Side> {
         match self.phase {
-            Phase::Deploy => self.rules.sides().iter().copied().find(|s| !self.deployed.contains(*s)),
+            Phase::Deploy => self
+                .rules
+                .sides()
+                .iter()
+                .copied()
+                .find(|s| !self.deployed.contains(*s) && !self.out.contains(*s)),
             Phase::Move => Some(self.rules.sides()[self.turn as usize]),
             Phase::Over => None,
         }
@@ -388,6 +437,9 @@ impl Position {
         if self.deployed.contains(side) {
             return Err(PlayError::AlreadyDeployed(side));
         }
+        if self.out.contains(side) {
+            return Err(PlayError::NotPlaying(side));
+        }
         let slot_base = self
             .rules
             .sides()
@@ -405,15 +457,24 @@ impl Position {
             self.cells[p.index()] = id as u8;
             self.occ[side as usize].insert(p);
             self.occupied.insert(p);
-            self.known[side as usize] |= 1u128 << id;
+            self.known_by_team(side, id);
         }
         self.deployed = self.deployed.with(side);
-        if self.rules.sides().iter().all(|s| self.deployed.contains(*s)) {
+        self.start_if_deployed();
+        Ok(())
+    }
+
+    /// Starts the move phase once every side still in has deployed.
+    fn start_if_deployed(&mut self) {
+        let sides = self.rules.sides();
+        if sides.iter().all(|s| self.deployed.contains(*s) || self.out.contains(*s)) {
             self.phase = Phase::Move;
             self.turn = 0;
+            if self.out.contains(sides[0]) {
+                self.advance_turn();
+            }
             self.check_stalemate();
         }
-        Ok(())
     }
 
     /// The legal actions of the side to act, in a fixed order (by start point, then
@@ -480,6 +541,7 @@ impl Position {
         }
         match self.owner_at(to) {
             Some(o) if o == side => Err(PlayError::OwnPiece(name(to))),
+            Some(o) if self.rules.team_of(side).contains(o) => Err(PlayError::AllyPiece(name(to))),
             Some(_) if self.rules.options().camps_protect && board.role(to) == Role::Camp => {
                 Err(PlayError::ProtectedByCamp(name(to)))
             }
@@ -516,6 +578,7 @@ impl Position {
             combat: None,
             flags_revealed: [None, None],
             scouted: Scouting::Off,
+            eliminated: Eliminations::default(),
             result: None,
         };
         let def = self.cells[to.index()];
@@ -560,31 +623,36 @@ impl Position {
                 }
             }
         }
-        self.ply += 1;
-        self.quiet = if removed { 0 } else { self.quiet + 1 };
-        self.turn = ((self.turn as usize + 1) % self.rules.sides().len()) as u8;
         if flag_taken {
-            self.finish(SideSet::single(side), EndReason::FlagCaptured);
-        } else {
-            let limit = self.rules.options().no_capture_draw_plies;
-            if limit > 0 && self.quiet >= limit {
-                self.finish(SideSet::EMPTY, EndReason::NoCaptureLimit);
-            } else {
-                self.check_stalemate();
-            }
+            let loser = out.combat.map_or(side, |c| c.0);
+            self.eliminate(loser, EndReason::FlagCaptured, &mut out.eliminated);
         }
+        self.end_turn(removed, &mut out.eliminated);
         out.result = self.result;
         out
     }
 
-    /// Ends the game with `side` resigning; the other sides win.
-    pub fn resign(&mut self, side: Side) -> Result<GameResult, PlayError> {
+    /// `side` resigns and is out. With two sides (or when its team is then beaten)
+    /// the game ends; otherwise its pieces leave the board and play goes on.
+    pub fn resign(&mut self, side: Side) -> Result<(Eliminations, Option<GameResult>), PlayError> {
         if self.phase == Phase::Over {
             return Err(PlayError::GameOver);
         }
-        let winners = self.rules.sides().iter().copied().filter(|s| *s != side).collect();
-        self.finish(winners, EndReason::Resignation);
-        Ok(self.result.expect("just finished"))
+        if !self.rules.sides().contains(&side) || self.out.contains(side) {
+            return Err(PlayError::NotPlaying(side));
+        }
+        let mut report = Eliminations::default();
+        let was_to_act = self.to_act() == Some(side);
+        if self.eliminate(side, EndReason::Resignation, &mut report) {
+            self.quiet = 0;
+        }
+        if self.phase == Phase::Move && was_to_act {
+            self.advance_turn();
+            self.settle_turn(&mut report);
+        } else if self.phase == Phase::Deploy {
+            self.start_if_deployed();
+        }
+        Ok((report, self.result))
     }
 
     /// Ends the game in a draw by agreement.
@@ -596,18 +664,140 @@ impl Position {
         Ok(self.result.expect("just finished"))
     }
 
+    /// The referee's time-out for the side to act: the turn passes; with
+    /// `max_timeouts`, a side that reaches it is out.
+    pub fn time_out(&mut self) -> Result<TimeOutOutcome, PlayError> {
+        match self.phase {
+            Phase::Deploy => return Err(PlayError::NotMovePhase),
+            Phase::Over => return Err(PlayError::GameOver),
+            Phase::Move => {}
+        }
+        let side = self.rules.sides()[self.turn as usize];
+        let count = &mut self.timeouts[side as usize];
+        *count = count.saturating_add(1);
+        let count = *count;
+        let mut eliminated = Eliminations::default();
+        let mut removed = false;
+        if self.rules.options().max_timeouts.is_some_and(|m| count >= m) {
+            removed = self.eliminate(side, EndReason::TimeOuts, &mut eliminated);
+        }
+        self.end_turn(removed, &mut eliminated);
+        Ok(TimeOutOutcome {
+            side,
+            count,
+            eliminated,
+            result: self.result,
+        })
+    }
+
+    /// Time-outs of a side so far.
+    pub fn timeouts(&self, side: Side) -> u8 {
+        self.timeouts[side as usize]
+    }
+
+    /// Sides that are out of the game.
+    pub fn eliminated(&self) -> SideSet {
+        self.out
+    }
+
+    /// Puts `side` out. If the game goes on, its pieces leave the board (and the
+    /// elimination is reported); if this decides the game, the board stays as it is.
+    /// Returns whether pieces left the board.
+    fn eliminate(&mut self, side: Side, reason: EndReason, report: &mut Eliminations) -> bool {
+        self.out = self.out.with(side);
+        if self.decide(reason) {
+            return false;
+        }
+        report.push(side, reason);
+        let mut removed = false;
+        for p in self.occ[side as usize].iter() {
+            let id = self.cells[p.index()];
+            self.remove(id);
+            removed = true;
+        }
+        removed
+    }
+
+    /// Ends the game if the sides still in are all one team. Returns whether it ended.
+    fn decide(&mut self, reason: EndReason) -> bool {
+        let mut alive = self.rules.sides().iter().copied().filter(|s| !self.out.contains(*s));
+        let Some(first) = alive.next() else {
+            self.finish(SideSet::EMPTY, reason);
+            return true;
+        };
+        let team = self.rules.team_of(first);
+        if alive.all(|s| team.contains(s)) {
+            self.finish(team, reason);
+            return true;
+        }
+        false
+    }
+
+    /// After an action: count the ply, apply the draw rule, pass the turn to the next
+    /// side still in, and put out every side that has no legal move on its turn.
+    fn end_turn(&mut self, removed: bool, report: &mut Eliminations) {
+        self.ply += 1;
+        self.quiet = if removed { 0 } else { self.quiet + 1 };
+        if self.phase == Phase::Over {
+            return;
+        }
+        let limit = self.rules.options().no_capture_draw_plies;
+        if limit > 0 && self.quiet >= limit {
+            self.finish(SideSet::EMPTY, EndReason::NoCaptureLimit);
+            return;
+        }
+        self.advance_turn();
+        self.settle_turn(report);
+    }
+
+    /// Puts out sides to act with no legal move until one has a move or the game ends.
+    fn settle_turn(&mut self, report: &mut Eliminations) {
+        while self.phase == Phase::Move {
+            let side = self.rules.sides()[self.turn as usize];
+            if self.has_legal_move(side) {
+                return;
+            }
+            if self.eliminate(side, EndReason::NoLegalMove, report) {
+                self.quiet = 0;
+            }
+            if self.phase == Phase::Move {
+                self.advance_turn();
+            }
+        }
+    }
+
+    fn advance_turn(&mut self) {
+        let n = self.rules.sides().len();
+        for _ in 0..n {
+            self.turn = ((self.turn as usize + 1) % n) as u8;
+            if !self.out.contains(self.rules.sides()[self.turn as usize]) {
+                return;
+            }
+        }
+    }
+
+    /// Marks piece `id` of `side` as known to `side` (and to its allies when they see
+    /// each other).
+    fn known_by_team(&mut self, side: Side, id: usize) {
+        let team = if self.rules.options().allies_see_each_other {
+            self.rules.team_of(side)
+        } else {
+            SideSet::single(side)
+        };
+        for s in team.iter() {
+            self.known[s as usize] |= 1u128 << id;
+        }
+    }
+
     fn finish(&mut self, winners: SideSet, reason: EndReason) {
         self.phase = Phase::Over;
         self.result = Some(GameResult { winners, reason });
     }
 
-    /// The side to move loses if it has no legal move.
+    /// The side to move is out if it has no legal move.
     fn check_stalemate(&mut self) {
-        let side = self.rules.sides()[self.turn as usize];
-        if !self.has_legal_move(side) {
-            let winners = self.rules.sides().iter().copied().filter(|s| *s != side).collect();
-            self.finish(winners, EndReason::NoLegalMove);
-        }
+        let mut ignored = Eliminations::default();
+        self.settle_turn(&mut ignored);
     }
 
     fn relocate(&mut self, id: u8, to: Point) {
@@ -678,6 +868,8 @@ impl Position {
             && self.occ == other.occ
             && self.known == other.known
             && self.deployed == other.deployed
+            && self.out == other.out
+            && self.timeouts == other.timeouts
             && self.turn == other.turn
             && self.phase == other.phase
             && self.ply == other.ply

@@ -71,6 +71,11 @@ pub enum RecordEntry {
         /// The side resigning.
         resign: Side,
     },
+    /// A time-out applied by the referee to the side to act.
+    TimeOut {
+        /// The side that timed out.
+        timeout: Side,
+    },
 }
 
 /// A full game record: rule set, seed, setups and every action, as JSON.
@@ -111,6 +116,7 @@ impl Record {
                     },
                     Entry::Play(a) => RecordEntry::Action(a.to_notation(board)),
                     Entry::Resign(side) => RecordEntry::Resign { resign: *side },
+                    Entry::TimeOut(side) => RecordEntry::TimeOut { timeout: *side },
                     Entry::Draw => RecordEntry::Action("draw".to_owned()),
                 })
                 .collect(),
@@ -144,6 +150,13 @@ impl Record {
             let step = match entry {
                 RecordEntry::Deploy { deploy, setup } => game.deploy(*deploy, setup),
                 RecordEntry::Resign { resign } => game.resign(*resign),
+                RecordEntry::TimeOut { timeout } => {
+                    if game.to_act() == Some(*timeout) {
+                        game.time_out()
+                    } else {
+                        Err(GameError::Record(format!("{timeout} times out but is not to act")))
+                    }
+                }
                 RecordEntry::Action(t) if t == "draw" => game.agree_draw(),
                 RecordEntry::Action(t) => Action::parse(game.board(), t)
                     .map_err(GameError::from)

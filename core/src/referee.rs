@@ -13,7 +13,7 @@ use crate::action::{Action, NotationError};
 use crate::board::{Board, Point};
 use crate::combat::Outcome;
 use crate::piece::{PieceKind, Side, SideSet};
-use crate::position::{GameResult, Phase, PlayError, Position, SeenPiece};
+use crate::position::{EndReason, Eliminations, GameResult, Phase, PlayError, Position, SeenPiece};
 use crate::record::Record;
 use crate::rules::{RuleSet, RulesError, Scouting};
 use crate::setup::{Deployment, Setup, SetupError};
@@ -83,6 +83,20 @@ pub enum Event {
         /// The side.
         side: Side,
     },
+    /// The referee applied a time-out to the side to act: its turn passed.
+    TimedOut {
+        /// The side.
+        side: Side,
+        /// Its time-outs so far.
+        count: u8,
+    },
+    /// A side is out of a game that goes on; its pieces left the board.
+    Eliminated {
+        /// The side.
+        side: Side,
+        /// Why.
+        reason: EndReason,
+    },
     /// The players agreed to a draw.
     DrawAgreed,
     /// The game ended.
@@ -108,6 +122,8 @@ impl Event {
                 "type": "revealed", "point": n(point), "owner": owner, "kind": kind, "cause": cause.name()
             }),
             Event::Resigned { side } => json!({"type": "resigned", "side": side}),
+            Event::TimedOut { side, count } => json!({"type": "timed_out", "side": side, "count": count}),
+            Event::Eliminated { side, reason } => json!({"type": "eliminated", "side": side, "reason": reason}),
             Event::DrawAgreed => json!({"type": "draw_agreed"}),
             Event::GameOver { result } => json!({"type": "game_over", "result": result}),
         }
@@ -134,18 +150,26 @@ impl Event {
                 format!("{owner}'s piece on {} is a {kind} ({})", n(point), cause.name())
             }
             Event::Resigned { side } => format!("{side} resigned"),
+            Event::TimedOut { side, count } => format!("{side} timed out ({count})"),
+            Event::Eliminated { side, reason } => {
+                format!("{side} is out ({}); its pieces leave the board", reason_name(reason))
+            }
             Event::DrawAgreed => "draw agreed".to_owned(),
             Event::GameOver { result } => describe_result(&result),
         }
     }
 }
 
-/// A result in words, e.g. `"south wins (flag_captured)"`.
-pub fn describe_result(result: &GameResult) -> String {
-    let reason = serde_json::to_value(result.reason)
+fn reason_name(reason: EndReason) -> String {
+    serde_json::to_value(reason)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// A result in words, e.g. `"south wins (flag_captured)"`.
+pub fn describe_result(result: &GameResult) -> String {
+    let reason = reason_name(result.reason);
     if result.is_draw() {
         format!("draw ({reason})")
     } else {
@@ -276,12 +300,20 @@ impl View {
     }
 }
 
+fn push_end(public: &mut Vec<Event>, eliminated: Eliminations, result: Option<GameResult>) {
+    public.extend(eliminated.iter().map(|(side, reason)| Event::Eliminated { side, reason }));
+    if let Some(result) = result {
+        public.push(Event::GameOver { result });
+    }
+}
+
 /// An action a [`Game`] records (deployments, moves, and game-ending declarations).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Entry {
     Deploy(Side, Setup),
     Play(Action),
     Resign(Side),
+    TimeOut(Side),
     Draw,
 }
 
@@ -486,10 +518,24 @@ impl Game {
                 cause: RevealCause::CommanderLost,
             });
         }
-        if let Some(result) = outcome.result {
-            public.push(Event::GameOver { result });
-        }
+        push_end(&mut public, outcome.eliminated, outcome.result);
         Ok(self.log(Report { public, private }))
+    }
+
+    /// The referee's time-out for the side to act (a player who ran out of time): the
+    /// turn passes, and with `max_timeouts` the side is out after that many.
+    pub fn time_out(&mut self) -> Result<Report, GameError> {
+        let outcome = self.position.time_out()?;
+        self.entries.push(Entry::TimeOut(outcome.side));
+        let mut public = vec![Event::TimedOut {
+            side: outcome.side,
+            count: outcome.count,
+        }];
+        push_end(&mut public, outcome.eliminated, outcome.result);
+        Ok(self.log(Report {
+            public,
+            private: vec![],
+        }))
     }
 
     /// Plays an action given in notation (`"a2-a6"`).
@@ -512,12 +558,15 @@ impl Game {
         }
     }
 
-    /// `side` resigns; every other side wins.
+    /// `side` resigns and is out: in a two-sided game the other side wins; with teams
+    /// play goes on until one team is left.
     pub fn resign(&mut self, side: Side) -> Result<Report, GameError> {
-        let result = self.position.resign(side)?;
+        let (eliminated, result) = self.position.resign(side)?;
         self.entries.push(Entry::Resign(side));
+        let mut public = vec![Event::Resigned { side }];
+        push_end(&mut public, eliminated, result);
         Ok(self.log(Report {
-            public: vec![Event::Resigned { side }, Event::GameOver { result }],
+            public,
             private: vec![],
         }))
     }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, BoardError, Point, Role};
 use crate::combat::{CombatEntry, CombatMatrix, KindPattern, Outcome, TableOutcome};
-use crate::piece::{PieceClass, PieceKind, Side};
+use crate::piece::{PieceClass, PieceKind, Side, SideSet};
 
 /// How a kind of piece moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -61,6 +61,12 @@ pub struct Options {
     pub hq_locks: bool,
     /// A piece standing in a camp cannot be attacked.
     pub camps_protect: bool,
+    /// Partners see each other's pieces (四国 双明); otherwise every player sees only
+    /// its own (dark play).
+    pub allies_see_each_other: bool,
+    /// Time-outs after which a player is out (四国: 5); `None` = a time-out only passes
+    /// the turn.
+    pub max_timeouts: Option<u8>,
 }
 
 impl Default for Options {
@@ -74,6 +80,8 @@ impl Default for Options {
             no_capture_draw_plies: 70,
             hq_locks: true,
             camps_protect: true,
+            allies_see_each_other: false,
+            max_timeouts: None,
         }
     }
 }
@@ -87,6 +95,7 @@ impl Options {
             "bomb_may_hit_flag" => self.bomb_may_hit_flag,
             "hq_locks" => self.hq_locks,
             "camps_protect" => self.camps_protect,
+            "allies_see_each_other" => self.allies_see_each_other,
             "engineer_scouts" => self.engineer_scouts != Scouting::Off,
             _ => return None,
         })
@@ -137,6 +146,9 @@ pub struct RuleSpec {
     pub board: String,
     /// The sides in turn order (the first moves first).
     pub sides: Vec<Side>,
+    /// Teams of allied sides; a side in no team plays alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<Vec<Side>>,
     /// How many pieces of each kind a side has.
     pub army: BTreeMap<PieceKind, u8>,
     /// Ranks used by `"rank"` combat entries.
@@ -211,9 +223,13 @@ pub struct RuleSet {
     mobility: [Mobility; PieceKind::COUNT],
     deploy_points: Vec<Vec<Point>>,
     army_size: usize,
+    allies: [SideSet; 4],
 }
 
-const PRESETS: &[(&str, &str)] = &[("classic", include_str!("../data/rules/classic.json"))];
+const PRESETS: &[(&str, &str)] = &[
+    ("classic", include_str!("../data/rules/classic.json")),
+    ("siguo", include_str!("../data/rules/siguo.json")),
+];
 
 impl RuleSet {
     /// Loads a built-in rule set by name.
@@ -254,31 +270,9 @@ impl RuleSet {
     /// assert!(rules.options().mine_survives);
     /// ```
     pub fn from_json(json: &str) -> Result<RuleSet, RulesError> {
-        let mut value: serde_json::Value =
+        let value: serde_json::Value =
             serde_json::from_str(json).map_err(|e| RulesError::Json(e.to_string()))?;
-        if let Some(obj) = value.as_object_mut() {
-            if let Some(base) = obj.remove("extends") {
-                let base = base
-                    .as_str()
-                    .ok_or_else(|| RulesError::Json("\"extends\" must be a preset name".into()))?;
-                let base_json = RuleSet::preset_json(base)
-                    .ok_or_else(|| RulesError::UnknownPreset(base.to_owned()))?;
-                let mut merged: serde_json::Value =
-                    serde_json::from_str(base_json).map_err(|e| RulesError::Json(e.to_string()))?;
-                let target = merged.as_object_mut().expect("preset is an object");
-                for (k, v) in std::mem::take(obj) {
-                    match (k.as_str(), v, target.get_mut("options")) {
-                        ("options", serde_json::Value::Object(o), Some(serde_json::Value::Object(t))) => {
-                            t.extend(o)
-                        }
-                        (_, v, _) => {
-                            target.insert(k, v);
-                        }
-                    }
-                }
-                value = merged;
-            }
-        }
+        let value = resolve_extends(value, 0)?;
         let spec: RuleSpec =
             serde_json::from_value(value).map_err(|e| RulesError::Json(e.to_string()))?;
         RuleSet::from_spec(spec)
@@ -299,6 +293,21 @@ impl RuleSet {
         for (i, s) in spec.sides.iter().enumerate() {
             if spec.sides[..i].contains(s) {
                 return Err(RulesError::Sides(format!("{s} is listed twice")));
+            }
+        }
+        let mut allies = [SideSet::EMPTY; 4];
+        for s in Side::ALL {
+            allies[s as usize] = SideSet::single(s);
+        }
+        for team in &spec.teams {
+            for s in team {
+                if !spec.sides.contains(s) {
+                    return Err(RulesError::Sides(format!("team member {s} does not play")));
+                }
+                if allies[*s as usize] != SideSet::single(*s) {
+                    return Err(RulesError::Sides(format!("{s} is in two teams")));
+                }
+                allies[*s as usize] = team.iter().copied().collect();
             }
         }
         let army_size: usize = spec.army.values().map(|&n| n as usize).sum();
@@ -348,6 +357,7 @@ impl RuleSet {
             mobility,
             deploy_points,
             army_size,
+            allies,
         })
     }
 
@@ -379,6 +389,11 @@ impl RuleSet {
     /// The sides in turn order.
     pub fn sides(&self) -> &[Side] {
         &self.spec.sides
+    }
+
+    /// The side's team: itself and its allies.
+    pub fn team_of(&self, side: Side) -> SideSet {
+        self.allies[side as usize]
     }
 
     /// The army of one side: kinds with their counts.
@@ -415,6 +430,41 @@ impl RuleSet {
     pub fn action_space(&self) -> usize {
         self.board.move_space()
     }
+}
+
+/// Replaces `"extends": "<preset>"` by the preset's keys, overridden by the object's
+/// own (`options` merged key by key). Presets may extend presets.
+fn resolve_extends(mut value: serde_json::Value, depth: usize) -> Result<serde_json::Value, RulesError> {
+    use serde_json::Value;
+    let Some(obj) = value.as_object_mut() else {
+        return Ok(value);
+    };
+    let Some(base) = obj.remove("extends") else {
+        return Ok(value);
+    };
+    let base = base
+        .as_str()
+        .ok_or_else(|| RulesError::Json("\"extends\" must be a preset name".into()))?;
+    if depth > 8 {
+        return Err(RulesError::Json(format!("\"extends\" chain through {base:?} is too deep")));
+    }
+    let base_json =
+        RuleSet::preset_json(base).ok_or_else(|| RulesError::UnknownPreset(base.to_owned()))?;
+    let base_value: Value =
+        serde_json::from_str(base_json).map_err(|e| RulesError::Json(e.to_string()))?;
+    let mut merged = resolve_extends(base_value, depth + 1)?;
+    let target = merged
+        .as_object_mut()
+        .ok_or_else(|| RulesError::Json(format!("preset {base:?} is not an object")))?;
+    for (k, v) in std::mem::take(obj) {
+        match (k.as_str(), v, target.get_mut("options")) {
+            ("options", Value::Object(o), Some(Value::Object(t))) => t.extend(o),
+            (_, v, _) => {
+                target.insert(k, v);
+            }
+        }
+    }
+    Ok(merged)
 }
 
 fn class_group(name: &str) -> Option<PieceClass> {
