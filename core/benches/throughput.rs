@@ -9,14 +9,10 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use junqi::{Action, Deployment, Position, Rng, RuleSet};
+use junqi::{Action, Position, Rng, RuleSet};
 
 fn fresh(rules: &std::sync::Arc<RuleSet>, rng: &mut Rng) -> Position {
-    let mut pos = Position::new(rules.clone());
-    for &side in rules.sides() {
-        pos.deploy(&Deployment::random(rules, side, rng.next_u64())).expect("deploy");
-    }
-    pos
+    Position::random_start(rules.clone(), rng.next_u64())
 }
 
 /// Collects positions along random games to time single operations on.

@@ -20,13 +20,18 @@ pub enum Action {
         /// Where it goes (an empty point, or an enemy piece to attack).
         to: Point,
     },
+    /// Turn the face-down piece on `at` face up (翻棋). Written `flip c3`.
+    Flip {
+        /// The piece's point.
+        at: Point,
+    },
 }
 
 /// Text that is not a point or an action of the board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
     /// Not of the form `from-to`.
-    #[error("malformed move {0:?}: expected two points joined by '-', e.g. \"a2-a6\"")]
+    #[error("malformed action {0:?}: expected two points joined by '-', e.g. \"a2-a6\", or \"flip c3\"")]
     Malformed(String),
     /// A point name the board does not have.
     #[error("unknown point {0:?}")]
@@ -62,6 +67,9 @@ impl Action {
     /// ```
     pub fn parse(board: &Board, text: &str) -> Result<Action, NotationError> {
         let t = text.trim();
+        if let Some(p) = t.strip_prefix("flip ") {
+            return Ok(Action::Flip { at: parse_point(board, p)? });
+        }
         let (a, b) = t
             .split_once('-')
             .ok_or_else(|| NotationError::Malformed(t.to_owned()))?;
@@ -78,6 +86,7 @@ impl Action {
     pub fn to_notation(self, board: &Board) -> String {
         match self {
             Action::Move { from, to } => format!("{}-{}", board.name_of(from), board.name_of(to)),
+            Action::Flip { at } => format!("flip {}", board.name_of(at)),
         }
     }
 
@@ -96,18 +105,24 @@ impl Action {
     pub fn index(self, rules: &RuleSet) -> Option<usize> {
         match self {
             Action::Move { from, to } => rules.board().move_index(from, to),
+            Action::Flip { at } => rules.deals().then(|| rules.board().move_space() + at.index()),
         }
     }
 
     /// The action with a given index in the rule set's action space.
     pub fn from_index(rules: &RuleSet, index: usize) -> Result<Action, NotationError> {
-        rules
-            .board()
-            .move_at(index)
-            .map(|(from, to)| Action::Move { from, to })
-            .ok_or(NotationError::IndexOutOfRange {
+        let board = rules.board();
+        if index >= rules.action_space() {
+            return Err(NotationError::IndexOutOfRange {
                 index,
                 size: rules.action_space(),
-            })
+            });
+        }
+        Ok(match board.move_at(index) {
+            Some((from, to)) => Action::Move { from, to },
+            None => Action::Flip {
+                at: board.point_at(index - board.move_space()).expect("index in range"),
+            },
+        })
     }
 }

@@ -8,6 +8,7 @@
 //! turning runs are a breadth-first search over railway edges.
 
 use crate::board::{Point, PointSet, Role};
+use crate::piece::PieceKind;
 use crate::position::Position;
 use crate::rules::Mobility;
 
@@ -30,11 +31,26 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
     for ally in rules.team_of(me.owner).iter() {
         own = own.or(pos.occupied_by(ally));
     }
-    let forbidden = if opts.camps_protect {
+    let mut forbidden = if opts.camps_protect {
         own.or(occupied.minus(own).and(board.camps))
     } else {
         own
     };
+    // 翻棋: face-down pieces cannot be attacked; HQs shelter all but mines and flags; a
+    // flag is guarded while its side has mines. All of it is public knowledge.
+    forbidden = forbidden.or(pos.face_down());
+    if opts.hq_shelter || opts.flag_guarded_by_mines {
+        for q in occupied.minus(own).minus(pos.face_down()).iter() {
+            let s = pos.slot_at(q).expect("occupied");
+            let sheltered = opts.hq_shelter
+                && board.roles[q.index()] == Role::Hq
+                && !matches!(s.kind, PieceKind::Mine | PieceKind::Flag);
+            let guarded = opts.flag_guarded_by_mines && s.kind == PieceKind::Flag && pos.mines_left(s.owner) > 0;
+            if sheltered || guarded {
+                forbidden.insert(q);
+            }
+        }
+    }
     let mut t = board.step[from.index()].minus(forbidden);
     if !matches!(mobility, Mobility::RailStraight | Mobility::RailTurn) || !board.is_railway(from) {
         return t;

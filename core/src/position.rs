@@ -50,6 +50,8 @@ pub enum EndReason {
     Agreement,
     /// A player ran out of time too often (`max_timeouts`).
     TimeOuts,
+    /// A side's movable pieces are all gone (`lose_without_movable_pieces`, 翻棋).
+    NoMovablePieces,
 }
 
 /// The result of a finished game.
@@ -88,6 +90,9 @@ pub enum PlayError {
     /// A deployment after the deployment phase.
     #[error("deployment is over")]
     NotDeployPhase,
+    /// A deployment in a rule set that deals face down (翻棋).
+    #[error("this rule set deals every piece face down: nothing is deployed")]
+    Dealt,
     /// The side has already deployed.
     #[error("{0} has already deployed")]
     AlreadyDeployed(Side),
@@ -125,6 +130,21 @@ pub enum PlayError {
     /// The target holds an ally's piece.
     #[error("{0} holds an ally's piece")]
     AllyPiece(String),
+    /// The piece is face down and cannot move until flipped (翻棋).
+    #[error("the piece on {0} is face down: flip it first")]
+    FaceDown(String),
+    /// A flip of a piece that is already face up (翻棋).
+    #[error("the piece on {0} is already face up")]
+    FaceUp(String),
+    /// An attack on a face-down piece (翻棋).
+    #[error("the piece on {0} is face down and cannot be attacked")]
+    TargetFaceDown(String),
+    /// An attack on a piece sheltered in an HQ (翻棋: only mines and flags there can be).
+    #[error("the piece on {0} is sheltered in a headquarters")]
+    ProtectedByHq(String),
+    /// An attack on a flag whose side still has mines (翻棋).
+    #[error("the flag on {0} cannot be attacked while its side still has mines")]
+    FlagGuardedByMines(String),
     /// The target is a camp with a piece in it.
     #[error("the piece on {0} is in a camp and cannot be attacked")]
     ProtectedByCamp(String),
@@ -158,8 +178,8 @@ const NO_SLOT: Slot = Slot {
 pub struct SeenPiece {
     /// Where it stands.
     pub point: Point,
-    /// Its owner (public).
-    pub owner: Side,
+    /// Its owner (public), or `None` while it is face down (翻棋).
+    pub owner: Option<Side>,
     /// Its kind, if the player knows it.
     pub kind: Option<PieceKind>,
 }
@@ -172,9 +192,13 @@ pub struct MoveOutcome {
     pub side: Side,
     /// Start point.
     pub from: Point,
-    /// Target point.
+    /// Target point (the same as `from` for a flip).
     pub to: Point,
-    /// The moving piece's kind (private to the mover).
+    /// Whether the action was a flip (翻棋) rather than a move.
+    pub flipped: bool,
+    /// Whether this flip fixed which army each player commands (the first flip).
+    pub armies_assigned: bool,
+    /// The piece's kind (private to the mover; public for a flip).
     pub kind: PieceKind,
     /// The combat, if the target held an enemy piece: defender owner, defender kind
     /// and outcome.
@@ -228,6 +252,10 @@ pub struct Position {
     occ: [PointSet; 4],
     occupied: PointSet,
     known: [u128; 4],
+    /// Points holding a face-down piece (翻棋). Face-down pieces never move.
+    hidden: PointSet,
+    /// The army each player commands (翻棋: fixed by the first flip).
+    armies: [Option<Side>; 4],
     deployed: SideSet,
     out: SideSet,
     timeouts: [u8; 4],
@@ -248,6 +276,8 @@ impl Position {
             occ: [PointSet::EMPTY; 4],
             occupied: PointSet::EMPTY,
             known: [0; 4],
+            hidden: PointSet::EMPTY,
+            armies: Side::ALL.map(Some),
             deployed: SideSet::EMPTY,
             out: SideSet::EMPTY,
             timeouts: [0; 4],
@@ -335,6 +365,80 @@ impl Position {
         Ok(pos)
     }
 
+    /// The deal a seed gives in a rule set that deals face down (翻棋): every piece of
+    /// every army, shuffled onto the deployable points of all sides, in point order.
+    pub fn deal_for(rules: &RuleSet, seed: u64) -> Vec<(Point, Side, PieceKind)> {
+        let mut points: Vec<Point> = rules.sides().iter().flat_map(|s| rules.deploy_points(*s).iter().copied()).collect();
+        points.sort();
+        let mut pieces: Vec<(Side, PieceKind)> = rules
+            .sides()
+            .iter()
+            .flat_map(|&s| rules.army().flat_map(move |(k, n)| std::iter::repeat((s, k)).take(n as usize)))
+            .collect();
+        crate::rng::Rng::new(seed ^ 0xF1A9_D3A1).shuffle(&mut pieces);
+        points.into_iter().zip(pieces).map(|(p, (s, k))| (p, s, k)).collect()
+    }
+
+    /// A position dealt face down (翻棋): nobody commands an army until the first flip.
+    ///
+    /// Fails unless the deal puts every piece of every army, once, on every deployable
+    /// point.
+    pub fn from_deal(
+        rules: Arc<RuleSet>,
+        deal: &[(Point, Side, PieceKind)],
+    ) -> Result<Position, crate::setup::SetupError> {
+        use crate::setup::SetupError;
+        let board = rules.board().clone();
+        let mut expected: Vec<Point> =
+            rules.sides().iter().flat_map(|s| rules.deploy_points(*s).iter().copied()).collect();
+        expected.sort();
+        let mut given: Vec<Point> = deal.iter().map(|d| d.0).collect();
+        given.sort();
+        if let Some(w) = given.windows(2).find(|w| w[0] == w[1]) {
+            return Err(SetupError::PointTwice(board.name_of(w[0]).to_owned()));
+        }
+        if let Some(p) = given.iter().find(|p| p.index() >= board.len() || !expected.contains(p)) {
+            return Err(SetupError::UnknownPoint(
+                board.point_at(p.index()).map_or(format!("#{}", p.index()), |q| board.name_of(q).to_owned()),
+            ));
+        }
+        for &side in rules.sides() {
+            for (kind, n) in rules.army() {
+                let found = deal.iter().filter(|d| d.1 == side && d.2 == kind).count();
+                if found != n as usize {
+                    return Err(SetupError::WrongCount { kind, expected: n, found: found.min(255) as u8 });
+                }
+            }
+        }
+        if given.len() != expected.len() {
+            let missing = expected.iter().find(|p| !given.contains(p)).expect("a point is missing");
+            return Err(SetupError::NotDeployable { point: board.name_of(*missing).to_owned(), role: board.role(*missing) });
+        }
+        let mut pos = Position::new(rules.clone());
+        let mut sorted = deal.to_vec();
+        sorted.sort();
+        let mut next = [0usize; 4];
+        for (p, side, kind) in sorted {
+            let i = rules.sides().iter().position(|s| *s == side).ok_or(SetupError::NoSuchSide {
+                side,
+                rules: rules.name().to_owned(),
+            })?;
+            let id = i * rules.army_size() + next[i];
+            next[i] += 1;
+            pos.slots[id] = Slot { kind, owner: side, at: p.0 };
+            pos.cells[p.index()] = id as u8;
+            pos.occ[side as usize].insert(p);
+            pos.occupied.insert(p);
+            pos.hidden.insert(p);
+        }
+        pos.armies = [None; 4];
+        pos.deployed = rules.sides().iter().copied().collect();
+        pos.phase = Phase::Move;
+        pos.turn = 0;
+        pos.check_stalemate();
+        Ok(pos)
+    }
+
     /// The rule set.
     pub fn rules(&self) -> &Arc<RuleSet> {
         &self.rules
@@ -418,7 +522,7 @@ impl Position {
                     let s = self.slots[id as usize];
                     SeenPiece {
                         point: p,
-                        owner: s.owner,
+                        owner: (!self.hidden.contains(p)).then_some(s.owner),
                         kind: (self.known[player as usize] >> id & 1 == 1).then_some(s.kind),
                     }
                 })
@@ -426,9 +530,28 @@ impl Position {
             .collect()
     }
 
+    /// A game start for random play: the seed's deal in a rule set that deals (翻棋),
+    /// else a random legal deployment of every side, all from `seed`.
+    pub fn random_start(rules: Arc<RuleSet>, seed: u64) -> Position {
+        if rules.deals() {
+            let deal = Position::deal_for(&rules, seed);
+            return Position::from_deal(rules, &deal).expect("a seed's deal is valid");
+        }
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut pos = Position::new(rules.clone());
+        for &side in rules.sides() {
+            pos.deploy(&Deployment::random(&rules, side, rng.next_u64()))
+                .expect("a fresh position takes every side's deployment");
+        }
+        pos
+    }
+
     /// Places a validated deployment. Deployments may come in any order.
     pub fn deploy(&mut self, deployment: &Deployment) -> Result<(), PlayError> {
         let side = deployment.side();
+        if self.rules.deals() {
+            return Err(PlayError::Dealt);
+        }
         match self.phase {
             Phase::Deploy => {}
             Phase::Move => return Err(PlayError::NotDeployPhase),
@@ -492,14 +615,44 @@ impl Position {
             return;
         }
         let side = self.rules.sides()[self.turn as usize];
-        for from in self.occ[side as usize].iter() {
-            out.extend(self.targets(from).iter().map(|to| Action::Move { from, to }));
+        if let Some(army) = self.armies[side as usize] {
+            for from in self.occ[army as usize].minus(self.hidden).iter() {
+                out.extend(self.targets(from).iter().map(|to| Action::Move { from, to }));
+            }
         }
+        out.extend(self.hidden.iter().map(|at| Action::Flip { at }));
     }
 
-    /// Whether `side` has any legal move in the current position.
+    /// Whether `side` (a player) has any legal action in the current position.
     pub fn has_legal_move(&self, side: Side) -> bool {
-        self.occ[side as usize].iter().any(|p| !self.targets(p).is_empty())
+        !self.hidden.is_empty()
+            || self.armies[side as usize].is_some_and(|army| {
+                self.occ[army as usize]
+                    .minus(self.hidden)
+                    .iter()
+                    .any(|p| !self.targets(p).is_empty())
+            })
+    }
+
+    /// The army `player` commands: itself, except in 翻棋 where the first flip decides
+    /// (`None` until then).
+    pub fn army_of(&self, player: Side) -> Option<Side> {
+        self.armies[player as usize]
+    }
+
+    /// The player commanding `army`, if any.
+    pub fn player_of(&self, army: Side) -> Option<Side> {
+        self.rules.sides().iter().copied().find(|p| self.armies[*p as usize] == Some(army))
+    }
+
+    /// Whether the piece on `p` is face down (翻棋).
+    pub fn is_face_down(&self, p: Point) -> bool {
+        self.hidden.contains(p)
+    }
+
+    /// Points holding face-down pieces.
+    pub fn face_down(&self) -> PointSet {
+        self.hidden
     }
 
     /// Whether an action is legal for the side to act.
@@ -517,13 +670,27 @@ impl Position {
         let side = self.rules.sides()[self.turn as usize];
         let board = self.rules.board();
         let name = |p: Point| board.name_of(p).to_owned();
-        let Action::Move { from, to } = action;
+        let (from, to) = match action {
+            Action::Move { from, to } => (from, to),
+            Action::Flip { at } => {
+                return if self.is_empty_at(at) {
+                    Err(PlayError::NoPiece(name(at)))
+                } else if !self.hidden.contains(at) {
+                    Err(PlayError::FaceUp(name(at)))
+                } else {
+                    Ok(())
+                };
+            }
+        };
         let id = self.cells[from.index()];
         if id == EMPTY {
             return Err(PlayError::NoPiece(name(from)));
         }
+        if self.hidden.contains(from) {
+            return Err(PlayError::FaceDown(name(from)));
+        }
         let slot = self.slots[id as usize];
-        if slot.owner != side {
+        if self.armies[side as usize] != Some(slot.owner) {
             return Err(PlayError::NotYourPiece(name(from)));
         }
         if self.targets(from).contains(to) {
@@ -539,11 +706,19 @@ impl Position {
         if self.rules.options().hq_locks && board.role(from) == Role::Hq {
             return Err(PlayError::InHeadquarters(name(from)));
         }
-        match self.owner_at(to) {
-            Some(o) if o == side => Err(PlayError::OwnPiece(name(to))),
-            Some(o) if self.rules.team_of(side).contains(o) => Err(PlayError::AllyPiece(name(to))),
-            Some(_) if self.rules.options().camps_protect && board.role(to) == Role::Camp => {
+        let opts = self.rules.options();
+        match self.slot_at(to) {
+            Some(_) if self.hidden.contains(to) => Err(PlayError::TargetFaceDown(name(to))),
+            Some(t) if t.owner == slot.owner => Err(PlayError::OwnPiece(name(to))),
+            Some(t) if self.rules.team_of(slot.owner).contains(t.owner) => Err(PlayError::AllyPiece(name(to))),
+            Some(_) if opts.camps_protect && board.role(to) == Role::Camp => {
                 Err(PlayError::ProtectedByCamp(name(to)))
+            }
+            Some(t) if opts.hq_shelter && board.role(to) == Role::Hq && !matches!(t.kind, PieceKind::Mine | PieceKind::Flag) => {
+                Err(PlayError::ProtectedByHq(name(to)))
+            }
+            Some(t) if opts.flag_guarded_by_mines && t.kind == PieceKind::Flag && self.mines_left(t.owner) > 0 => {
+                Err(PlayError::FlagGuardedByMines(name(to)))
             }
             _ => Err(PlayError::Unreachable {
                 kind: slot.kind,
@@ -566,7 +741,10 @@ impl Position {
     /// the rules could reach; debug builds assert legality.
     pub fn play_unchecked(&mut self, action: Action) -> MoveOutcome {
         debug_assert!(self.check(action).is_ok(), "play_unchecked: illegal {action:?}");
-        let Action::Move { from, to } = action;
+        let (from, to) = match action {
+            Action::Move { from, to } => (from, to),
+            Action::Flip { at } => return self.flip(at),
+        };
         let side = self.rules.sides()[self.turn as usize];
         let att = self.cells[from.index()];
         let att_kind = self.slots[att as usize].kind;
@@ -574,6 +752,8 @@ impl Position {
             side,
             from,
             to,
+            flipped: false,
+            armies_assigned: false,
             kind: att_kind,
             combat: None,
             flags_revealed: [None, None],
@@ -611,11 +791,12 @@ impl Position {
                 self.relocate(att, to);
             }
             let mut n = 0;
+            let att_army = self.slots[att as usize].owner;
             for (gone, kind, owner) in [
                 (outcome.defender_leaves(), def_slot.kind, def_slot.owner),
-                (outcome.attacker_leaves(), att_kind, side),
+                (outcome.attacker_leaves(), att_kind, att_army),
             ] {
-                if gone && kind == PieceKind::Commander {
+                if gone && kind == PieceKind::Commander && self.rules.options().commander_reveals_flag {
                     if let Some(flag_at) = self.reveal_flag(owner) {
                         out.flags_revealed[n] = Some((owner, flag_at));
                         n += 1;
@@ -624,8 +805,20 @@ impl Position {
             }
         }
         if flag_taken {
-            let loser = out.combat.map_or(side, |c| c.0);
-            self.eliminate(loser, EndReason::FlagCaptured, &mut out.eliminated);
+            let army = out.combat.map_or(side, |c| c.0);
+            if let Some(loser) = self.player_of(army) {
+                self.eliminate(loser, EndReason::FlagCaptured, &mut out.eliminated);
+            }
+        }
+        if removed && self.rules.options().lose_without_movable_pieces {
+            let rules = self.rules.clone();
+            for &army in rules.sides() {
+                if self.phase != Phase::Over && !self.has_movable_piece(army) {
+                    if let Some(loser) = self.player_of(army).filter(|p| !self.out.contains(*p)) {
+                        self.eliminate(loser, EndReason::NoMovablePieces, &mut out.eliminated);
+                    }
+                }
+            }
         }
         self.end_turn(removed, &mut out.eliminated);
         out.result = self.result;
@@ -662,6 +855,60 @@ impl Position {
         }
         self.finish(SideSet::EMPTY, EndReason::Agreement);
         Ok(self.result.expect("just finished"))
+    }
+
+    /// Turns the face-down piece on `at` face up for everyone; the first flip gives the
+    /// flipping player that piece's army and the other player the other army.
+    fn flip(&mut self, at: Point) -> MoveOutcome {
+        let side = self.rules.sides()[self.turn as usize];
+        let id = self.cells[at.index()];
+        let slot = self.slots[id as usize];
+        self.hidden.remove(at);
+        self.reveal_to_all(id);
+        let mut armies_assigned = false;
+        if self.armies[side as usize].is_none() {
+            armies_assigned = true;
+            let sides = self.rules.sides().to_vec();
+            self.armies[side as usize] = Some(slot.owner);
+            let others = sides.iter().copied().filter(|s| *s != side);
+            let mut free = sides.iter().copied().filter(|a| *a != slot.owner);
+            for p in others {
+                self.armies[p as usize] = free.next();
+            }
+        }
+        let mut out = MoveOutcome {
+            side,
+            from: at,
+            to: at,
+            flipped: true,
+            armies_assigned,
+            kind: slot.kind,
+            combat: None,
+            flags_revealed: [None, None],
+            scouted: Scouting::Off,
+            eliminated: Eliminations::default(),
+            result: None,
+        };
+        // A flip is progress for the draw rule, like a capture.
+        self.end_turn(true, &mut out.eliminated);
+        out.result = self.result;
+        out
+    }
+
+    /// Whether `army` still has a piece that can move (face up or face down).
+    fn has_movable_piece(&self, army: Side) -> bool {
+        self.occ[army as usize].iter().any(|p| {
+            let k = self.slots[self.cells[p.index()] as usize].kind;
+            self.rules.mobility(k) != crate::rules::Mobility::Immobile
+        })
+    }
+
+    /// Mines of `army` still on the board.
+    pub(crate) fn mines_left(&self, army: Side) -> usize {
+        self.occ[army as usize]
+            .iter()
+            .filter(|p| self.slots[self.cells[p.index()] as usize].kind == PieceKind::Mine)
+            .count()
     }
 
     /// The referee's time-out for the side to act: the turn passes; with
@@ -710,7 +957,10 @@ impl Position {
         }
         report.push(side, reason);
         let mut removed = false;
-        for p in self.occ[side as usize].iter() {
+        let Some(army) = self.armies[side as usize] else {
+            return false;
+        };
+        for p in self.occ[army as usize].iter() {
             let id = self.cells[p.index()];
             self.remove(id);
             removed = true;
@@ -855,6 +1105,10 @@ impl Position {
         crate::movegen::targets(self, from)
     }
 
+    pub(crate) fn is_empty_at(&self, p: Point) -> bool {
+        self.cells[p.index()] == EMPTY
+    }
+
     pub(crate) fn slot_at(&self, p: Point) -> Option<Slot> {
         let id = self.cells[p.index()];
         (id != EMPTY).then(|| self.slots[id as usize])
@@ -867,6 +1121,8 @@ impl Position {
             && self.slots == other.slots
             && self.occ == other.occ
             && self.known == other.known
+            && self.hidden == other.hidden
+            && self.armies == other.armies
             && self.deployed == other.deployed
             && self.out == other.out
             && self.timeouts == other.timeouts

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::action::Action;
 use crate::board::{Board, BoardSpec};
-use crate::piece::Side;
+use crate::piece::{PieceKind, Side};
 use crate::position::GameResult;
 use crate::referee::{Entry, Game, GameError};
 use crate::rules::{RuleSet, RuleSpec};
@@ -76,6 +76,11 @@ pub enum RecordEntry {
         /// The side that timed out.
         timeout: Side,
     },
+    /// The face-down deal (翻棋), always the first entry: point → (army, kind).
+    Deal {
+        /// The deal.
+        deal: std::collections::BTreeMap<String, (Side, PieceKind)>,
+    },
 }
 
 /// A full game record: rule set, seed, setups and every action, as JSON.
@@ -118,6 +123,9 @@ impl Record {
                     Entry::Resign(side) => RecordEntry::Resign { resign: *side },
                     Entry::TimeOut(side) => RecordEntry::TimeOut { timeout: *side },
                     Entry::Draw => RecordEntry::Action("draw".to_owned()),
+                    Entry::Deal(deal) => RecordEntry::Deal {
+                        deal: deal.iter().map(|(p, s, k)| (board.name_of(*p).to_owned(), (*s, *k))).collect(),
+                    },
                 })
                 .collect(),
             result: game.result(),
@@ -145,11 +153,28 @@ impl Record {
     /// Replays the record into a game, checking the stored result.
     pub fn replay(&self) -> Result<Game, GameError> {
         let rules = self.rules.load(self.board.as_ref())?;
-        let mut game = Game::with_rules(rules, self.seed);
-        for (i, entry) in self.actions.iter().enumerate() {
+        let mut entries = self.actions.iter().enumerate().peekable();
+        let mut game = match entries.peek() {
+            Some((_, RecordEntry::Deal { deal })) => {
+                let mut cards = Vec::with_capacity(deal.len());
+                for (name, (side, kind)) in deal {
+                    let p = rules
+                        .board()
+                        .point(name)
+                        .ok_or_else(|| GameError::Record(format!("deal: unknown point {name:?}")))?;
+                    cards.push((p, *side, *kind));
+                }
+                entries.next();
+                Game::with_deal(rules, self.seed, &cards)?
+            }
+            _ if rules.deals() => return Err(GameError::Record("a dealt game's record starts with its deal".into())),
+            _ => Game::with_rules(rules, self.seed),
+        };
+        for (i, entry) in entries {
             let step = match entry {
                 RecordEntry::Deploy { deploy, setup } => game.deploy(*deploy, setup),
                 RecordEntry::Resign { resign } => game.resign(*resign),
+                RecordEntry::Deal { .. } => Err(GameError::Record("a deal may only come first".into())),
                 RecordEntry::TimeOut { timeout } => {
                     if game.to_act() == Some(*timeout) {
                         game.time_out()

@@ -67,6 +67,24 @@ pub enum Event {
         /// What happened.
         outcome: Outcome,
     },
+    /// A face-down piece was turned face up (翻棋).
+    Flipped {
+        /// The player who flipped it.
+        side: Side,
+        /// Where it stands.
+        point: Point,
+        /// Its army.
+        owner: Side,
+        /// Its kind.
+        kind: PieceKind,
+    },
+    /// The first flip fixed which army a player commands (翻棋).
+    ArmyAssigned {
+        /// The player.
+        player: Side,
+        /// Its army.
+        army: Side,
+    },
     /// A piece's identity was shown (to everyone, or privately to this player).
     Revealed {
         /// Where the piece stands (or stood, if it has just left the board).
@@ -122,6 +140,10 @@ impl Event {
                 "type": "revealed", "point": n(point), "owner": owner, "kind": kind, "cause": cause.name()
             }),
             Event::Resigned { side } => json!({"type": "resigned", "side": side}),
+            Event::Flipped { side, point, owner, kind } => json!({
+                "type": "flipped", "side": side, "point": n(point), "owner": owner, "kind": kind
+            }),
+            Event::ArmyAssigned { player, army } => json!({"type": "army_assigned", "player": player, "army": army}),
             Event::TimedOut { side, count } => json!({"type": "timed_out", "side": side, "count": count}),
             Event::Eliminated { side, reason } => json!({"type": "eliminated", "side": side, "reason": reason}),
             Event::DrawAgreed => json!({"type": "draw_agreed"}),
@@ -150,6 +172,10 @@ impl Event {
                 format!("{owner}'s piece on {} is a {kind} ({})", n(point), cause.name())
             }
             Event::Resigned { side } => format!("{side} resigned"),
+            Event::Flipped { side, point, owner, kind } => {
+                format!("{side} flipped {}: {owner}'s {kind}", n(point))
+            }
+            Event::ArmyAssigned { player, army } => format!("{player} commands the {army} army"),
             Event::TimedOut { side, count } => format!("{side} timed out ({count})"),
             Event::Eliminated { side, reason } => {
                 format!("{side} is out ({}); its pieces leave the board", reason_name(reason))
@@ -223,6 +249,9 @@ impl Report {
 pub struct View {
     /// Whose view this is.
     pub player: Side,
+    /// The army the player commands (its own side, except in 翻棋 before the first
+    /// flip, when it is `None`).
+    pub army: Option<Side>,
     /// The phase.
     pub phase: Phase,
     /// The side to act.
@@ -245,6 +274,7 @@ impl View {
         let board = rules.board();
         json!({
             "player": self.player,
+            "army": self.army,
             "rules": rules.name(),
             "phase": self.phase,
             "to_act": self.to_act,
@@ -258,9 +288,9 @@ impl View {
         })
     }
 
-    /// The board as text from this player's seat: own pieces and known enemy pieces by
-    /// their two-letter code, unknown enemy pieces as `??`; upper case for South,
-    /// brackets mark the other sides.
+    /// The board as text from this player's seat: own pieces by their two-letter code,
+    /// other sides' pieces in angle brackets (`<??>` when unknown), face-down pieces
+    /// (翻棋) as `##`; `( )` an empty camp, `[ ]` an empty HQ.
     pub fn render(&self, board: &Board) -> String {
         let (w, h) = board.grid_size();
         let mut grid = vec![vec![None::<String>; w as usize]; h as usize];
@@ -276,10 +306,10 @@ impl View {
         for piece in &self.pieces {
             let (x, y) = board.coords(piece.point);
             let code = piece.kind.map_or("??", PieceKind::short);
-            let cell = if piece.owner == self.player {
-                format!(" {code}  ")
-            } else {
-                format!("<{code}> ")
+            let cell = match piece.owner {
+                None => " ##  ".to_owned(),
+                Some(o) if Some(o) == self.army => format!(" {code}  "),
+                Some(_) => format!("<{code}> "),
             };
             grid[y as usize][x as usize] = Some(cell);
         }
@@ -315,6 +345,7 @@ pub(crate) enum Entry {
     Resign(Side),
     TimeOut(Side),
     Draw,
+    Deal(Vec<(Point, Side, PieceKind)>),
 }
 
 /// A refereed game: the full state, each player's event log, and the record.
@@ -329,7 +360,7 @@ pub(crate) enum Entry {
 /// assert!(!report.public.is_empty());
 /// // North sees where South's piece went, but not what it is.
 /// let view = game.view(Side::North);
-/// assert!(view.pieces.iter().filter(|p| p.owner == Side::South).all(|p| p.kind.is_none()));
+/// assert!(view.pieces.iter().filter(|p| p.owner == Some(Side::South)).all(|p| p.kind.is_none()));
 /// ```
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -367,13 +398,35 @@ impl Game {
 
     /// A new game of a given rule set. The seed is kept in the record (for rule sets
     /// that deal at random).
+    ///
+    /// In a rule set that deals face down (翻棋) the game starts dealt from the seed.
     pub fn with_rules(rules: Arc<RuleSet>, seed: u64) -> Game {
+        if rules.deals() {
+            let deal = Position::deal_for(&rules, seed);
+            return Game::with_deal(rules, seed, &deal).expect("a seed's deal is valid");
+        }
         Game {
             position: Position::new(rules),
             seed,
             entries: Vec::new(),
             logs: Default::default(),
         }
+    }
+
+    /// A game of a dealing rule set (翻棋) with a given deal: (point, army, kind).
+    pub fn with_deal(rules: Arc<RuleSet>, seed: u64, deal: &[(Point, Side, PieceKind)]) -> Result<Game, GameError> {
+        if !rules.deals() {
+            return Err(GameError::Record(format!("rule set {} does not deal", rules.name())));
+        }
+        let position = Position::from_deal(rules, deal)?;
+        let mut sorted = deal.to_vec();
+        sorted.sort();
+        Ok(Game {
+            position,
+            seed,
+            entries: vec![Entry::Deal(sorted)],
+            logs: Default::default(),
+        })
     }
 
     /// The rule set.
@@ -413,13 +466,17 @@ impl Game {
 
     /// Deploys a side from a setup. Sides may deploy in any order.
     pub fn deploy(&mut self, side: Side, setup: &Setup) -> Result<Report, GameError> {
-        match self.position.phase() {
-            Phase::Deploy => {}
-            Phase::Move => return Err(PlayError::NotDeployPhase.into()),
-            Phase::Over => return Err(PlayError::GameOver.into()),
-        }
+        self.check_deploy_phase()?;
         let deployment = setup.validate(self.rules(), side)?;
         self.deploy_validated(&deployment)
+    }
+
+    fn check_deploy_phase(&self) -> Result<(), GameError> {
+        match self.position.phase() {
+            Phase::Deploy => Ok(()),
+            Phase::Move => Err(PlayError::NotDeployPhase.into()),
+            Phase::Over => Err(PlayError::GameOver.into()),
+        }
     }
 
     /// Deploys a side from a JSON setup `{"a1": "flag", …}`.
@@ -430,6 +487,7 @@ impl Game {
 
     /// Deploys a random legal setup for `side`, the same for the same seed.
     pub fn deploy_random(&mut self, side: Side, seed: u64) -> Result<Report, GameError> {
+        self.check_deploy_phase()?;
         if !self.rules().sides().contains(&side) {
             return Err(SetupError::NoSuchSide {
                 side,
@@ -488,7 +546,19 @@ impl Game {
         let mut public = Vec::with_capacity(3);
         let mut private = Vec::new();
         let (side, from, to) = (outcome.side, outcome.from, outcome.to);
+        if outcome.flipped {
+            let owner = self.position.piece_at(from).map_or(side, |p| p.0);
+            public.push(Event::Flipped { side, point: from, owner, kind: outcome.kind });
+            if outcome.armies_assigned {
+                for &player in self.rules().sides() {
+                    if let Some(army) = self.position.army_of(player) {
+                        public.push(Event::ArmyAssigned { player, army });
+                    }
+                }
+            }
+        }
         match outcome.combat {
+            None if outcome.flipped => {}
             None => public.push(Event::Moved { side, from, to }),
             Some((owner, def_kind, result)) => {
                 let reveal = Event::Revealed {
@@ -597,6 +667,7 @@ impl Game {
     pub fn view(&self, player: Side) -> View {
         View {
             player,
+            army: self.position.army_of(player),
             phase: self.position.phase(),
             to_act: self.position.to_act(),
             ply: self.position.ply(),

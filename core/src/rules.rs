@@ -67,6 +67,14 @@ pub struct Options {
     /// Time-outs after which a player is out (四国: 5); `None` = a time-out only passes
     /// the turn.
     pub max_timeouts: Option<u8>,
+    /// A side's flag is revealed to everyone when its commander leaves the board.
+    pub commander_reveals_flag: bool,
+    /// A piece in an HQ cannot be attacked unless it is a mine or a flag (翻棋).
+    pub hq_shelter: bool,
+    /// A flag cannot be attacked while its side still has a mine on the board (翻棋).
+    pub flag_guarded_by_mines: bool,
+    /// A side whose movable pieces (face up or down) are all gone loses (翻棋).
+    pub lose_without_movable_pieces: bool,
 }
 
 impl Default for Options {
@@ -82,6 +90,10 @@ impl Default for Options {
             camps_protect: true,
             allies_see_each_other: false,
             max_timeouts: None,
+            commander_reveals_flag: true,
+            hq_shelter: false,
+            flag_guarded_by_mines: false,
+            lose_without_movable_pieces: false,
         }
     }
 }
@@ -96,6 +108,10 @@ impl Options {
             "hq_locks" => self.hq_locks,
             "camps_protect" => self.camps_protect,
             "allies_see_each_other" => self.allies_see_each_other,
+            "commander_reveals_flag" => self.commander_reveals_flag,
+            "hq_shelter" => self.hq_shelter,
+            "flag_guarded_by_mines" => self.flag_guarded_by_mines,
+            "lose_without_movable_pieces" => self.lose_without_movable_pieces,
             "engineer_scouts" => self.engineer_scouts != Scouting::Off,
             _ => return None,
         })
@@ -131,6 +147,10 @@ pub struct DeploymentSpec {
     /// Per-kind restrictions.
     #[serde(default)]
     pub constraints: Vec<Constraint>,
+    /// Instead of deploying, all armies are shuffled face down onto the deployable
+    /// points of every side, from the game's seed (翻棋).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deal: bool,
 }
 
 /// A rule set as written in JSON. [`RuleSet::from_spec`] validates and compiles it.
@@ -229,6 +249,7 @@ pub struct RuleSet {
 const PRESETS: &[(&str, &str)] = &[
     ("classic", include_str!("../data/rules/classic.json")),
     ("siguo", include_str!("../data/rules/siguo.json")),
+    ("fanqi", include_str!("../data/rules/fanqi.json")),
 ];
 
 impl RuleSet {
@@ -426,9 +447,15 @@ impl RuleSet {
         self.combat[attacker as usize][defender as usize]
     }
 
-    /// Size of the fixed action space of this rule set (see [`crate::Action::index`]).
+    /// Size of the fixed action space of this rule set (see [`crate::Action::index`]):
+    /// the board's moves, then (in rule sets that deal face down) one flip per point.
     pub fn action_space(&self) -> usize {
-        self.board.move_space()
+        self.board.move_space() + if self.deals() { self.board.len() } else { 0 }
+    }
+
+    /// Whether games are dealt face down instead of deployed (翻棋).
+    pub fn deals(&self) -> bool {
+        self.spec.deployment.deal
     }
 }
 

@@ -25,7 +25,7 @@ fn views_show_own_pieces_and_hide_the_enemy() {
         let v = g.view(me);
         assert_eq!(v.pieces.len(), 50);
         for p in &v.pieces {
-            if p.owner == me {
+            if p.owner == Some(me) {
                 assert_eq!(Some(p.kind.unwrap()), g.position().piece_at(p.point).map(|x| x.1));
             } else {
                 assert_eq!(p.kind, None);

@@ -189,11 +189,11 @@ fn a_player_without_a_legal_move_is_out() {
 fn dark_play_and_allies_see_each_other() {
     let g = four_player_game(&siguo(), 3);
     let v = g.view(South);
-    assert!(v.pieces.iter().filter(|p| p.owner == North).all(|p| p.kind.is_none()), "dark: allies hidden");
+    assert!(v.pieces.iter().filter(|p| p.owner == Some(North)).all(|p| p.kind.is_none()), "dark: allies hidden");
     let g = four_player_game(&siguo_with(r#"{"allies_see_each_other": true}"#), 3);
     let v = g.view(South);
-    assert!(v.pieces.iter().filter(|p| p.owner == North).all(|p| p.kind.is_some()));
-    assert!(v.pieces.iter().filter(|p| p.owner == East).all(|p| p.kind.is_none()));
+    assert!(v.pieces.iter().filter(|p| p.owner == Some(North)).all(|p| p.kind.is_some()));
+    assert!(v.pieces.iter().filter(|p| p.owner == Some(East)).all(|p| p.kind.is_none()));
 }
 
 #[test]

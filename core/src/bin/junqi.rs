@@ -86,15 +86,18 @@ fn run(args: Args) -> Result<(), String> {
     let text = !args.quiet && !args.json;
     if text {
         println!("junqi {} — rule set {}, seed {}", junqi::VERSION, rules.name(), args.seed);
-        println!("Each side sees its own pieces by code and the enemy's as <??> unless revealed.");
-        println!("Codes: FL flag, C9 commander, A8 army, D7 division, B6 brigade, R5 regiment,");
-        println!("b4 battalion, c3 company, p2 platoon, EN engineer, MI mine, BO bomb; ( ) camp, [ ] HQ.\n");
+        println!("Each player sees its own pieces by code, other sides' as <??> unless revealed,");
+        println!("face-down pieces (翻棋) as ##. Codes: FL flag, C9 commander, A8 army, D7 division,");
+        println!("B6 brigade, R5 regiment, b4 battalion, c3 company, p2 platoon, EN engineer, MI mine,");
+        println!("BO bomb; ( ) empty camp, [ ] empty HQ.\n");
     }
-    for &side in rules.sides() {
-        game.deploy_random(side, rng.next_u64()).map_err(|e| e.to_string())?;
+    if game.phase() == junqi::Phase::Deploy {
+        for &side in rules.sides() {
+            game.deploy_random(side, rng.next_u64()).map_err(|e| e.to_string())?;
+        }
     }
     if text {
-        println!("== after deployment ==");
+        println!("== start ==");
         print_views(&game);
     }
     while game.result().is_none() && game.position().ply() < args.max_plies {
@@ -136,12 +139,19 @@ fn run(args: Args) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    match parse_args().and_then(run) {
-        Ok(()) => ExitCode::SUCCESS,
+    let args = match parse_args() {
+        Ok(a) => a,
         Err(e) => {
             eprintln!("junqi: {e}");
             eprintln!("{}", USAGE.replace("PRESETS", &RuleSet::preset_names().join(", ")));
-            ExitCode::from(2)
+            return ExitCode::from(2);
+        }
+    };
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("junqi: {e}");
+            ExitCode::FAILURE
         }
     }
 }
