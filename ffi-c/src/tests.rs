@@ -1,0 +1,382 @@
+//! Rust tests of the C boundary: statuses, NULL handling, the panic boundary and
+//! poisoning, the enum mirrors, and a game played through the exported functions.
+#![allow(clippy::undocumented_unsafe_blocks)] // test code: every pointer is made right here
+
+use std::ffi::{c_char, CStr, CString};
+use std::ptr::null_mut;
+
+use junqi_core::{Outcome, PieceKind, Side};
+
+use crate::boundary::guard;
+use crate::status::{junqi_status, Error};
+use crate::types::KINDS;
+use crate::*;
+
+fn last_error() -> String {
+    unsafe { CStr::from_ptr(junqi_last_error_message()) }
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Takes ownership of a library string.
+fn take(s: *mut c_char) -> String {
+    assert!(!s.is_null());
+    let text = unsafe { CStr::from_ptr(s) }.to_str().unwrap().to_owned();
+    unsafe { junqi_string_free(s) };
+    text
+}
+
+fn classic() -> *mut junqi_rules {
+    let mut rules = null_mut();
+    let name = CString::new("classic").unwrap();
+    assert_eq!(
+        unsafe { junqi_rules_preset(name.as_ptr(), &mut rules) },
+        junqi_status::Ok
+    );
+    rules
+}
+
+fn deployed_game(rules: *const junqi_rules) -> *mut junqi_game {
+    let mut game = null_mut();
+    unsafe {
+        assert_eq!(junqi_game_new(rules, 3, &mut game), junqi_status::Ok);
+        assert_eq!(
+            junqi_game_deploy_random(game, junqi_side::South as i32, 1, null_mut()),
+            junqi_status::Ok
+        );
+        assert_eq!(
+            junqi_game_deploy_random(game, junqi_side::North as i32, 2, null_mut()),
+            junqi_status::Ok
+        );
+    }
+    game
+}
+
+#[test]
+fn status_table_matches_values() {
+    for (i, s) in junqi_status::ALL.iter().enumerate() {
+        assert_eq!(*s as usize, i);
+        let name = unsafe { CStr::from_ptr(junqi_status_name(i as i32)) }
+            .to_str()
+            .unwrap();
+        assert!(name.starts_with("JUNQI_STATUS_"), "{name}");
+    }
+    let unknown = unsafe { CStr::from_ptr(junqi_status_name(-3)) };
+    assert_eq!(unknown.to_str().unwrap(), "JUNQI_STATUS_UNKNOWN");
+}
+
+#[test]
+fn enums_mirror_the_core() {
+    for (i, kind) in PieceKind::ALL.into_iter().enumerate() {
+        assert_eq!(KINDS[i] as usize, i);
+        // The C constant's name is the core id in upper case.
+        let debug = format!("{:?}", KINDS[i]);
+        let mut snake = String::new();
+        for (j, c) in debug.chars().enumerate() {
+            if c.is_uppercase() && j > 0 {
+                snake.push('_');
+            }
+            snake.push(c.to_ascii_lowercase());
+        }
+        assert_eq!(snake, kind.id());
+        let mut name = std::ptr::null();
+        assert_eq!(
+            unsafe { junqi_piece_kind_name(i as i32, &mut name) },
+            junqi_status::Ok
+        );
+        assert_eq!(unsafe { CStr::from_ptr(name) }.to_str().unwrap(), kind.id());
+    }
+    for side in Side::ALL {
+        assert_eq!(types::side_to_c(side) as i32, side as i32);
+    }
+    assert_eq!(
+        types::outcome_to_c(Outcome::Evade) as i32,
+        Outcome::Evade as i32
+    );
+}
+
+#[test]
+fn null_pointers_are_reported() {
+    let rules = classic();
+    let mut out = null_mut();
+    unsafe {
+        assert_eq!(
+            junqi_rules_preset(std::ptr::null(), &mut out),
+            junqi_status::NullPointer
+        );
+        assert!(last_error().contains("name is NULL"));
+        assert_eq!(
+            junqi_rules_name(rules, null_mut()),
+            junqi_status::NullPointer
+        );
+        assert_eq!(
+            junqi_game_new(std::ptr::null(), 1, null_mut()),
+            junqi_status::NullPointer
+        );
+        assert_eq!(
+            junqi_game_play(null_mut(), std::ptr::null(), null_mut()),
+            junqi_status::NullPointer
+        );
+        let mut len = 0;
+        assert_eq!(
+            junqi_rules_sides(rules, null_mut(), 2, &mut len),
+            junqi_status::NullPointer
+        );
+        // NULL is fine for every _free.
+        junqi_string_free(null_mut());
+        junqi_game_free(null_mut());
+        junqi_rules_free(null_mut());
+        junqi_rules_free(rules);
+    }
+}
+
+#[test]
+fn invalid_utf8_and_json() {
+    let mut out = null_mut();
+    let bad = [0xffu8, 0xfe, 0];
+    unsafe {
+        assert_eq!(
+            junqi_rules_preset(bad.as_ptr().cast(), &mut out),
+            junqi_status::InvalidUtf8
+        );
+        let text = CString::new("{").unwrap();
+        assert_eq!(
+            junqi_rules_from_json(text.as_ptr(), &mut out),
+            junqi_status::InvalidJson
+        );
+        assert_eq!(
+            junqi_game_from_record(text.as_ptr(), null_mut()),
+            junqi_status::NullPointer
+        );
+        let mut game = null_mut();
+        assert_eq!(
+            junqi_game_from_record(text.as_ptr(), &mut game),
+            junqi_status::InvalidJson
+        );
+        assert!(game.is_null());
+    }
+}
+
+#[test]
+fn the_boundary_catches_panics() {
+    assert_eq!(guard(|| panic!("boom {}", 42)), junqi_status::Panic);
+    assert!(last_error().contains("boom 42"), "{}", last_error());
+    assert_eq!(
+        guard(|| Err(Error::out_of_range("far"))),
+        junqi_status::OutOfRange
+    );
+    assert_eq!(last_error(), "far");
+    assert_eq!(guard(|| Ok(())), junqi_status::Ok);
+    assert_eq!(last_error(), "far", "success leaves the last error alone");
+}
+
+#[test]
+fn a_panic_poisons_the_game() {
+    let rules = classic();
+    let game = deployed_game(rules);
+    unsafe {
+        assert_eq!(junqi_test_panic(game), junqi_status::Panic);
+        let (mut side, mut phase) = (junqi_side::None, junqi_phase::Deploy);
+        assert_eq!(
+            junqi_game_to_act(game, &mut side, &mut phase),
+            junqi_status::Poisoned
+        );
+        assert_eq!(
+            junqi_game_play_id(game, 0, null_mut()),
+            junqi_status::Poisoned
+        );
+        assert_eq!(junqi_test_panic(game), junqi_status::Poisoned);
+        junqi_game_free(game);
+        // The rule set is immutable and stays usable.
+        let mut size = 0;
+        assert_eq!(junqi_rules_action_space(rules, &mut size), junqi_status::Ok);
+        junqi_rules_free(rules);
+    }
+}
+
+#[test]
+fn a_game_through_the_c_api() {
+    let rules = classic();
+    let game = deployed_game(rules);
+    let mut space = 0;
+    unsafe {
+        assert_eq!(junqi_game_action_space(game, &mut space), junqi_status::Ok);
+        let mut ids = vec![0u32; space];
+        let mut plies = 0;
+        loop {
+            let (mut side, mut phase) = (junqi_side::None, junqi_phase::Deploy);
+            assert_eq!(
+                junqi_game_to_act(game, &mut side, &mut phase),
+                junqi_status::Ok
+            );
+            if phase != junqi_phase::Move {
+                assert_eq!(phase, junqi_phase::Over);
+                assert_eq!(side, junqi_side::None);
+                break;
+            }
+            let mut n = 0;
+            assert_eq!(
+                junqi_game_legal_action_ids(game, ids.as_mut_ptr(), space, &mut n),
+                junqi_status::Ok
+            );
+            let mut report = null_mut();
+            assert_eq!(
+                junqi_game_play_id(game, ids[(plies * 7) % n], &mut report),
+                junqi_status::Ok
+            );
+            let report: serde_json::Value = serde_json::from_str(&take(report)).unwrap();
+            assert!(report["public"].is_array());
+            plies += 1;
+            assert!(plies < 100_000);
+        }
+        let mut result = types::result_to_c(None);
+        assert_eq!(junqi_game_result(game, &mut result), junqi_status::Ok);
+        assert!(result.over);
+
+        let mut record = null_mut();
+        assert_eq!(junqi_game_record_json(game, &mut record), junqi_status::Ok);
+        let record = CString::new(take(record)).unwrap();
+        let mut replay = null_mut();
+        assert_eq!(
+            junqi_game_from_record(record.as_ptr(), &mut replay),
+            junqi_status::Ok
+        );
+        let (mut a, mut b) = (null_mut(), null_mut());
+        assert_eq!(
+            junqi_game_view_json(game, junqi_side::North as i32, &mut a),
+            junqi_status::Ok
+        );
+        assert_eq!(
+            junqi_game_view_json(replay, junqi_side::North as i32, &mut b),
+            junqi_status::Ok
+        );
+        assert_eq!(take(a), take(b));
+        junqi_game_free(replay);
+        junqi_game_free(game);
+        junqi_rules_free(rules);
+    }
+}
+
+#[test]
+fn views_hide_enemy_identities() {
+    let rules = classic();
+    let game = deployed_game(rules);
+    let mut view = null_mut();
+    unsafe {
+        assert_eq!(
+            junqi_game_view_json(game, junqi_side::North as i32, &mut view),
+            junqi_status::Ok
+        );
+    }
+    let view: serde_json::Value = serde_json::from_str(&take(view)).unwrap();
+    for piece in view["pieces"].as_array().unwrap() {
+        if piece["owner"] == "south" {
+            assert!(piece["kind"].is_null(), "{piece}");
+        } else {
+            assert!(piece["kind"].is_string(), "{piece}");
+        }
+    }
+    unsafe {
+        junqi_game_free(game);
+        junqi_rules_free(rules);
+    }
+}
+
+#[test]
+fn buffers_and_ranges() {
+    let rules = classic();
+    let game = deployed_game(rules);
+    unsafe {
+        let mut n = 0;
+        assert_eq!(
+            junqi_game_legal_action_ids(game, null_mut(), 0, &mut n),
+            junqi_status::BufferTooSmall
+        );
+        assert!(n > 0);
+        let mut one = [u32::MAX; 1];
+        assert_eq!(
+            junqi_game_legal_action_ids(game, one.as_mut_ptr(), 1, &mut n),
+            junqi_status::BufferTooSmall
+        );
+        assert_eq!(one[0], u32::MAX, "nothing written on BUFFER_TOO_SMALL");
+        let mut out = null_mut();
+        assert_eq!(
+            junqi_game_view_json(game, 4, &mut out),
+            junqi_status::OutOfRange
+        );
+        assert_eq!(
+            junqi_game_view_json(game, junqi_side::East as i32, &mut out),
+            junqi_status::SideNotInGame
+        );
+        assert_eq!(
+            junqi_game_play_id(game, u32::MAX, null_mut()),
+            junqi_status::OutOfRange
+        );
+        let mut outcome = junqi_outcome::Win;
+        assert_eq!(
+            junqi_resolve(rules, 0, 32, &mut outcome),
+            junqi_status::OutOfRange
+        );
+        junqi_game_free(game);
+        junqi_rules_free(rules);
+    }
+}
+
+#[test]
+fn the_last_error_is_per_thread() {
+    let mut out = null_mut();
+    let bad = CString::new("chess").unwrap();
+    assert_eq!(
+        unsafe { junqi_rules_preset(bad.as_ptr(), &mut out) },
+        junqi_status::UnknownName
+    );
+    let mine = last_error();
+    assert!(mine.contains("chess"));
+    std::thread::spawn(|| {
+        assert_eq!(last_error(), "", "a new thread starts with no error");
+        assert_eq!(
+            guard(|| Err(Error::out_of_range("other thread"))),
+            junqi_status::OutOfRange
+        );
+        assert_eq!(last_error(), "other thread");
+    })
+    .join()
+    .unwrap();
+    assert_eq!(last_error(), mine);
+}
+
+#[test]
+fn rules_are_shared_between_threads() {
+    struct Shared(*mut junqi_rules);
+    // SAFETY (test): a `junqi_rules` is immutable and documented as shareable.
+    unsafe impl Send for Shared {}
+    unsafe impl Sync for Shared {}
+    let rules = std::sync::Arc::new(Shared(classic()));
+    let threads: Vec<_> = (0..4)
+        .map(|i| {
+            let rules = std::sync::Arc::clone(&rules);
+            std::thread::spawn(move || {
+                let game = deployed_game(rules.0);
+                let mut board = null_mut();
+                assert_eq!(
+                    unsafe { junqi_rules_board_json(rules.0, &mut board) },
+                    junqi_status::Ok
+                );
+                let board: serde_json::Value = serde_json::from_str(&take(board)).unwrap();
+                assert_eq!(board["points"].as_array().unwrap().len(), 60);
+                let mut n = 0;
+                assert_eq!(
+                    unsafe { junqi_game_legal_action_ids(game, null_mut(), 0, &mut n) },
+                    junqi_status::BufferTooSmall
+                );
+                assert!(n > 0, "thread {i}");
+                unsafe { junqi_game_free(game) };
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    unsafe { junqi_rules_free(rules.0) };
+}
