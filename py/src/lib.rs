@@ -1,1 +1,39 @@
-//! Python module (work in progress).
+//! Python bindings for the junqi engine: the `junqi._junqi` extension module, wrapped
+//! by the `junqi` package (`py/python/junqi`).
+//!
+//! Modules: [`errors`] (exceptions), [`enums`] (Side, PieceKind, …), [`board`],
+//! [`rules`] (RuleSet, resolve), [`game`] (Game, Move), [`report`] (Report, Event,
+//! View, …), [`playouts`] (random_playouts).
+#![forbid(unsafe_code)]
+
+use pyo3::prelude::*;
+
+mod board;
+mod enums;
+mod errors;
+mod game;
+mod playouts;
+mod report;
+mod rules;
+mod svg;
+
+#[pymodule]
+fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    enums::register(m)?;
+    m.add_class::<board::Board>()?;
+    m.add_class::<rules::RuleSet>()?;
+    m.add_class::<game::Game>()?;
+    m.add_class::<game::Move>()?;
+    m.add_class::<report::Report>()?;
+    m.add_class::<report::Event>()?;
+    m.add_class::<report::View>()?;
+    m.add_class::<report::SeenPiece>()?;
+    m.add_class::<report::GameResult>()?;
+    m.add_class::<playouts::Playout>()?;
+    m.add_function(wrap_pyfunction!(rules::rule_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(playouts::random_playouts, m)?)?;
+    m.add("__version__", junqi::VERSION)?;
+    Ok(())
+}

@@ -1,0 +1,74 @@
+"""junqi — rules engine and hidden-information referee for the 军棋 family of games.
+
+A quick tour::
+
+    import junqi
+    game = junqi.Game("classic", seed=1)
+    game.deploy_random("south")
+    game.deploy_random("north")
+    report = game.play(game.legal_moves()[0])
+    print(game.view("north"))          # North's information set, enemy kinds hidden
+
+The engine itself is Rust (``junqi._junqi``); this package re-exports it. See
+``docs/python.md`` for the guide.
+"""
+
+from ._junqi import (
+    Board,
+    EdgeKind,
+    EndReason,
+    Event,
+    Game,
+    GameResult,
+    IllegalMoveError,
+    JunqiError,
+    Move,
+    NotationError,
+    Outcome,
+    Phase,
+    PieceKind,
+    Playout,
+    RecordError,
+    Report,
+    Role,
+    RuleSet,
+    RulesError,
+    SeenPiece,
+    SetupError,
+    Side,
+    View,
+    __version__,
+    random_playouts,
+    resolve,
+    rule_sets,
+)
+
+__all__ = [
+    "Board",
+    "EdgeKind",
+    "EndReason",
+    "Event",
+    "Game",
+    "GameResult",
+    "IllegalMoveError",
+    "JunqiError",
+    "Move",
+    "NotationError",
+    "Outcome",
+    "Phase",
+    "PieceKind",
+    "Playout",
+    "RecordError",
+    "Report",
+    "Role",
+    "RuleSet",
+    "RulesError",
+    "SeenPiece",
+    "SetupError",
+    "Side",
+    "View",
+    "__version__",
+    "random_playouts",
+    "resolve",
+    "rule_sets",
+]

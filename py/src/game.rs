@@ -1,0 +1,549 @@
+//! `Game`: a refereed game, and `Move`.
+//!
+//! Thread safety: a `Game` is a frozen Python object around a `Mutex`; every method
+//! takes the lock for the duration of its Rust work, so calls from several threads on
+//! one game are serialised (each call is atomic) and never fail with "already
+//! borrowed". The lock is never held while Python code runs or while waiting for the
+//! GIL, so it cannot deadlock with the GIL. Long calls (replaying a record) release the
+//! GIL.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+
+use crate::board::Board;
+use crate::enums::{side_arg, Phase, PieceKind, Side};
+use crate::errors::{game_err, notation_err, panic_err, setup_err, NotationError};
+use crate::report::{Event, GameResult, Report, View};
+use crate::rules::{rules_arg, RuleSet};
+
+/// An action of the side to act: a move ``from_`` → ``to``, or (翻棋) a flip of the
+/// piece on ``from_`` (then ``to == from_`` and ``is_flip``); its notation and its index
+/// in the rule set's fixed action space.
+#[pyclass(frozen, eq, hash, module = "junqi._junqi")]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: String,
+    to: String,
+    flip: bool,
+    notation: String,
+    index: Option<usize>,
+}
+
+impl Move {
+    fn of(action: junqi::Action, rules: &junqi::RuleSet) -> Move {
+        let board = rules.board();
+        let (from, to, flip) = match action {
+            junqi::Action::Move { from, to } => (from, to, false),
+            junqi::Action::Flip { at } => (at, at, true),
+            // A future action kind still has its notation and index.
+            _ => {
+                let n = action.to_notation(board);
+                return Move { from: n.clone(), to: n.clone(), flip: false, notation: n, index: action.index(rules) };
+            }
+        };
+        Move {
+            from: board.name_of(from).to_owned(),
+            to: board.name_of(to).to_owned(),
+            flip,
+            notation: action.to_notation(board),
+            index: action.index(rules),
+        }
+    }
+
+    fn notation_str(&self) -> String {
+        self.notation.clone()
+    }
+}
+
+#[pymethods]
+impl Move {
+    /// The start point.
+    #[getter]
+    fn from_(&self) -> &str {
+        &self.from
+    }
+
+    /// The target point (an empty point, or an enemy piece to attack).
+    #[getter]
+    fn to(&self) -> &str {
+        &self.to
+    }
+
+    /// The move's index in the rule set's fixed action space.
+    #[getter]
+    fn id(&self) -> Option<usize> {
+        self.index
+    }
+
+    /// Whether the action turns a face-down piece face up (翻棋) rather than moving.
+    #[getter]
+    fn is_flip(&self) -> bool {
+        self.flip
+    }
+
+    /// The move in notation, e.g. ``"a2-a6"``.
+    #[getter]
+    fn notation(&self) -> String {
+        self.notation_str()
+    }
+
+    fn __str__(&self) -> String {
+        self.notation_str()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move({:?}, id={})", self.notation_str(), self.index.map_or("None".into(), |i| i.to_string()))
+    }
+}
+
+/// A move argument, read before the game's lock is taken.
+enum MoveArg {
+    Text(String),
+    Id(i64),
+}
+
+fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<MoveArg> {
+    if let Ok(m) = obj.cast::<Move>() {
+        return Ok(MoveArg::Text(m.get().notation_str()));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(MoveArg::Text(s.to_cow()?.into_owned()));
+    }
+    if !obj.is_instance_of::<pyo3::types::PyBool>() {
+        if let Ok(i) = obj.extract::<i64>() {
+            return Ok(MoveArg::Id(i));
+        }
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "a move is a Move, notation such as \"a2-a6\", or an action index, not {}",
+        obj.get_type().name()?
+    )))
+}
+
+fn play_index(game: &mut junqi::Game, index: i64) -> Result<junqi::Report, PyErr> {
+    let size = game.rules().action_space();
+    let Ok(i) = usize::try_from(index) else {
+        return Err(NotationError::new_err(format!(
+            "action index {index} is outside the action space (0..{size})"
+        )));
+    };
+    game.play_id(i).map_err(game_err)
+}
+
+/// A setup argument: a dict {point: kind} or JSON text.
+fn setup_arg(obj: &Bound<'_, PyAny>) -> PyResult<junqi::Setup> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return junqi::Setup::from_json(&s.to_cow()?).map_err(setup_err);
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut setup = junqi::Setup::new();
+        for (k, v) in d.iter() {
+            let point: String = k.extract().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err("setup keys must be point names (str)")
+            })?;
+            let kind = if let Ok(k) = v.cast::<PieceKind>() {
+                k.get().id_str().to_owned()
+            } else if let Ok(s) = v.cast::<PyString>() {
+                s.to_cow()?.into_owned()
+            } else {
+                return Err(pyo3::exceptions::PyTypeError::new_err(
+                    "setup values must be piece kinds (PieceKind or str)",
+                ));
+            };
+            setup.place(point, kind);
+        }
+        return Ok(setup);
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "a setup is a dict {{point: kind}} or JSON text, not {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// Record text from a str, bytes or dict argument.
+fn record_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(s.to_cow()?.into_owned());
+    }
+    if obj.is_instance_of::<PyDict>() {
+        return obj.py().import("json")?.call_method1("dumps", (obj,))?.extract();
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "a record is JSON text or a dict, not {}",
+        obj.get_type().name()?
+    )))
+}
+
+fn replay(py: Python<'_>, text: &str) -> PyResult<junqi::Game> {
+    py.detach(|| {
+        let record = junqi::Record::from_json(text)?;
+        junqi::Game::from_record(&record)
+    })
+    .map_err(game_err)
+}
+
+/// A seed for `seed=None`: fresh entropy from the standard library's hasher keys and the
+/// clock.
+pub fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    h.write_u128(nanos);
+    h.finish()
+}
+
+/// A refereed game: the full state, each player's event log, and the record.
+///
+/// ``Game(rules="classic", seed=None)``: ``rules`` is a preset name, rule-set JSON
+/// text (e.g. ``'{"extends": "classic", "options": {...}}'``), a dict, or a
+/// ``RuleSet``; ``seed=None`` picks a random seed, kept in the record.
+///
+/// Safe to share between threads: calls are serialised by an internal lock.
+#[pyclass(frozen, module = "junqi._junqi")]
+pub struct Game {
+    inner: Mutex<junqi::Game>,
+}
+
+impl Game {
+    fn lock(&self) -> MutexGuard<'_, junqi::Game> {
+        // The core checks every action before it changes anything, so only a core bug
+        // can panic while the lock is held (pyo3 raises it as PanicException). Keep
+        // the game usable afterwards rather than failing every later call.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn wrap(game: junqi::Game) -> Game {
+        Game { inner: Mutex::new(game) }
+    }
+
+    fn report(&self, r: junqi::Report, board: Arc<junqi::Board>) -> Report {
+        Report { inner: r, board }
+    }
+
+    fn board_arc(game: &junqi::Game) -> Arc<junqi::Board> {
+        game.rules().board().clone()
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (rules=None, seed=None), text_signature = "(rules='classic', seed=None)")]
+    fn py_new(rules: Option<&Bound<'_, PyAny>>, seed: Option<u64>) -> PyResult<Game> {
+        let rules = rules_arg(rules)?;
+        Ok(Game::wrap(junqi::Game::with_rules(rules, seed.unwrap_or_else(random_seed))))
+    }
+
+    /// Replays a full record (JSON text or a dict, as made by ``record()``).
+    #[classmethod]
+    fn from_record(_cls: &Bound<'_, PyType>, record: &Bound<'_, PyAny>) -> PyResult<Game> {
+        let text = record_text(record)?;
+        Ok(Game::wrap(replay(record.py(), &text)?))
+    }
+
+    /// The rule set.
+    #[getter]
+    fn rules(&self) -> RuleSet {
+        RuleSet { inner: self.lock().rules().clone() }
+    }
+
+    /// The board.
+    #[getter]
+    fn board(&self) -> Board {
+        Board { inner: Game::board_arc(&self.lock()) }
+    }
+
+    /// The game's seed (kept in the record).
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.lock().seed()
+    }
+
+    /// The phase: deploy, move or over.
+    #[getter]
+    fn phase(&self) -> Phase {
+        self.lock().phase().into()
+    }
+
+    /// The side to act (during deployment: the first side that has not deployed);
+    /// None once the game is over.
+    #[getter]
+    fn to_act(&self) -> Option<Side> {
+        self.lock().to_act().map(Into::into)
+    }
+
+    /// Plies played since deployment.
+    #[getter]
+    fn ply(&self) -> u32 {
+        self.lock().position().ply()
+    }
+
+    /// Plies in a row without a piece leaving the board.
+    #[getter]
+    fn quiet_plies(&self) -> u32 {
+        self.lock().position().quiet_plies()
+    }
+
+    /// The result, once the game is over; else None.
+    #[getter]
+    fn result(&self) -> Option<GameResult> {
+        self.lock().result().map(|inner| GameResult { inner })
+    }
+
+    /// Whether the game is over.
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.lock().phase() == junqi::Phase::Over
+    }
+
+    /// The sides that have deployed.
+    #[getter]
+    fn deployed(&self) -> Vec<Side> {
+        self.lock().deployed().iter().map(Into::into).collect()
+    }
+
+    /// Size of the rule set's fixed action space.
+    #[getter]
+    fn action_space(&self) -> usize {
+        self.lock().rules().action_space()
+    }
+
+    /// Deploys ``side`` from a setup: a dict ``{point: kind}`` (kinds as ``PieceKind``,
+    /// ids or Chinese names) or JSON text. Raises ``SetupError`` for an illegal setup.
+    fn deploy(&self, side: &Bound<'_, PyAny>, setup: &Bound<'_, PyAny>) -> PyResult<Report> {
+        let side = side_arg(side)?;
+        let setup = setup_arg(setup)?;
+        let mut g = self.lock();
+        let r = g.deploy(side, &setup).map_err(game_err)?;
+        Ok(self.report(r, Game::board_arc(&g)))
+    }
+
+    /// Deploys a random legal setup for ``side``; the same seed gives the same setup.
+    /// ``seed=None`` derives the seed from the game's seed and the side.
+    #[pyo3(signature = (side, seed=None))]
+    fn deploy_random(&self, side: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<Report> {
+        let side = side_arg(side)?;
+        let mut g = self.lock();
+        let seed = seed.unwrap_or_else(|| {
+            g.seed() ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(side as u64 + 1)
+        });
+        let r = catch_unwind(AssertUnwindSafe(|| g.deploy_random(side, seed)))
+            .map_err(|p| panic_err("no random setup exists for this rule set", p))?
+            .map_err(game_err)?;
+        Ok(self.report(r, Game::board_arc(&g)))
+    }
+
+    /// The legal moves of the side to act, in a fixed order (empty unless moving).
+    fn legal_moves(&self) -> Vec<Move> {
+        let g = self.lock();
+        let rules = g.rules().clone();
+        g.legal_actions().into_iter().map(|a| Move::of(a, &rules)).collect()
+    }
+
+    /// The legal moves as indices in the fixed action space, ascending.
+    fn legal_action_ids(&self) -> Vec<usize> {
+        self.lock().legal_action_ids()
+    }
+
+    /// A list of ``action_space`` booleans: True where the action is legal now.
+    fn action_mask(&self) -> Vec<bool> {
+        self.lock().action_mask()
+    }
+
+    /// Whether a move (``Move``, notation or action index) is legal now.
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let arg = move_arg(r#move)?;
+        let g = self.lock();
+        let action = match arg {
+            MoveArg::Text(t) => junqi::Action::parse(g.board(), &t).ok(),
+            MoveArg::Id(i) => usize::try_from(i).ok().and_then(|i| junqi::Action::from_index(g.rules(), i).ok()),
+        };
+        Ok(action.is_some_and(|a| g.position().is_legal(a)))
+    }
+
+    /// Parses notation (``"a2-a6"``) into a ``Move`` of this game's board. Does not
+    /// check legality.
+    fn parse_move(&self, notation: &str) -> PyResult<Move> {
+        let g = self.lock();
+        let a = junqi::Action::parse(g.board(), notation).map_err(notation_err)?;
+        Ok(Move::of(a, g.rules()))
+    }
+
+    /// Plays a move of the side to act: a ``Move``, notation such as ``"a2-a6"``, or an
+    /// action index. Raises ``IllegalMoveError`` (the game is unchanged) or
+    /// ``NotationError``.
+    fn play(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Report> {
+        let arg = move_arg(r#move)?;
+        let mut g = self.lock();
+        let r = match arg {
+            MoveArg::Text(t) => g.play_notation(&t).map_err(game_err)?,
+            MoveArg::Id(i) => play_index(&mut g, i)?,
+        };
+        Ok(self.report(r, Game::board_arc(&g)))
+    }
+
+    /// Plays the action with index ``index`` in the fixed action space.
+    fn play_id(&self, index: i64) -> PyResult<Report> {
+        let mut g = self.lock();
+        let r = play_index(&mut g, index)?;
+        Ok(self.report(r, Game::board_arc(&g)))
+    }
+
+    /// Plays a move on behalf of ``side``, refusing it if ``side`` is not to act.
+    fn play_as(&self, side: &Bound<'_, PyAny>, r#move: &Bound<'_, PyAny>) -> PyResult<Report> {
+        let side = side_arg(side)?;
+        let arg = move_arg(r#move)?;
+        let mut g = self.lock();
+        let action = match arg {
+            MoveArg::Text(t) => junqi::Action::parse(g.board(), &t).map_err(notation_err)?,
+            MoveArg::Id(i) => {
+                let size = g.rules().action_space();
+                usize::try_from(i)
+                    .ok()
+                    .and_then(|i| junqi::Action::from_index(g.rules(), i).ok())
+                    .ok_or_else(|| {
+                        NotationError::new_err(format!(
+                            "action index {i} is outside the action space (0..{size})"
+                        ))
+                    })?
+            }
+        };
+        let r = g.play_as(side, action).map_err(game_err)?;
+        Ok(self.report(r, Game::board_arc(&g)))
+    }
+
+    /// ``side`` resigns; every other side wins.
+    fn resign(&self, side: &Bound<'_, PyAny>) -> PyResult<Report> {
+        let side = side_arg(side)?;
+        let mut g = self.lock();
+        let r = g.resign(side).map_err(game_err)?;
+        Ok(self.report(r, Game::board_arc(&g)))
+    }
+
+    /// The referee's time-out for the side to act (a player who ran out of time): the
+    /// turn passes; with the ``max_timeouts`` option the side is out after that many.
+    fn time_out(&self) -> PyResult<Report> {
+        let mut g = self.lock();
+        let r = g.time_out().map_err(game_err)?;
+        Ok(self.report(r, Game::board_arc(&g)))
+    }
+
+    /// How many time-outs ``side`` has had.
+    fn timeouts(&self, side: &Bound<'_, PyAny>) -> PyResult<u8> {
+        let side = side_arg(side)?;
+        Ok(self.lock().position().timeouts(side))
+    }
+
+    /// The sides that are out of a game that goes on (resigned, flag lost, time-outs).
+    #[getter]
+    fn eliminated(&self) -> Vec<Side> {
+        self.lock().position().eliminated().iter().map(Into::into).collect()
+    }
+
+    /// The players agree to a draw.
+    fn agree_draw(&self) -> PyResult<Report> {
+        let mut g = self.lock();
+        let r = g.agree_draw().map_err(game_err)?;
+        Ok(self.report(r, Game::board_arc(&g)))
+    }
+
+    /// One player's information set (its pieces, enemy pieces without their kinds
+    /// unless shown, its event log).
+    fn view(&self, player: &Bound<'_, PyAny>) -> PyResult<View> {
+        let player = side_arg(player)?;
+        let g = self.lock();
+        Ok(View { inner: g.view(player), rules: g.rules().clone() })
+    }
+
+    /// A player's event log: the public events and its own private ones.
+    fn events(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<Event>> {
+        let player = side_arg(player)?;
+        let g = self.lock();
+        let board = Game::board_arc(&g);
+        Ok(g.events(player).iter().map(|e| Event::new(*e, &board)).collect())
+    }
+
+    /// The full record as JSON text: rule set, seed, setups and every action. It
+    /// replays to the identical state with ``Game.from_record``.
+    fn record(&self, py: Python<'_>) -> String {
+        py.detach(|| self.lock().record().to_json())
+    }
+
+    /// What ``player`` saw of the game, as JSON text: its own setup and its event log
+    /// (never the other armies).
+    fn player_record(&self, player: &Bound<'_, PyAny>) -> PyResult<String> {
+        let player = side_arg(player)?;
+        Ok(self.lock().player_record(player).to_json())
+    }
+
+    /// The board as the referee sees it (every identity): for debugging and tools,
+    /// never for a player.
+    fn render_full(&self) -> String {
+        let g = self.lock();
+        // A view of every piece, with every identity, rendered from South's seat.
+        let pieces = g
+            .position()
+            .pieces()
+            .map(|(point, owner, kind)| junqi::SeenPiece { point, owner: Some(owner), kind: Some(kind) })
+            .collect();
+        let mut v = g.view(junqi::Side::South);
+        v.pieces = pieces;
+        v.render(g.board())
+    }
+
+    /// Whether two games hold the same pieces, knowledge, turn and counters.
+    fn same_state(&self, other: &Bound<'_, Game>) -> bool {
+        let theirs = other.get().lock().position().clone();
+        self.lock().position().same_state(&theirs)
+    }
+
+    /// An independent copy of the game.
+    fn copy(&self) -> Game {
+        Game::wrap(self.lock().clone())
+    }
+
+    fn __copy__(&self) -> Game {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        self.copy()
+    }
+
+    fn __getstate__(&self, py: Python<'_>) -> String {
+        self.record(py)
+    }
+
+    fn __setstate__(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let text = record_text(state)?;
+        let game = replay(py, &text)?;
+        *self.lock() = game;
+        Ok(())
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyType>, Bound<'py, PyTuple>, String)> {
+        Ok((py.get_type::<Game>(), PyTuple::empty(py), self.record(py)))
+    }
+
+    fn __repr__(&self) -> String {
+        let g = self.lock();
+        let state = match g.result() {
+            Some(r) => format!("over: {}", junqi::describe_result(&r)),
+            None => format!(
+                "{} ply={} to_act={}",
+                Phase::from(g.phase()).id_str(),
+                g.position().ply(),
+                g.to_act().map_or("None".to_owned(), |s| s.to_string())
+            ),
+        };
+        format!("<Game {:?} seed={} {}>", g.rules().name(), g.seed(), state)
+    }
+}

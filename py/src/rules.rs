@@ -1,0 +1,226 @@
+//! `RuleSet`: a validated rule set, and the `rules` argument every entry point takes.
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyTuple};
+
+use crate::board::Board;
+use crate::enums::{kind_arg, side_arg, Outcome, PieceKind, Side};
+use crate::errors::rules_err;
+
+/// Reads a `rules` argument: a preset name, rule-set JSON text, a dict, or a `RuleSet`.
+pub fn rules_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<junqi::RuleSet>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return junqi::RuleSet::preset("classic").map_err(rules_err);
+    };
+    if let Ok(r) = obj.cast::<RuleSet>() {
+        return Ok(r.get().inner.clone());
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return rules_from_text(&s.to_cow()?);
+    }
+    if obj.is_instance_of::<PyDict>() {
+        let text: String = obj.py().import("json")?.call_method1("dumps", (obj,))?.extract()?;
+        return rules_from_text(&text);
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "rules must be a preset name, rule-set JSON text, a dict or a RuleSet, not {}",
+        obj.get_type().name()?
+    )))
+}
+
+fn rules_from_text(text: &str) -> PyResult<Arc<junqi::RuleSet>> {
+    if text.trim_start().starts_with('{') {
+        junqi::RuleSet::from_json(text).map(Arc::new).map_err(rules_err)
+    } else {
+        junqi::RuleSet::preset(text).map_err(rules_err)
+    }
+}
+
+/// The names of the built-in rule sets.
+#[pyfunction]
+pub fn rule_sets() -> Vec<&'static str> {
+    junqi::RuleSet::preset_names()
+}
+
+/// The outcome of ``attacker`` attacking ``defender`` under a rule set, without a game.
+/// A kind the rule set's army does not have gives ``Outcome.ILLEGAL``.
+#[pyfunction]
+#[pyo3(signature = (rules, attacker, defender))]
+pub fn resolve(
+    rules: &Bound<'_, PyAny>,
+    attacker: &Bound<'_, PyAny>,
+    defender: &Bound<'_, PyAny>,
+) -> PyResult<Outcome> {
+    let rules = rules_arg(Some(rules))?;
+    Ok(junqi::resolve(&rules, kind_arg(attacker)?, kind_arg(defender)?).into())
+}
+
+/// A validated rule set: army, deployment constraints, movement, combat table, options.
+///
+/// ``RuleSet("classic")`` loads a preset; ``RuleSet('{"extends": "classic", "options":
+/// {...}}')`` (or the same as a dict) loads a variant.
+#[pyclass(frozen, module = "junqi._junqi")]
+pub struct RuleSet {
+    pub inner: Arc<junqi::RuleSet>,
+}
+
+#[pymethods]
+impl RuleSet {
+    #[new]
+    #[pyo3(signature = (rules=None), text_signature = "(rules='classic')")]
+    fn py_new(rules: Option<&Bound<'_, PyAny>>) -> PyResult<RuleSet> {
+        Ok(RuleSet { inner: rules_arg(rules)? })
+    }
+
+    /// A built-in rule set by name.
+    #[staticmethod]
+    fn preset(name: &str) -> PyResult<RuleSet> {
+        Ok(RuleSet { inner: junqi::RuleSet::preset(name).map_err(rules_err)? })
+    }
+
+    /// A rule set from JSON: complete, or ``{"extends": "<preset>", ...}``.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<RuleSet> {
+        Ok(RuleSet { inner: Arc::new(junqi::RuleSet::from_json(text).map_err(rules_err)?) })
+    }
+
+    /// The rule set's name.
+    #[getter]
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    /// Free-form description.
+    #[getter]
+    fn description(&self) -> &str {
+        &self.inner.spec().description
+    }
+
+    /// The sides in turn order.
+    #[getter]
+    fn sides(&self) -> Vec<Side> {
+        self.inner.sides().iter().map(|&s| s.into()).collect()
+    }
+
+    /// Teams of allied sides (empty when every side plays alone).
+    #[getter]
+    fn teams(&self) -> Vec<Vec<Side>> {
+        self.inner.spec().teams.iter().map(|t| t.iter().map(|&s| s.into()).collect()).collect()
+    }
+
+    /// The sides allied with ``side`` (per the core's ``team_of``).
+    fn team_of(&self, side: &Bound<'_, PyAny>) -> PyResult<Vec<Side>> {
+        Ok(self.inner.team_of(side_arg(side)?).iter().map(Into::into).collect())
+    }
+
+    /// One side's army: kind → count.
+    #[getter]
+    fn army<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        army_dict(py, &self.inner)
+    }
+
+    /// Number of pieces in one side's army.
+    #[getter]
+    fn army_size(&self) -> usize {
+        self.inner.army_size()
+    }
+
+    /// Size of the fixed action space (``Game.legal_action_ids`` indexes into it).
+    #[getter]
+    fn action_space(&self) -> usize {
+        self.inner.action_space()
+    }
+
+    /// The options as a dict (``{"mine_survives": True, ...}``).
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = serde_json::to_string(self.inner.options()).expect("options serialise");
+        py.import("json")?.call_method1("loads", (text,))
+    }
+
+    /// The board.
+    #[getter]
+    fn board(&self) -> Board {
+        Board { inner: self.inner.board().clone() }
+    }
+
+    /// Whether a kind is part of the army.
+    fn has_kind(&self, kind: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.inner.has_kind(kind_arg(kind)?))
+    }
+
+    /// How a kind moves: ``"immobile"``, ``"step"``, ``"rail_straight"`` or ``"rail_turn"``.
+    fn mobility(&self, kind: &Bound<'_, PyAny>) -> PyResult<String> {
+        let m = self.inner.mobility(kind_arg(kind)?);
+        Ok(serde_json::to_value(m).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default())
+    }
+
+    /// The combat outcome of ``attacker`` attacking ``defender``.
+    fn resolve(&self, attacker: &Bound<'_, PyAny>, defender: &Bound<'_, PyAny>) -> PyResult<Outcome> {
+        Ok(self.inner.combat_outcome(kind_arg(attacker)?, kind_arg(defender)?).into())
+    }
+
+    /// The points a side's army fills at deployment.
+    fn deploy_points(&self, side: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let side = side_arg(side)?;
+        let board = self.inner.board();
+        Ok(self.inner.deploy_points(side).iter().map(|&p| board.name_of(p).to_owned()).collect())
+    }
+
+    /// A random legal setup for ``side`` as a dict ``{point: PieceKind}``; the same seed
+    /// gives the same setup. Edit it and pass it to ``Game.deploy``.
+    fn random_setup<'py>(&self, py: Python<'py>, side: &Bound<'_, PyAny>, seed: u64) -> PyResult<Bound<'py, PyDict>> {
+        let side = side_arg(side)?;
+        if !self.inner.sides().contains(&side) {
+            return Err(crate::errors::SetupError::new_err(
+                junqi::SetupError::NoSuchSide { side, rules: self.inner.name().to_owned() }.to_string(),
+            ));
+        }
+        let rules = self.inner.clone();
+        let d = std::panic::catch_unwind(|| junqi::Deployment::random(&rules, side, seed))
+            .map_err(|p| crate::errors::panic_err("no random setup exists for this rule set", p))?;
+        let out = PyDict::new(py);
+        let board = self.inner.board();
+        for &(p, k) in d.pieces() {
+            out.set_item(board.name_of(p), PieceKind::from(k))?;
+        }
+        Ok(out)
+    }
+
+    /// The rule set as JSON (a complete description).
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<RuleSet>()
+            .is_ok_and(|o| o.get().inner.spec() == self.inner.spec())
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.inner.to_json().hash(&mut h);
+        h.finish()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("RuleSet({:?})", self.inner.name())
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, pyo3::types::PyType>, Bound<'py, PyTuple>)> {
+        Ok((py.get_type::<RuleSet>(), PyTuple::new(py, [self.inner.to_json()])?))
+    }
+}
+
+/// `army` as a {PieceKind: count} dict.
+pub fn army_dict<'py>(py: Python<'py>, rules: &junqi::RuleSet) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (k, n) in rules.army() {
+        d.set_item(PieceKind::from(k), n)?;
+    }
+    Ok(d)
+}

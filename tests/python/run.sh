@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The Python suite: builds and installs the `junqi` package (pip install ./py) into a
+# virtualenv at .venv (reused when present), then runs pytest on tests/python and
+# checks the hand-written stubs against the compiled module with mypy's stubtest.
+#
+# Needs Rust, a C compiler and Python >= 3.9 with venv; pip must reach PyPI the first
+# time (maturin, pytest, mypy). Set PYTHON to choose the interpreter.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+venv="$root/.venv"
+python=${PYTHON:-python3}
+
+if [ ! -x "$venv/bin/python" ]; then
+  echo "-- creating $venv"
+  "$python" -m venv "$venv"
+fi
+py="$venv/bin/python"
+
+# Tools (quiet when already installed).
+if ! "$py" -c "import maturin, pytest, mypy" >/dev/null 2>&1; then
+  "$py" -m pip install --quiet --upgrade pip
+  "$py" -m pip install --quiet "maturin>=1.7,<2" pytest mypy
+fi
+
+echo "-- pip install ./py"
+# --no-build-isolation reuses the venv's maturin (no fresh download per run); the
+# build shares the workspace's target/ directory with cargo.
+"$py" -m pip install --quiet --no-build-isolation --force-reinstall --no-deps ./py
+
+echo "-- pytest tests/python"
+"$py" -m pytest -q tests/python
+
+echo "-- stubtest junqi"
+# Run from an empty directory so mypy sees only the installed package.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+(cd "$tmp" && "$py" -m mypy.stubtest junqi)
+(cd "$tmp" && "$py" -m mypy --strict "$root/tests/python" --no-incremental >/dev/null) \
+  && echo "mypy --strict tests/python: ok" \
+  || { (cd "$tmp" && "$py" -m mypy --strict "$root/tests/python" --no-incremental) ; exit 1; }
+echo "-- python: all passed"
