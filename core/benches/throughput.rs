@@ -1,6 +1,6 @@
 //! Throughput benchmark: `cargo bench -p junqi --bench throughput [-- RULES [SECONDS]]`.
 //!
-//! Measures, on one core, for a rule set (default `classic`):
+//! Measures, on one core, for a rule set (default: every preset in turn):
 //! - random plies per second in full random games (a ply = generate the legal actions,
 //!   pick one uniformly, apply it);
 //! - legal-action generation alone, apply alone and `Position::clone`, in ns per call;
@@ -39,8 +39,18 @@ fn per_call(label: &str, calls: u64, elapsed: Duration) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
-    let name = args.first().map_or("classic", String::as_str);
-    let seconds: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(3.0);
+    let seconds: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2.0);
+    let names: Vec<&str> = match args.first().map(String::as_str) {
+        None | Some("all") => RuleSet::preset_names(),
+        Some(n) => vec![n],
+    };
+    for name in names {
+        bench(name, seconds);
+        println!();
+    }
+}
+
+fn bench(name: &str, seconds: f64) {
     let rules = RuleSet::preset(name).expect("rule set");
     println!("junqi throughput — rule set {name}, {seconds} s per measurement, one thread");
 

@@ -5,7 +5,7 @@
 //! generation runs on. Inside the engine a point is a small integer ([`Point`]); names
 //! such as `"c6"` appear only at the edges of the API.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::sync::Arc;
 
@@ -136,6 +136,20 @@ pub enum Role {
 }
 
 impl Role {
+    /// Every role.
+    pub const ALL: [Role; 10] = [
+        Role::Post,
+        Role::Camp,
+        Role::Hq,
+        Role::Stronghold,
+        Role::HarbourMouth,
+        Role::Pier,
+        Role::Anchorage,
+        Role::Sea,
+        Role::Airport,
+        Role::Air,
+    ];
+
     /// The snake_case name used in JSON.
     pub const fn name(self) -> &'static str {
         match self {
@@ -226,7 +240,7 @@ pub struct BoardSpec {
     /// The points, in id order.
     pub points: Vec<PointSpec>,
     /// Edges by kind, each written `"a1-a2"`.
-    pub edges: HashMap<EdgeKind, Vec<String>>,
+    pub edges: BTreeMap<EdgeKind, Vec<String>>,
     /// Straight railway lines a piece that may not turn can run along, as point names
     /// in order.
     #[serde(default)]

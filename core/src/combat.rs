@@ -31,6 +31,10 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome.
+    pub const ALL: [Outcome; 6] =
+        [Outcome::Win, Outcome::Lose, Outcome::Both, Outcome::Repel, Outcome::Evade, Outcome::Illegal];
+
     /// The snake_case name, e.g. `"win"`.
     pub const fn name(self) -> &'static str {
         match self {

@@ -34,7 +34,7 @@ pub enum Phase {
     Over,
 }
 
-/// Why a game ended.
+/// Why a game ended (or why a side is out).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
@@ -61,6 +61,46 @@ pub struct GameResult {
     pub winners: SideSet,
     /// Why the game ended.
     pub reason: EndReason,
+}
+
+impl Phase {
+    /// Every phase.
+    pub const ALL: [Phase; 3] = [Phase::Deploy, Phase::Move, Phase::Over];
+
+    /// The snake_case name, e.g. `"move"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Deploy => "deploy",
+            Phase::Move => "move",
+            Phase::Over => "over",
+        }
+    }
+}
+
+impl EndReason {
+    /// Every reason.
+    pub const ALL: [EndReason; 7] = [
+        EndReason::FlagCaptured,
+        EndReason::NoLegalMove,
+        EndReason::NoCaptureLimit,
+        EndReason::Resignation,
+        EndReason::Agreement,
+        EndReason::TimeOuts,
+        EndReason::NoMovablePieces,
+    ];
+
+    /// The snake_case name, e.g. `"flag_captured"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::FlagCaptured => "flag_captured",
+            EndReason::NoLegalMove => "no_legal_move",
+            EndReason::NoCaptureLimit => "no_capture_limit",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
+            EndReason::TimeOuts => "time_outs",
+            EndReason::NoMovablePieces => "no_movable_pieces",
+        }
+    }
 }
 
 impl GameResult {

@@ -190,10 +190,11 @@ impl Record {
             step.map_err(|e| GameError::Record(format!("entry {i}: {e}")))?;
         }
         if game.result() != self.result {
+            let say = |r: Option<GameResult>| r.map_or("no result".to_owned(), |r| crate::referee::describe_result(&r));
             return Err(GameError::Record(format!(
-                "replay ends with {:?}, the record says {:?}",
-                game.result(),
-                self.result
+                "the replay ends with {}, the record says {}",
+                say(game.result()),
+                say(self.result)
             )));
         }
         Ok(game)

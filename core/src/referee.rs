@@ -178,7 +178,7 @@ impl Event {
             Event::ArmyAssigned { player, army } => format!("{player} commands the {army} army"),
             Event::TimedOut { side, count } => format!("{side} timed out ({count})"),
             Event::Eliminated { side, reason } => {
-                format!("{side} is out ({}); its pieces leave the board", reason_name(reason))
+                format!("{side} is out ({}); its pieces leave the board", reason.name())
             }
             Event::DrawAgreed => "draw agreed".to_owned(),
             Event::GameOver { result } => describe_result(&result),
@@ -186,16 +186,9 @@ impl Event {
     }
 }
 
-fn reason_name(reason: EndReason) -> String {
-    serde_json::to_value(reason)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
-}
-
 /// A result in words, e.g. `"south wins (flag_captured)"`.
 pub fn describe_result(result: &GameResult) -> String {
-    let reason = reason_name(result.reason);
+    let reason = result.reason.name();
     if result.is_draw() {
         format!("draw ({reason})")
     } else {
@@ -385,8 +378,8 @@ pub enum GameError {
     /// An action the rules do not allow now.
     #[error(transparent)]
     Play(#[from] PlayError),
-    /// A record that does not replay.
-    #[error("record does not replay: {0}")]
+    /// A record that cannot be read or does not replay.
+    #[error("invalid record: {0}")]
     Record(String),
 }
 

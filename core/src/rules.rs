@@ -28,6 +28,18 @@ pub enum Mobility {
     RailTurn,
 }
 
+impl Mobility {
+    /// The snake_case name used in JSON, e.g. `"rail_turn"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mobility::Immobile => "immobile",
+            Mobility::Step => "step",
+            Mobility::RailStraight => "rail_straight",
+            Mobility::RailTurn => "rail_turn",
+        }
+    }
+}
+
 /// Who learns the defender's identity when an engineer attacks (`engineer_scouts`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

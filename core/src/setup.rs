@@ -274,8 +274,19 @@ impl Deployment {
     ///
     /// # Panics
     /// If the rule set's constraints cannot be satisfied at all (a broken custom rule
-    /// set: no built-in one is).
+    /// set: no built-in one is). [`Deployment::try_random`] returns `None` instead.
     pub fn random(rules: &RuleSet, side: Side, seed: u64) -> Deployment {
+        Deployment::try_random(rules, side, seed).unwrap_or_else(|| {
+            panic!("rule set {} has deployment constraints no setup satisfies", rules.name())
+        })
+    }
+
+    /// Like [`Deployment::random`], but `None` if the constraints cannot be met (or the
+    /// side does not play).
+    pub fn try_random(rules: &RuleSet, side: Side, seed: u64) -> Option<Deployment> {
+        if !rules.sides().contains(&side) {
+            return None;
+        }
         let points = rules.deploy_points(side);
         let mut rng = Rng::new(seed ^ 0x5E7_u64.wrapping_mul(side as u64 + 1));
         let allowed = |kind: PieceKind, p: Point| {
@@ -310,10 +321,10 @@ impl Deployment {
             }
             if ok {
                 pieces.sort();
-                return Deployment { side, pieces };
+                return Some(Deployment { side, pieces });
             }
         }
-        panic!("rule set {} has deployment constraints no setup satisfies", rules.name());
+        None
     }
 }
 

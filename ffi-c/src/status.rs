@@ -189,10 +189,7 @@ impl From<GameError> for Error {
             GameError::Setup(e) => e.into(),
             GameError::Notation(e) => e.into(),
             GameError::Play(e) => e.into(),
-            GameError::Record(m) => Error::new(
-                junqi_status::InvalidRecord,
-                format!("record does not replay: {m}"),
-            ),
+            e @ GameError::Record(_) => Error::new(junqi_status::InvalidRecord, e.to_string()),
             other => Error::new(junqi_status::IllegalAction, other.to_string()),
         }
     }

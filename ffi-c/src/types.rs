@@ -360,15 +360,7 @@ fn outcome_names() -> &'static [CString] {
 fn phase_names() -> &'static [CString] {
     static NAMES: OnceLock<Vec<CString>> = OnceLock::new();
     static_names(&NAMES, || {
-        [Phase::Deploy, Phase::Move, Phase::Over]
-            .iter()
-            .map(|p| {
-                serde_json::to_value(p)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default()
-            })
-            .collect()
+        Phase::ALL.iter().map(|p| p.name().to_owned()).collect()
     })
 }
 
@@ -388,12 +380,7 @@ fn reason_names() -> &'static [CString] {
     static_names(&NAMES, || {
         REASONS
             .iter()
-            .map(|r| {
-                serde_json::to_value(r)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default()
-            })
+            .map(|r| r.name().to_owned())
             .collect()
     })
 }

@@ -154,7 +154,7 @@ impl RuleSet {
     /// How a kind moves: ``"immobile"``, ``"step"``, ``"rail_straight"`` or ``"rail_turn"``.
     fn mobility(&self, kind: &Bound<'_, PyAny>) -> PyResult<String> {
         let m = self.inner.mobility(kind_arg(kind)?);
-        Ok(serde_json::to_value(m).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default())
+        Ok(m.name().to_owned())
     }
 
     /// The combat outcome of ``attacker`` attacking ``defender``.
