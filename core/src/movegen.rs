@@ -8,7 +8,6 @@
 //! turning runs are a breadth-first search over railway edges.
 
 use crate::board::{Point, PointSet, Role};
-use crate::piece::PieceKind;
 use crate::position::Position;
 use crate::rules::Mobility;
 
@@ -36,17 +35,13 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
     } else {
         own
     };
-    // 翻棋: face-down pieces cannot be attacked; HQs shelter all but mines and flags; a
-    // flag is guarded while its side has mines. All of it is public knowledge.
+    // 翻棋: face-down pieces cannot be attacked, and the HQ shelter and the flag's mine
+    // guard forbid attacks on face-up pieces, whose kinds (and the mines left) are public.
+    // Elsewhere those kinds are hidden, so such an attack stays legal and is repelled.
     forbidden = forbidden.or(pos.face_down());
-    if opts.hq_shelter || opts.flag_guarded_by_mines {
+    if rules.deals() && (opts.hq_shelter || opts.flag_guarded_by_mines) {
         for q in occupied.minus(own).minus(pos.face_down()).iter() {
-            let s = pos.slot_at(q).expect("occupied");
-            let sheltered = opts.hq_shelter
-                && board.roles[q.index()] == Role::Hq
-                && !matches!(s.kind, PieceKind::Mine | PieceKind::Flag);
-            let guarded = opts.flag_guarded_by_mines && s.kind == PieceKind::Flag && pos.mines_left(s.owner) > 0;
-            if sheltered || guarded {
+            if pos.shielded(q) {
                 forbidden.insert(q);
             }
         }

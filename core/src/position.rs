@@ -754,12 +754,11 @@ impl Position {
             Some(_) if opts.camps_protect && board.role(to) == Role::Camp => {
                 Err(PlayError::ProtectedByCamp(name(to)))
             }
-            Some(t) if opts.hq_shelter && board.role(to) == Role::Hq && !matches!(t.kind, PieceKind::Mine | PieceKind::Flag) => {
-                Err(PlayError::ProtectedByHq(name(to)))
-            }
-            Some(t) if opts.flag_guarded_by_mines && t.kind == PieceKind::Flag && self.mines_left(t.owner) > 0 => {
-                Err(PlayError::FlagGuardedByMines(name(to)))
-            }
+            Some(t) if self.rules.deals() && self.shielded(to) => Err(if t.kind == PieceKind::Flag {
+                PlayError::FlagGuardedByMines(name(to))
+            } else {
+                PlayError::ProtectedByHq(name(to))
+            }),
             _ => Err(PlayError::Unreachable {
                 kind: slot.kind,
                 from: name(from),
@@ -808,7 +807,13 @@ impl Position {
             self.relocate(att, to);
         } else {
             let def_slot = self.slots[def as usize];
-            let outcome = self.rules.combat_outcome(att_kind, def_slot.kind);
+            // An attack the shelter or guard forbids, on a piece whose kind the mover could
+            // not see (so it was legal), is void: the referee rules it repelled.
+            let outcome = if self.shielded(to) {
+                Outcome::Repel
+            } else {
+                self.rules.combat_outcome(att_kind, def_slot.kind)
+            };
             out.combat = Some((def_slot.owner, def_slot.kind, outcome));
             if att_kind == PieceKind::Engineer {
                 let scouting = self.rules.options().engineer_scouts;
@@ -941,6 +946,18 @@ impl Position {
             let k = self.slots[self.cells[p.index()] as usize].kind;
             self.rules.mobility(k) != crate::rules::Mobility::Immobile
         })
+    }
+
+    /// Whether the piece on `q` may not be attacked because an HQ shelters it
+    /// (`hq_shelter`: all but mines and flags) or its side's mines guard it
+    /// (`flag_guarded_by_mines`).
+    pub(crate) fn shielded(&self, q: Point) -> bool {
+        let opts = self.rules.options();
+        let Some(s) = self.slot_at(q) else { return false };
+        (opts.hq_shelter
+            && self.rules.board().role(q) == Role::Hq
+            && !matches!(s.kind, PieceKind::Mine | PieceKind::Flag))
+            || (opts.flag_guarded_by_mines && s.kind == PieceKind::Flag && self.mines_left(s.owner) > 0)
     }
 
     /// Mines of `army` still on the board.

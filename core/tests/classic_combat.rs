@@ -137,3 +137,27 @@ fn combat_on_the_board() {
     assert_eq!(pos.result(), None);
     assert_eq!(pos.to_act(), Some(North));
 }
+
+#[test]
+fn shelter_and_guard_options_repel_unseen_targets_outside_fanqi() {
+    // In a face-down game the mover cannot know the kind in the HQ or whether a flag's
+    // mines remain: the attack is legal (legality never uses a hidden identity) and the
+    // referee rules it repelled.
+    use junqi::{Action, Side::*};
+    let r = rules_with(r#"{"hq_shelter": true, "flag_guarded_by_mines": true}"#);
+    let mv = |f: &str, t: &str| Action::Move { from: pt(&r, f), to: pt(&r, t) };
+    let mut pos = arrange(
+        &r,
+        &[("b11", South, Commander), ("d11", South, Engineer), ("b12", North, DivisionCommander),
+          ("d12", North, Flag), ("a12", North, Mine), ("e12", North, Engineer)],
+        South,
+    );
+    assert!(pos.is_legal(mv("b11", "b12")));
+    let out = pos.play(mv("b11", "b12")).unwrap();
+    assert_eq!(out.combat, Some((North, DivisionCommander, Outcome::Repel)));
+    assert_eq!(pos.piece_at(pt(&r, "b12")), Some((North, DivisionCommander)));
+    pos.play(mv("e12", "e11")).unwrap();
+    let out = pos.play(mv("d11", "d12")).unwrap();
+    assert_eq!(out.combat, Some((North, Flag, Outcome::Repel)), "the flag's mine still stands");
+    assert!(pos.result().is_none());
+}

@@ -22,6 +22,7 @@ const VARIANTS: &[(&str, &str)] = &[
     ("classic", r#"{"engineer_scouts": "everyone"}"#),
     ("classic", r#"{"rail_max_steps": 3, "mine_survives": false}"#),
     ("classic", r#"{"rail_all_turn": true, "rail_max_steps": 2, "bomb_may_hit_flag": false}"#),
+    ("classic", r#"{"hq_shelter": true, "flag_guarded_by_mines": true, "hq_locks": false}"#),
     ("siguo", "{}"),
     ("siguo", r#"{"allies_see_each_other": true, "engineer_scouts": "attacker"}"#),
 ];
@@ -329,5 +330,56 @@ proptest! {
     fn fanqi_views_do_not_depend_on_face_down_identities(seed in any::<u64>(), plies in 0usize..300) {
         let (checked, face_down) = check_fanqi(seed, plies);
         prop_assert!(checked > 0 || face_down < 8, "no swap checked with {} pieces face down", face_down);
+    }
+}
+
+/// Principle 1 directly, where random play rarely goes: a piece next to an enemy HQ.
+/// Whatever stands in the HQ (and however many enemy mines remain), the mover's legal
+/// actions and error texts are the same, under every option that makes an HQ or a flag
+/// special.
+#[test]
+fn legality_next_to_an_enemy_hq_ignores_what_is_inside() {
+    use junqi::PieceKind::*;
+    for options in [
+        "{}",
+        r#"{"hq_shelter": true}"#,
+        r#"{"flag_guarded_by_mines": true}"#,
+        r#"{"hq_shelter": true, "flag_guarded_by_mines": true, "bomb_may_hit_flag": false}"#,
+    ] {
+        let rules = variant_rules(("classic", options));
+        let board = rules.board();
+        let p = |n: &str| board.point(n).unwrap();
+        let mut seen: Option<(Vec<Action>, Vec<String>)> = None;
+        for inside in [Flag, Mine, Commander, Engineer, Bomb] {
+            for mines in 0..=2usize {
+                let mut pieces = vec![
+                    (p("b11"), Side::South, Commander),
+                    (p("a11"), Side::South, Bomb),
+                    (p("c12"), Side::South, Engineer),
+                    (p("b12"), Side::North, inside),
+                ];
+                let spare = ["e12", "e11", "e10"];
+                for s in spare.iter().take(mines) {
+                    pieces.push((p(s), Side::North, Mine));
+                }
+                // Keep the North army's visible count constant: fill with platoon leaders.
+                for s in spare.iter().skip(mines) {
+                    pieces.push((p(s), Side::North, PlatoonLeader));
+                }
+                let pos = junqi::Position::from_arrangement(rules.clone(), &pieces, Side::South).unwrap();
+                let legal = pos.legal_actions();
+                let errors: Vec<String> = (0..rules.action_space())
+                    .filter_map(|i| pos.check(Action::from_index(&rules, i).unwrap()).err())
+                    .map(|e| e.to_string())
+                    .collect();
+                match &seen {
+                    None => seen = Some((legal, errors)),
+                    Some((l, e)) => {
+                        assert_eq!(&legal, l, "{options}: legal actions depend on {inside} in the HQ ({mines} mines)");
+                        assert_eq!(&errors, e, "{options}: errors depend on {inside} in the HQ ({mines} mines)");
+                    }
+                }
+            }
+        }
     }
 }
