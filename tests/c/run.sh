@@ -52,10 +52,14 @@ for prog in example game errors; do
   $CC $CFLAGS "tests/c/$prog.c" "$LIBDIR/libjunqi.a" $STATIC_LIBS -o "$BUILD/$prog-static"
   $CC $CFLAGS "tests/c/$prog.c" -L"$LIBDIR" -ljunqi -Wl,-rpath,"$LIBDIR" -o "$BUILD/$prog-shared"
 done
-if ldd "$BUILD/game-static" | grep -q libjunqi; then
+# Capture ldd's output first: `ldd | grep -q` under pipefail fails at random when grep
+# exits early and ldd dies of SIGPIPE.
+static_deps=$(ldd "$BUILD/game-static" || true)
+shared_deps=$(ldd "$BUILD/game-shared")
+if grep -q libjunqi <<<"$static_deps"; then
   echo "game-static is linked against the shared library" >&2; exit 1
 fi
-ldd "$BUILD/game-shared" | grep -q "libjunqi.so" || { echo "game-shared does not use libjunqi.so" >&2; exit 1; }
+grep -q "libjunqi.so" <<<"$shared_deps" || { echo "game-shared does not use libjunqi.so" >&2; exit 1; }
 
 for kind in static shared; do
   step "run ($kind)"
