@@ -124,7 +124,8 @@ impl Board {
         Ok(self.inner.move_index(self.point(from_)?, self.point(to)?))
     }
 
-    /// The move ``(from, to)`` with a given action index.
+    /// The move ``(from, to)`` with a given action index (moves only: for every action,
+    /// 翻棋 flips included, use ``RuleSet.action_at``).
     fn move_at(&self, index: i64) -> PyResult<(String, String)> {
         usize::try_from(index)
             .ok()

@@ -33,7 +33,7 @@ pub struct Move {
 }
 
 impl Move {
-    fn of(action: junqi::Action, rules: &junqi::RuleSet) -> Move {
+    pub(crate) fn of(action: junqi::Action, rules: &junqi::RuleSet) -> Move {
         let board = rules.board();
         let (from, to, flip) = match action {
             junqi::Action::Move { from, to } => (from, to, false),
@@ -258,7 +258,8 @@ impl Game {
         Board { inner: Game::board_arc(&self.lock()) }
     }
 
-    /// The game's seed (kept in the record).
+    /// The game's seed (kept in the record). Referee-only: the seed rebuilds the 翻棋
+    /// deal and the default ``deploy_random`` setups, so never show it to a player.
     #[getter]
     fn seed(&self) -> u64 {
         self.lock().seed()
@@ -417,7 +418,8 @@ impl Game {
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
-    /// ``side`` resigns; every other side wins.
+    /// ``side`` resigns and is out: in a two-sided game the other side wins; with teams
+    /// (siguo) its pieces leave the board and play goes on until one team is left.
     fn resign(&self, side: &Bound<'_, PyAny>) -> PyResult<Report> {
         let side = side_arg(side)?;
         let mut g = self.lock();
@@ -544,6 +546,7 @@ impl Game {
                 g.to_act().map_or("None".to_owned(), |s| s.to_string())
             ),
         };
-        format!("<Game {:?} seed={} {}>", g.rules().name(), g.seed(), state)
+        // No seed here: it rebuilds every hidden identity (see ``Game.seed``).
+        format!("<Game {:?} {}>", g.rules().name(), state)
     }
 }

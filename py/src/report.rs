@@ -101,8 +101,9 @@ impl Event {
 
 #[pymethods]
 impl Event {
-    /// ``"deployed"``, ``"moved"``, ``"attacked"``, ``"revealed"``, ``"resigned"``,
-    /// ``"timed_out"``, ``"eliminated"``, ``"draw_agreed"`` or ``"game_over"``.
+    /// ``"deployed"``, ``"moved"``, ``"attacked"``, ``"flipped"``, ``"army_assigned"``,
+    /// ``"revealed"``, ``"resigned"``, ``"timed_out"``, ``"eliminated"``,
+    /// ``"draw_agreed"`` or ``"game_over"``.
     #[getter(r#type)]
     fn event_type(&self) -> String {
         self.inner
@@ -113,8 +114,8 @@ impl Event {
             .to_owned()
     }
 
-    /// The side the event is about (deployed, moved, attacked, resigned, timed_out,
-    /// eliminated).
+    /// The side the event is about (deployed, moved, attacked, flipped — the player who
+    /// flipped —, resigned, timed_out, eliminated).
     #[getter]
     fn side(&self) -> Option<Side> {
         use junqi::Event as E;
@@ -122,9 +123,28 @@ impl Event {
             E::Deployed { side }
             | E::Moved { side, .. }
             | E::Attacked { side, .. }
+            | E::Flipped { side, .. }
             | E::Resigned { side }
             | E::TimedOut { side, .. }
             | E::Eliminated { side, .. } => Some(side.into()),
+            _ => None,
+        }
+    }
+
+    /// The player given an army by the first flip (army_assigned).
+    #[getter]
+    fn player(&self) -> Option<Side> {
+        match self.inner {
+            junqi::Event::ArmyAssigned { player, .. } => Some(player.into()),
+            _ => None,
+        }
+    }
+
+    /// The army that player commands (army_assigned).
+    #[getter]
+    fn army(&self) -> Option<Side> {
+        match self.inner {
+            junqi::Event::ArmyAssigned { army, .. } => Some(army.into()),
             _ => None,
         }
     }
@@ -176,29 +196,29 @@ impl Event {
         }
     }
 
-    /// Where a revealed piece stands (or stood).
+    /// Where a revealed or flipped piece stands (or stood).
     #[getter]
     fn point(&self) -> Option<String> {
         match self.inner {
-            junqi::Event::Revealed { point, .. } => Some(self.name(point)),
+            junqi::Event::Revealed { point, .. } | junqi::Event::Flipped { point, .. } => Some(self.name(point)),
             _ => None,
         }
     }
 
-    /// The owner of a revealed piece.
+    /// The owner (army) of a revealed or flipped piece.
     #[getter]
     fn owner(&self) -> Option<Side> {
         match self.inner {
-            junqi::Event::Revealed { owner, .. } => Some(owner.into()),
+            junqi::Event::Revealed { owner, .. } | junqi::Event::Flipped { owner, .. } => Some(owner.into()),
             _ => None,
         }
     }
 
-    /// The kind of a revealed piece.
+    /// The kind of a revealed or flipped piece.
     #[getter]
     fn kind(&self) -> Option<PieceKind> {
         match self.inner {
-            junqi::Event::Revealed { kind, .. } => Some(kind.into()),
+            junqi::Event::Revealed { kind, .. } | junqi::Event::Flipped { kind, .. } => Some(kind.into()),
             _ => None,
         }
     }
@@ -369,6 +389,13 @@ impl View {
     #[getter]
     fn player(&self) -> Side {
         self.inner.player.into()
+    }
+
+    /// The army the player commands: its own side, except in 翻棋 before the first
+    /// flip (None).
+    #[getter]
+    fn army(&self) -> Option<Side> {
+        self.inner.army.map(Into::into)
     }
 
     /// The phase.

@@ -133,6 +133,20 @@ impl RuleSet {
         self.inner.action_space()
     }
 
+    /// The action (a move, or a 翻棋 flip) with a given index in the action space.
+    fn action_at(&self, index: i64) -> PyResult<crate::game::Move> {
+        let size = self.inner.action_space();
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| junqi::Action::from_index(&self.inner, i).ok())
+            .map(|a| crate::game::Move::of(a, &self.inner))
+            .ok_or_else(|| {
+                crate::errors::NotationError::new_err(format!(
+                    "action index {index} is outside the action space (0..{size})"
+                ))
+            })
+    }
+
     /// The options as a dict (``{"mine_survives": True, ...}``).
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
