@@ -21,7 +21,7 @@
  *    return JUNQI_STATUS_POISONED; junqi_game_free still frees it).
  *  - In the function docs, status lists name the JUNQI_STATUS_* constants without
  *    their prefix (`NULL_POINTER` is JUNQI_STATUS_NULL_POINTER).
- *  - Functions marked REFEREE return hidden information (both armies); everything
+ *  - Functions marked REFEREE return hidden information (every army); everything
  *    else is safe to show to the player it names.
  *
  * See docs/c.md for building, linking and a complete example.
@@ -297,7 +297,7 @@ typedef enum {
 } junqi_end_reason;
 
 /**
- * A refereed game (opaque): the full state of both armies, each player's event log,
+ * A refereed game (opaque): the full state of every army, each player's event log,
  * and the record.
  *
  * Made by `junqi_game_new`, `junqi_game_clone` or `junqi_game_from_record`; freed
@@ -794,11 +794,13 @@ junqi_status junqi_move_index(const junqi_rules *rules, junqi_move mv, uint32_t 
 junqi_status junqi_move_from_index(const junqi_rules *rules, uint32_t index, junqi_move *move_out);
 
 /**
- * Starts a game of a rule set, waiting for every side to deploy.
+ * Starts a game of a rule set: waiting for every side to deploy, or — in a rule set
+ * that deals face down (`fanqi`) — already dealt from `seed` and in the move phase.
  *
  * - `rules`: the rule set (borrowed; the game keeps its own reference, so `rules` may
  *   be freed afterwards).
- * - `seed`: kept in the record (for rule sets that deal at random).
+ * - `seed`: kept in the record; it decides the `fanqi` deal and the default random
+ *   setups, so it is referee-only information.
  * - `game_out`: receives a new handle; free it with `junqi_game_free`.
  *
  * Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
@@ -894,8 +896,9 @@ junqi_status junqi_game_deploy_random(junqi_game *game, int side, uint64_t seed,
 junqi_status junqi_game_to_act(const junqi_game *game, junqi_side *side_out, junqi_phase *phase_out);
 
 /**
- * The legal actions of the side to act, as a JSON array of move notations
- * (`["a2-a3", "a2-b2", ...]`), in the core's fixed order (by start point, then target).
+ * The legal actions of the side to act, as a JSON array of notations
+ * (`["a2-a3", "a2-b2", ...]`; in `fanqi` also flips, `"flip c3"`, after the moves),
+ * in ascending action-index order.
  * Empty when the game is not in the move phase. Legality depends only on what the
  * side to act knows, so the list may be shown to that player.
  *
@@ -1038,9 +1041,11 @@ junqi_status junqi_game_time_out(junqi_game *game, char **report_out);
 junqi_status junqi_game_agree_draw(junqi_game *game, char **report_out);
 
 /**
- * One player's view as JSON: its whole information set and nothing else — phase, side
- * to act, ply counters, every piece with its owner and (only where this player knows
- * it) its kind (`null` otherwise), the player's event log, and the result.
+ * One player's view as JSON: its whole information set and nothing else — the army it
+ * commands (`army`; `null` in `fanqi` before the first flip), phase, side to act, ply
+ * counters, every piece with its owner (`null` while face down in `fanqi`) and (only
+ * where this player knows it) its kind (`null` otherwise), the player's event log,
+ * and the result.
  *
  * - `side`: the player, a `junqi_side` value.
  * - `json_out`: receives a new string; free it with `junqi_string_free`.
@@ -1054,8 +1059,10 @@ junqi_status junqi_game_agree_draw(junqi_game *game, char **report_out);
 junqi_status junqi_game_view_json(const junqi_game *game, int side, char **json_out);
 
 /**
- * One player's view of the board as text (own and known pieces by a two-letter code,
- * unknown enemy pieces as `??`), one line per row, for logs and debugging.
+ * One player's view of the board as text, one line per row, for logs and debugging:
+ * own pieces by a two-letter code, other sides' pieces in angle brackets (`<??>` when
+ * unknown, `<XX>` when known), face-down pieces as `##`, empty camps `( )`, empty HQs
+ * `[ ]`.
  *
  * - `text_out`: receives a new string; free it with `junqi_string_free`.
  *

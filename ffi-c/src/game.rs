@@ -18,7 +18,7 @@ use crate::types::{
     junqi_phase, junqi_result, junqi_side, phase_to_c, result_to_c, side_arg, side_to_c,
 };
 
-/// A refereed game (opaque): the full state of both armies, each player's event log,
+/// A refereed game (opaque): the full state of every army, each player's event log,
 /// and the record.
 ///
 /// Made by `junqi_game_new`, `junqi_game_clone` or `junqi_game_from_record`; freed
@@ -146,11 +146,13 @@ fn give_report(out: Option<Out<*mut c_char>>, game: &Game, report: &Report) {
     }
 }
 
-/// Starts a game of a rule set, waiting for every side to deploy.
+/// Starts a game of a rule set: waiting for every side to deploy, or — in a rule set
+/// that deals face down (`fanqi`) — already dealt from `seed` and in the move phase.
 ///
 /// - `rules`: the rule set (borrowed; the game keeps its own reference, so `rules` may
 ///   be freed afterwards).
-/// - `seed`: kept in the record (for rule sets that deal at random).
+/// - `seed`: kept in the record; it decides the `fanqi` deal and the default random
+///   setups, so it is referee-only information.
 /// - `game_out`: receives a new handle; free it with `junqi_game_free`.
 ///
 /// Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
@@ -333,8 +335,9 @@ pub unsafe extern "C" fn junqi_game_to_act(
     })
 }
 
-/// The legal actions of the side to act, as a JSON array of move notations
-/// (`["a2-a3", "a2-b2", ...]`), in the core's fixed order (by start point, then target).
+/// The legal actions of the side to act, as a JSON array of notations
+/// (`["a2-a3", "a2-b2", ...]`; in `fanqi` also flips, `"flip c3"`, after the moves),
+/// in ascending action-index order.
 /// Empty when the game is not in the move phase. Legality depends only on what the
 /// side to act knows, so the list may be shown to that player.
 ///
@@ -595,9 +598,11 @@ pub unsafe extern "C" fn junqi_game_agree_draw(
     unsafe { play_with(game, report_out, |g| Ok(g.agree_draw()?)) }
 }
 
-/// One player's view as JSON: its whole information set and nothing else — phase, side
-/// to act, ply counters, every piece with its owner and (only where this player knows
-/// it) its kind (`null` otherwise), the player's event log, and the result.
+/// One player's view as JSON: its whole information set and nothing else — the army it
+/// commands (`army`; `null` in `fanqi` before the first flip), phase, side to act, ply
+/// counters, every piece with its owner (`null` while face down in `fanqi`) and (only
+/// where this player knows it) its kind (`null` otherwise), the player's event log,
+/// and the result.
 ///
 /// - `side`: the player, a `junqi_side` value.
 /// - `json_out`: receives a new string; free it with `junqi_string_free`.
@@ -624,8 +629,10 @@ pub unsafe extern "C" fn junqi_game_view_json(
     })
 }
 
-/// One player's view of the board as text (own and known pieces by a two-letter code,
-/// unknown enemy pieces as `??`), one line per row, for logs and debugging.
+/// One player's view of the board as text, one line per row, for logs and debugging:
+/// own pieces by a two-letter code, other sides' pieces in angle brackets (`<??>` when
+/// unknown, `<XX>` when known), face-down pieces as `##`, empty camps `( )`, empty HQs
+/// `[ ]`.
 ///
 /// - `text_out`: receives a new string; free it with `junqi_string_free`.
 ///
