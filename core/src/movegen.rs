@@ -12,6 +12,7 @@ use crate::position::Position;
 use crate::rules::Mobility;
 
 /// Every point the piece on `from` may move to or attack this turn.
+#[inline]
 pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
     let Some(me) = pos.slot_at(from) else {
         return PointSet::EMPTY;
@@ -27,8 +28,11 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
     // Points the mover may not end on: its own and its allies' pieces, and enemy pieces
     // in camps.
     let mut own = pos.occupied_by(me.owner);
-    for ally in rules.team_of(me.owner).iter() {
-        own = own.or(pos.occupied_by(ally));
+    let team = rules.team_of(me.owner);
+    if team.len() > 1 {
+        for ally in team.iter() {
+            own = own.or(pos.occupied_by(ally));
+        }
     }
     let mut forbidden = if opts.camps_protect {
         own.or(occupied.minus(own).and(board.camps))

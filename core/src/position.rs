@@ -1158,6 +1158,7 @@ impl Position {
     }
 
     /// Target set of the piece on `from` (empty if none may move).
+    #[inline]
     pub(crate) fn targets(&self, from: Point) -> PointSet {
         crate::movegen::targets(self, from)
     }
