@@ -21,7 +21,7 @@ macro_rules! py_enum {
         $( methods { $($extra:tt)* } )?
     ) => {
         $(#[$meta])*
-        #[pyclass(eq, eq_int, frozen, hash, module = "junqi._junqi")]
+        #[pyclass(eq, eq_int, frozen, module = "junqi._junqi")]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum $py {
             $( #[pyo3(name = $pyname)] $var, )*
@@ -106,6 +106,12 @@ macro_rules! py_enum {
             #[new]
             fn py_new(value: &Bound<'_, PyAny>) -> PyResult<$py> {
                 $py::extract_arg(value)
+            }
+
+            /// Hashes as its value, since members compare equal to their value
+            /// (``hash(Side.SOUTH) == hash(0)``), so they and ints mix in dicts and sets.
+            fn __hash__(&self) -> isize {
+                *self as isize
             }
 
             /// The snake_case id used in JSON, e.g. ``"south"``.

@@ -99,6 +99,18 @@ impl Move {
     }
 }
 
+/// Refuses a side that does not play in the game's rule set (as the C API does).
+fn playing(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
+    if g.rules().sides().contains(&side) {
+        Ok(())
+    } else {
+        Err(game_err(junqi::GameError::Setup(junqi::SetupError::NoSuchSide {
+            side,
+            rules: g.rules().name().to_owned(),
+        })))
+    }
+}
+
 /// A move argument, read before the game's lock is taken.
 enum MoveArg {
     Text(String),
@@ -438,7 +450,9 @@ impl Game {
     /// How many time-outs ``side`` has had.
     fn timeouts(&self, side: &Bound<'_, PyAny>) -> PyResult<u8> {
         let side = side_arg(side)?;
-        Ok(self.lock().position().timeouts(side))
+        let g = self.lock();
+        playing(&g, side)?;
+        Ok(g.position().timeouts(side))
     }
 
     /// The sides that are out of a game that goes on (resigned, flag lost, time-outs).
@@ -459,6 +473,7 @@ impl Game {
     fn view(&self, player: &Bound<'_, PyAny>) -> PyResult<View> {
         let player = side_arg(player)?;
         let g = self.lock();
+        playing(&g, player)?;
         Ok(View { inner: g.view(player), rules: g.rules().clone() })
     }
 
@@ -466,6 +481,7 @@ impl Game {
     fn events(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<Event>> {
         let player = side_arg(player)?;
         let g = self.lock();
+        playing(&g, player)?;
         let board = Game::board_arc(&g);
         Ok(g.events(player).iter().map(|e| Event::new(*e, &board)).collect())
     }
@@ -480,7 +496,9 @@ impl Game {
     /// (never the other armies).
     fn player_record(&self, player: &Bound<'_, PyAny>) -> PyResult<String> {
         let player = side_arg(player)?;
-        Ok(self.lock().player_record(player).to_json())
+        let g = self.lock();
+        playing(&g, player)?;
+        Ok(g.player_record(player).to_json())
     }
 
     /// The board as the referee sees it (every identity): for debugging and tools,

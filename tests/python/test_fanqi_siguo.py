@@ -61,3 +61,21 @@ def test_siguo_time_outs_and_elimination() -> None:
     view = game.view("north")
     assert all(p.owner != junqi.Side.SOUTH for p in view.pieces)
     assert game.to_act == junqi.Side.EAST
+
+
+def test_sides_that_do_not_play_are_refused() -> None:
+    game = junqi.Game("classic", seed=1)
+    for call in (game.view, game.events, game.player_record, game.timeouts):
+        try:
+            call("east")
+        except junqi.SetupError as e:
+            assert "east does not play in classic" in str(e)
+        else:
+            raise AssertionError(f"{call.__name__} accepted east")
+
+
+def test_enum_members_hash_as_their_values() -> None:
+    assert junqi.Side.SOUTH == 0 and hash(junqi.Side.SOUTH) == hash(0)
+    table: dict[object, str] = {0: "x"}
+    assert table[junqi.Side.SOUTH] == "x"
+    assert {junqi.PieceKind.ENGINEER: 1}[junqi.PieceKind("工兵")] == 1
