@@ -11,8 +11,8 @@
  *  - Every _free function accepts NULL. Freeing anything twice is undefined behaviour.
  *  - Enum values are passed in as `int` and checked (JUNQI_STATUS_OUT_OF_RANGE).
  *  - Pointers must be NULL (reported as JUNQI_STATUS_NULL_POINTER) or valid: a live
- *    handle from this library, a NUL-terminated string, writable memory for an
- *    out-parameter.
+ *    handle from this library, a NUL-terminated string, writable and properly
+ *    aligned memory for an out-parameter or buffer.
  *  - Threads: a junqi_rules is immutable and may be shared by threads freely. A
  *    junqi_game may be used by one thread at a time; distinct games are independent.
  *    The last error message is per thread.

@@ -824,3 +824,11 @@ pub unsafe extern "C" fn junqi_test_panic(game: *mut junqi_game) -> junqi_status
         panic!("junqi_test_panic was called");
     })
 }
+
+// The header promises that distinct handles may be used from different threads and
+// a handle may move between threads: keep both handle types Send + Sync.
+const _: fn() = || {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<junqi_game>();
+    send_sync::<crate::rules::junqi_rules>();
+};

@@ -297,6 +297,8 @@ int main(int argc, char **argv) {
     char *presets = NULL;
     CHECK(junqi_rules_presets(&presets));
     EXPECT(strstr(presets, "\"classic\"") != NULL);
+    EXPECT(strstr(presets, "\"siguo\"") != NULL);
+    EXPECT(strstr(presets, "\"fanqi\"") != NULL);
     unsigned games = 0;
     for (char *p = strchr(presets, '"'); p != NULL; p = strchr(p, '"')) {
         char *end = strchr(p + 1, '"');
@@ -307,7 +309,7 @@ int main(int argc, char **argv) {
         p = end + 1;
     }
     junqi_string_free(presets);
-    EXPECT(games >= 1);
+    EXPECT(games >= 3);
     puts("game: ok");
     return 0;
 }
