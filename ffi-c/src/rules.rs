@@ -480,13 +480,7 @@ pub unsafe extern "C" fn junqi_action_parse(
         let out = unsafe { Out::new(index_out, "index_out") }?;
         let board = rules.inner.board();
         let action = Action::parse(board, text)?;
-        let index = action.index(&rules.inner).ok_or_else(|| {
-            Error::new(
-                junqi_status::IllegalAction,
-                junqi_core::NotationError::NotInActionSpace(action.to_notation(board)).to_string(),
-            )
-        })?;
-        out.write(index as u32);
+        out.write(action_index(&rules.inner, action)?);
         Ok(())
     })
 }
@@ -626,13 +620,7 @@ pub unsafe extern "C" fn junqi_move_index(
         let out = unsafe { Out::new(index_out, "index_out") }?;
         let board = rules.inner.board();
         let action = action_arg(board, mv)?;
-        let index = action.index(&rules.inner).ok_or_else(|| {
-            Error::new(
-                junqi_status::IllegalAction,
-                junqi_core::NotationError::NotInActionSpace(action.to_notation(board)).to_string(),
-            )
-        })?;
-        out.write(index as u32);
+        out.write(action_index(&rules.inner, action)?);
         Ok(())
     })
 }
@@ -661,5 +649,16 @@ pub unsafe extern "C" fn junqi_move_from_index(
             .ok_or_else(|| Error::out_of_range(format!("action {index} is not a move")))?;
         out.write(mv);
         Ok(())
+    })
+}
+
+/// The index of `action` in the rule set's action space, or the core's "not a move on
+/// this board" error.
+fn action_index(rules: &junqi_core::RuleSet, action: Action) -> Result<u32> {
+    action.index(rules).map(|i| i as u32).ok_or_else(|| {
+        Error::new(
+            junqi_status::IllegalAction,
+            junqi_core::NotationError::NotInActionSpace(action.to_notation(rules.board())).to_string(),
+        )
     })
 }
