@@ -4,6 +4,10 @@
 //! referee who sees both armies rules on every contact. This crate is that referee,
 //! and the rules engine under it.
 //!
+//! Presets: `classic` (陆战棋), `siguo` (四国军棋, four players in two teams) and
+//! `fanqi` (翻棋, dealt face down); see the `docs/` pages of the repository for every
+//! rules decision.
+//!
 //! ## A tour
 //!
 //! A rule set is data. Load a preset by name (or your own JSON):

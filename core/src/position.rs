@@ -452,7 +452,7 @@ impl Position {
         }
         if given.len() != expected.len() {
             let missing = expected.iter().find(|p| !given.contains(p)).expect("a point is missing");
-            return Err(SetupError::NotDeployable { point: board.name_of(*missing).to_owned(), role: board.role(*missing) });
+            return Err(SetupError::PointLeftEmpty(board.name_of(*missing).to_owned()));
         }
         let mut pos = Position::new(rules.clone());
         let mut sorted = deal.to_vec();

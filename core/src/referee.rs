@@ -409,7 +409,7 @@ impl Game {
     /// A game of a dealing rule set (翻棋) with a given deal: (point, army, kind).
     pub fn with_deal(rules: Arc<RuleSet>, seed: u64, deal: &[(Point, Side, PieceKind)]) -> Result<Game, GameError> {
         if !rules.deals() {
-            return Err(GameError::Record(format!("rule set {} does not deal", rules.name())));
+            return Err(SetupError::NotDealt(rules.name().to_owned()).into());
         }
         let position = Position::from_deal(rules, deal)?;
         let mut sorted = deal.to_vec();

@@ -103,6 +103,12 @@ pub enum SetupError {
         /// How many the setup places.
         found: u8,
     },
+    /// A deal (翻棋) leaves a point that must hold a piece empty.
+    #[error("the deal leaves {0} empty: every point outside the camps holds a piece")]
+    PointLeftEmpty(String),
+    /// A deal given for a rule set that deploys instead.
+    #[error("rule set {0} does not deal face down: its sides deploy")]
+    NotDealt(String),
     /// The side is not one of this rule set's sides.
     #[error("{side} does not play in {rules}")]
     NoSuchSide {

@@ -183,3 +183,34 @@ fn random_games_end_and_replay() {
         assert!(again.position().same_state(g.position()), "seed {seed}");
     }
 }
+
+#[test]
+fn losing_the_commander_reveals_no_face_down_flag() {
+    let r = fanqi();
+    let mut g = dealt(&r, &[("c6", South, Bomb), ("c7", North, Commander), ("a12", North, Flag)]);
+    play(&mut g, "flip c6"); // South commands south
+    play(&mut g, "flip c7");
+    play(&mut g, "c6-c7"); // bomb and commander both leave
+    assert!(g.position().piece_at(pt(&r, "c7")).is_none());
+    for player in [South, North] {
+        let flag = g.view(player).pieces.into_iter().find(|p| p.point == pt(&r, "a12")).unwrap();
+        assert_eq!((flag.owner, flag.kind), (None, None), "{player}");
+    }
+    assert!(!g.events(South).iter().any(|e| matches!(e, Event::Revealed { .. })));
+}
+
+#[test]
+fn bad_deals_are_refused() {
+    let r = fanqi();
+    let mut deal = Position::deal_for(&r, 1);
+    deal.pop();
+    assert!(matches!(Game::with_deal(r.clone(), 1, &deal), Err(junqi::GameError::Setup(_))));
+    let full = Position::deal_for(&r, 1);
+    let mut twice = full.clone();
+    twice[0].0 = twice[1].0;
+    assert!(Game::with_deal(r.clone(), 1, &twice).is_err());
+    assert!(matches!(
+        Game::with_deal(RuleSet::preset("classic").unwrap(), 1, &full),
+        Err(junqi::GameError::Setup(junqi::SetupError::NotDealt(_)))
+    ));
+}
