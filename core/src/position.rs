@@ -660,7 +660,9 @@ impl Position {
                 out.extend(self.targets(from).iter().map(|to| Action::Move { from, to }));
             }
         }
-        out.extend(self.hidden.iter().map(|at| Action::Flip { at }));
+        if !self.hidden.is_empty() {
+            out.extend(self.hidden.iter().map(|at| Action::Flip { at }));
+        }
     }
 
     /// Whether `side` (a player) has any legal action in the current position.
