@@ -245,6 +245,10 @@ pub struct BoardSpec {
     /// in order.
     #[serde(default)]
     pub rail_lines: Vec<Vec<String>>,
+    /// Air lines (海陆空三军棋): the straight lines a plane flies along, as air positions
+    /// in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub air_lines: Vec<Vec<String>>,
 }
 
 /// A board file that does not describe a usable board.
@@ -265,9 +269,12 @@ pub enum BoardError {
     /// An edge is not written `"a1-a2"`.
     #[error("edge {0:?} is not of the form \"a1-a2\"")]
     MalformedEdge(String),
-    /// An edge joins a point to itself, or is listed twice.
+    /// An edge joins a point to itself, or is listed twice with the same kind.
     #[error("edge {0:?} is a loop or listed twice")]
     BadEdge(String),
+    /// Consecutive points of an air line are not joined by an air edge.
+    #[error("air line step {0}-{1} is not an air edge")]
+    LineNotInAir(String, String),
     /// Consecutive points of a railway line are not joined by a railway edge.
     #[error("railway line step {0}-{1} is not a railway edge")]
     LineNotOnRailway(String, String),
@@ -290,6 +297,7 @@ pub struct Board {
     /// Straight railway rays leaving each point (not including the point).
     pub(crate) rays: Vec<Vec<Vec<Point>>>,
     lines: Vec<Vec<Point>>,
+    air_lines: Vec<Vec<Point>>,
     width: u8,
     height: u8,
     move_pairs: Vec<(Point, Point)>,
@@ -299,11 +307,13 @@ pub struct Board {
 const NO_PAIR: u16 = u16::MAX;
 
 impl Board {
-    /// The built-in boards: `classic`, `siguo`.
+    /// The built-in boards: `classic`, `siguo`, and `sanjun` (the land-sea-air board;
+    /// its rule sets are still to come).
     pub fn preset(name: &str) -> Option<Arc<Board>> {
         let json = match name {
             "classic" => include_str!("../data/boards/classic.json"),
             "siguo" => include_str!("../data/boards/siguo.json"),
+            "sanjun" => include_str!("../data/boards/sanjun.json"),
             _ => return None,
         };
         Some(Arc::new(
@@ -313,7 +323,7 @@ impl Board {
 
     /// Names of the built-in boards.
     pub fn preset_names() -> &'static [&'static str] {
-        &["classic", "siguo"]
+        &["classic", "siguo", "sanjun"]
     }
 
     /// Reads and validates a board from its JSON description.
@@ -349,7 +359,9 @@ impl Board {
                     .split_once('-')
                     .ok_or_else(|| BoardError::MalformedEdge(e.clone()))?;
                 let (a, b) = (lookup(a, "an edge")?, lookup(b, "an edge")?);
-                if a == b || !seen.insert((a.min(b), a.max(b))) {
+                // Two points may be joined by edges of several kinds (a pier and its
+                // bridge point are joined by railway and by the coast), once each.
+                if a == b || !seen.insert((a.min(b), a.max(b), kind)) {
                     return Err(BoardError::BadEdge(e.clone()));
                 }
                 neighbours[a.index()].push((b, kind));
@@ -396,6 +408,22 @@ impl Board {
                 }
             }
             lines.push(pts);
+        }
+        let mut air_lines = Vec::new();
+        for line in &spec.air_lines {
+            let pts = line
+                .iter()
+                .map(|s| lookup(s, "an air line"))
+                .collect::<Result<Vec<_>, _>>()?;
+            for w in pts.windows(2) {
+                if !neighbours[w[0].index()].contains(&(w[1], EdgeKind::Air)) {
+                    return Err(BoardError::LineNotInAir(
+                        spec.points[w[0].index()].name.clone(),
+                        spec.points[w[1].index()].name.clone(),
+                    ));
+                }
+            }
+            air_lines.push(pts);
         }
         let mut rays = vec![Vec::new(); n];
         for line in &lines {
@@ -453,6 +481,7 @@ impl Board {
             rail,
             rays,
             lines,
+            air_lines,
             width,
             height,
             move_pairs,
@@ -560,6 +589,17 @@ impl Board {
     /// The straight railway lines.
     pub fn rail_lines(&self) -> &[Vec<Point>] {
         &self.lines
+    }
+
+    /// The air lines (boards with an air layer).
+    pub fn air_lines(&self) -> &[Vec<Point>] {
+        &self.air_lines
+    }
+
+    /// Every kind of edge joining two points (a pier and its bridge point, say, are
+    /// joined by railway and by the coast).
+    pub fn edges_between(&self, a: Point, b: Point) -> impl Iterator<Item = EdgeKind> + '_ {
+        self.neighbours[a.index()].iter().filter(move |(q, _)| *q == b).map(|(_, k)| *k)
     }
 
     /// Size of the fixed move action space (see [`Board::move_index`]).
