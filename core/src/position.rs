@@ -572,6 +572,10 @@ impl Position {
 
     /// A game start for random play: the seed's deal in a rule set that deals (翻棋),
     /// else a random legal deployment of every side, all from `seed`.
+    ///
+    /// # Panics
+    /// If no setup satisfies the rule set's deployment constraints (a broken custom rule
+    /// set; see [`Deployment::try_random`]).
     pub fn random_start(rules: Arc<RuleSet>, seed: u64) -> Position {
         if rules.deals() {
             let deal = Position::deal_for(&rules, seed);

@@ -488,7 +488,8 @@ impl Game {
             }
             .into());
         }
-        let deployment = Deployment::random(self.rules(), side, seed);
+        let deployment = Deployment::try_random(self.rules(), side, seed)
+            .ok_or_else(|| SetupError::Unsatisfiable(self.rules().name().to_owned()))?;
         self.deploy_validated(&deployment)
     }
 

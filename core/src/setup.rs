@@ -103,6 +103,10 @@ pub enum SetupError {
         /// How many the setup places.
         found: u8,
     },
+    /// No setup satisfies the rule set's deployment constraints (a broken custom rule
+    /// set).
+    #[error("no setup satisfies the deployment constraints of {0}")]
+    Unsatisfiable(String),
     /// A deal (翻棋) leaves a point that must hold a piece empty.
     #[error("the deal leaves {0} empty: every point outside the camps holds a piece")]
     PointLeftEmpty(String),

@@ -198,3 +198,21 @@ fn game_deploy_errors_leave_the_game_unchanged() {
     assert_eq!(g.phase(), junqi::Phase::Move);
     assert!(g.deploy_random(Side::South, 3).is_err());
 }
+
+#[test]
+fn unsatisfiable_constraints_are_an_error_not_a_panic() {
+    // Three mines, but a custom rule lets them stand only in the HQs (two points).
+    let rules = std::sync::Arc::new(
+        junqi::RuleSet::from_json(
+            r#"{"extends": "classic", "name": "broken", "deployment": {"roles": ["post", "hq"],
+                "constraints": [{"kind": "mine", "roles": ["hq"]}]}}"#,
+        )
+        .unwrap(),
+    );
+    assert!(junqi::Deployment::try_random(&rules, Side::South, 1).is_none());
+    let mut g = Game::with_rules(rules, 1);
+    assert_eq!(
+        g.deploy_random(Side::South, 1).unwrap_err().to_string(),
+        "no setup satisfies the deployment constraints of broken"
+    );
+}
