@@ -294,8 +294,14 @@ pub struct Board {
     pub(crate) camps: PointSet,
     /// Railway neighbours.
     pub(crate) rail: Vec<Vec<Point>>,
-    /// Straight railway rays leaving each point (not including the point).
-    pub(crate) rays: Vec<Vec<Vec<Point>>>,
+    /// Railway neighbours as sets, for the engineer's layer-by-layer search.
+    pub(crate) rail_mask: Vec<PointSet>,
+    /// Straight railway rays leaving each point (not including the point), flattened:
+    /// the rays of point `p` are `ray_spans[ray_of[p].0..ray_of[p].1]`, each a span of
+    /// `ray_points`. Flat arrays keep the hot loop of move generation cache-friendly.
+    pub(crate) ray_of: Vec<(u32, u32)>,
+    pub(crate) ray_spans: Vec<(u32, u32)>,
+    pub(crate) ray_points: Vec<Point>,
     lines: Vec<Vec<Point>>,
     air_lines: Vec<Vec<Point>>,
     width: u8,
@@ -425,7 +431,7 @@ impl Board {
             }
             air_lines.push(pts);
         }
-        let mut rays = vec![Vec::new(); n];
+        let mut rays: Vec<Vec<Vec<Point>>> = vec![Vec::new(); n];
         for line in &lines {
             for (i, p) in line.iter().enumerate() {
                 if i + 1 < line.len() {
@@ -437,6 +443,17 @@ impl Board {
             }
         }
 
+        let rail_mask: Vec<PointSet> = rail.iter().map(|l| l.iter().copied().collect()).collect();
+        let (mut ray_of, mut ray_spans, mut ray_points) = (Vec::with_capacity(n), Vec::new(), Vec::new());
+        for point_rays in &rays {
+            let first = ray_spans.len() as u32;
+            for ray in point_rays {
+                let start = ray_points.len() as u32;
+                ray_points.extend_from_slice(ray);
+                ray_spans.push((start, ray_points.len() as u32));
+            }
+            ray_of.push((first, ray_spans.len() as u32));
+        }
         // The fixed action space: every ordered pair a move could ever join — one edge
         // apart, or in the same railway component.
         let mut component = vec![usize::MAX; n];
@@ -479,7 +496,10 @@ impl Board {
             roles,
             camps,
             rail,
-            rays,
+            rail_mask,
+            ray_of,
+            ray_spans,
+            ray_points,
             lines,
             air_lines,
             width,

@@ -59,37 +59,29 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
         (_, Some(n)) => n as usize,
     };
     if mobility == Mobility::RailTurn || opts.rail_all_turn {
-        // Breadth-first over railway edges through empty points, `limit` steps deep.
+        // Breadth-first over railway edges, one layer per step, `limit` steps deep: a
+        // layer's empty points carry the run on; its occupied points end it (a target
+        // if enterable).
         let mut seen = PointSet::EMPTY;
         seen.insert(from);
-        let mut queue = [Point(0); 256];
-        let (mut head, mut tail) = (0, 1);
-        queue[0] = from;
-        let (mut depth, mut depth_end) = (0, 1);
-        while head < tail && depth < limit {
-            let p = queue[head];
-            head += 1;
-            for &q in &board.rail[p.index()] {
-                if seen.contains(q) {
-                    continue;
-                }
-                seen.insert(q);
-                if !occupied.contains(q) {
-                    t.insert(q);
-                    queue[tail] = q;
-                    tail += 1;
-                } else if !forbidden.contains(q) {
-                    t.insert(q);
-                }
+        let mut frontier = seen;
+        let mut depth = 0;
+        while !frontier.is_empty() && depth < limit {
+            let mut layer = PointSet::EMPTY;
+            for p in frontier.iter() {
+                layer = layer.or(board.rail_mask[p.index()]);
             }
-            if head == depth_end {
-                depth += 1;
-                depth_end = tail;
-            }
+            layer = layer.minus(seen);
+            seen = seen.or(layer);
+            frontier = layer.minus(occupied);
+            t = t.or(layer.minus(forbidden));
+            depth += 1;
         }
     } else {
-        for ray in &board.rays[from.index()] {
-            for &q in ray.iter().take(limit) {
+        let (first, last) = board.ray_of[from.index()];
+        for &(start, end) in &board.ray_spans[first as usize..last as usize] {
+            let ray = &board.ray_points[start as usize..end as usize];
+            for &q in &ray[..ray.len().min(limit)] {
                 if !occupied.contains(q) {
                     t.insert(q);
                 } else {

@@ -413,7 +413,7 @@ impl Position {
         let mut pieces: Vec<(Side, PieceKind)> = rules
             .sides()
             .iter()
-            .flat_map(|&s| rules.army().flat_map(move |(k, n)| std::iter::repeat((s, k)).take(n as usize)))
+            .flat_map(|&s| rules.army().flat_map(move |(k, n)| std::iter::repeat_n((s, k), n as usize)))
             .collect();
         crate::rng::Rng::new(seed ^ 0xF1A9_D3A1).shuffle(&mut pieces);
         points.into_iter().zip(pieces).map(|(p, (s, k))| (p, s, k)).collect()
