@@ -247,6 +247,13 @@ typedef enum {
    */
   JUNQI_PHASE_OVER = 2,
   /**
+   * A reaction is due before play goes on (海陆空三军棋, option `evade_step`): a
+   * submarine that evaded an attack must be stepped to an empty neighbouring sea
+   * point by its owner. `junqi_game_to_act` names that owner — not the side that
+   * just moved — and the legal actions are the submarine's steps (ordinary moves).
+   */
+  JUNQI_PHASE_REACTION = 3,
+  /**
    * A phase this version of the header does not know yet (a newer core); the view
    * JSON (`junqi_game_view_json`) names it.
    */
@@ -289,6 +296,10 @@ typedef enum {
    * A side's movable pieces are all gone (`lose_without_movable_pieces`, 翻棋).
    */
   JUNQI_END_REASON_NO_MOVABLE_PIECES = 6,
+  /**
+   * A side's commander left the board (`commander_capture`, 海陆空三军棋's 夺取主帅).
+   */
+  JUNQI_END_REASON_COMMANDER_CAPTURED = 7,
   /**
    * A reason this version of the header does not know yet (a newer core); the
    * result JSON (`junqi_game_view_json`) names it.
@@ -477,7 +488,7 @@ junqi_status junqi_piece_kind_from_name(const char *name, junqi_piece_kind *kind
 junqi_status junqi_outcome_name(int outcome, const char **name_out);
 
 /**
- * The name of a phase: `"deploy"`, `"move"`, `"over"` (as in view JSON).
+ * The name of a phase: `"deploy"`, `"move"`, `"over"`, `"reaction"` (as in view JSON).
  *
  * `name_out` receives a static string; do **not** free it. Status: `OK`;
  * `NULL_POINTER`; `OUT_OF_RANGE`. Thread safety: any thread.
@@ -490,7 +501,7 @@ junqi_status junqi_phase_name(int phase, const char **name_out);
 /**
  * The name of an end reason: `"flag_captured"`, `"no_legal_move"`,
  * `"no_capture_limit"`, `"resignation"`, `"agreement"`, `"time_outs"`,
- * `"no_movable_pieces"` (as in result JSON).
+ * `"no_movable_pieces"`, `"commander_captured"` (as in result JSON).
  *
  * `name_out` receives a static string; do **not** free it. Status: `OK`;
  * `NULL_POINTER`; `OUT_OF_RANGE` (also for `JUNQI_END_REASON_NONE` and
@@ -884,9 +895,11 @@ junqi_status junqi_game_deploy_random(junqi_game *game, int side, uint64_t seed,
  * Who acts now, and what kind of action the game waits for.
  *
  * - `side_out`: receives the side to act: during deployment the first side (in turn
- *   order) that has not deployed; `JUNQI_SIDE_NONE` once the game is over.
- * - `phase_out`: receives `JUNQI_PHASE_DEPLOY`, `JUNQI_PHASE_MOVE` or
- *   `JUNQI_PHASE_OVER`.
+ *   order) that has not deployed; in `JUNQI_PHASE_REACTION` the owner of the
+ *   submarine that must step away (often not the side that just moved);
+ *   `JUNQI_SIDE_NONE` once the game is over.
+ * - `phase_out`: receives `JUNQI_PHASE_DEPLOY`, `JUNQI_PHASE_MOVE`,
+ *   `JUNQI_PHASE_REACTION` or `JUNQI_PHASE_OVER`.
  *
  * Status: `OK`; `NULL_POINTER`; `POISONED`. Thread safety: see `junqi_game`.
  *
@@ -899,7 +912,8 @@ junqi_status junqi_game_to_act(const junqi_game *game, junqi_side *side_out, jun
  * The legal actions of the side to act, as a JSON array of notations
  * (`["a2-a3", "a2-b2", ...]`; in `fanqi` also flips, `"flip c3"`, after the moves),
  * in ascending action-index order.
- * Empty when the game is not in the move phase. Legality depends only on what the
+ * During a reaction (`JUNQI_PHASE_REACTION`) they are the submarine's steps; empty in
+ * the deployment phase and once the game is over. Legality depends only on what the
  * side to act knows, so the list may be shown to that player.
  *
  * - `json_out`: receives a new string; free it with `junqi_string_free`.
@@ -951,11 +965,12 @@ junqi_status junqi_game_action_space(const junqi_game *game, size_t *size_out);
  * REFEREE: the report is the referee's: `{"public": [events...], "private": {"<side>":
  * [events...]}}`. Public events may be shown to everyone; the events under
  * `private.<side>` only to that side's player (they can reveal hidden identities).
- * Each event is an object with a `"type"` (`"moved"`, `"attacked"`, `"revealed"`,
- * `"game_over"`, ...).
+ * Each event is an object with a `"type"` (`"moved"`, `"attacked"`, `"struck"`,
+ * `"shot_down"`, `"reaction_due"`, `"revealed"`, `"game_over"`, ...).
  *
  * Status: `OK`; `NULL_POINTER`; `INVALID_UTF8`; `INVALID_NOTATION`; `UNKNOWN_NAME`
- * (a point the board does not have); `ILLEGAL_ACTION`; `WRONG_PHASE` (before every
+ * (a point the board does not have); `ILLEGAL_ACTION` (also: anything but the
+ * submarine's step during a reaction); `WRONG_PHASE` (before every
  * side deployed, or after the game ended); `POISONED`. On failure the game is
  * unchanged. Thread safety: see `junqi_game`.
  *
@@ -1015,11 +1030,13 @@ junqi_status junqi_game_resign(junqi_game *game, int side, char **report_out);
 
 /**
  * The referee's time-out for the side to act (a player who ran out of time): its turn
- * passes; under a rule set with `max_timeouts`, a side that reaches that many is out.
+ * passes (during a reaction, the submarine stays where it is); under a rule set with
+ * `max_timeouts`, a side that reaches that many is out.
  *
  * - `report_out`: as for `junqi_game_play` (may be NULL).
  *
- * Status: `OK`; `NULL_POINTER`; `WRONG_PHASE` (not in the move phase); `POISONED`.
+ * Status: `OK`; `NULL_POINTER`; `WRONG_PHASE` (not in the move or reaction phase);
+ * `POISONED`.
  * Thread safety: see `junqi_game`.
  *
  * # Safety

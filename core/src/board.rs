@@ -302,6 +302,26 @@ pub struct Board {
     pub(crate) ray_of: Vec<(u32, u32)>,
     pub(crate) ray_spans: Vec<(u32, u32)>,
     pub(crate) ray_points: Vec<Point>,
+    /// Piers: a railway run may end on one but not pass through it.
+    pub(crate) piers: PointSet,
+    /// Land points (posts, camps, HQs, strongholds, harbour mouths, piers).
+    pub(crate) land: PointSet,
+    /// Sea points (open sea and anchorages).
+    pub(crate) sea: PointSet,
+    /// Air positions (air and airports).
+    pub(crate) air: PointSet,
+    /// Sea-lane neighbours.
+    pub(crate) sea_step: Vec<PointSet>,
+    /// Coast-link neighbours (land ↔ sea).
+    pub(crate) coast: Vec<PointSet>,
+    /// The air position above a surface point, and the surface point below an air
+    /// position (same drawing coordinates), if any.
+    pub(crate) above: Vec<Option<Point>>,
+    pub(crate) below: Vec<Option<Point>>,
+    /// Straight air rays leaving each air position (flattened like the railway rays).
+    pub(crate) air_ray_of: Vec<(u32, u32)>,
+    pub(crate) air_ray_spans: Vec<(u32, u32)>,
+    pub(crate) air_ray_points: Vec<Point>,
     lines: Vec<Vec<Point>>,
     air_lines: Vec<Vec<Point>>,
     width: u8,
@@ -311,6 +331,38 @@ pub struct Board {
 }
 
 const NO_PAIR: u16 = u16::MAX;
+
+/// The longest reach of a strike against a plane, in drawing-grid steps
+/// (`|dx| + |dy|`): the action space holds every surface-to-air pair this close.
+pub const STRIKE_RANGE: i32 = 2;
+
+/// Straight rays along `lines` leaving each point (not including it), flattened: the
+/// rays of point `p` are `spans[of[p].0..of[p].1]`, each a span of `points`.
+#[allow(clippy::type_complexity)]
+fn flat_rays(n: usize, lines: &[Vec<Point>]) -> (Vec<(u32, u32)>, Vec<(u32, u32)>, Vec<Point>) {
+    let mut rays: Vec<Vec<Vec<Point>>> = vec![Vec::new(); n];
+    for line in lines {
+        for (i, p) in line.iter().enumerate() {
+            if i + 1 < line.len() {
+                rays[p.index()].push(line[i + 1..].to_vec());
+            }
+            if i > 0 {
+                rays[p.index()].push(line[..i].iter().rev().copied().collect());
+            }
+        }
+    }
+    let (mut of, mut spans, mut points) = (Vec::with_capacity(n), Vec::new(), Vec::new());
+    for point_rays in &rays {
+        let first = spans.len() as u32;
+        for ray in point_rays {
+            let start = points.len() as u32;
+            points.extend_from_slice(ray);
+            spans.push((start, points.len() as u32));
+        }
+        of.push((first, spans.len() as u32));
+    }
+    (of, spans, points)
+}
 
 impl Board {
     /// The built-in boards: `classic`, `siguo`, and `sanjun` (the land-sea-air board;
@@ -431,28 +483,37 @@ impl Board {
             }
             air_lines.push(pts);
         }
-        let mut rays: Vec<Vec<Vec<Point>>> = vec![Vec::new(); n];
-        for line in &lines {
-            for (i, p) in line.iter().enumerate() {
-                if i + 1 < line.len() {
-                    rays[p.index()].push(line[i + 1..].to_vec());
-                }
-                if i > 0 {
-                    rays[p.index()].push(line[..i].iter().rev().copied().collect());
-                }
+        let rail_mask: Vec<PointSet> = rail.iter().map(|l| l.iter().copied().collect()).collect();
+        let (ray_of, ray_spans, ray_points) = flat_rays(n, &lines);
+        let (air_ray_of, air_ray_spans, air_ray_points) = flat_rays(n, &air_lines);
+        let set_of = |f: &dyn Fn(Role) -> bool| -> PointSet {
+            (0..n).filter(|&i| f(roles[i])).map(|i| Point(i as u8)).collect()
+        };
+        let piers = set_of(&|r| r == Role::Pier);
+        let sea = set_of(&|r| matches!(r, Role::Sea | Role::Anchorage));
+        let air = set_of(&|r| matches!(r, Role::Air | Role::Airport));
+        let land = set_of(&|r| !matches!(r, Role::Sea | Role::Anchorage | Role::Air | Role::Airport));
+        let sets_of = |kind: EdgeKind| -> Vec<PointSet> {
+            of_kind(&[kind]).into_iter().map(|l| l.into_iter().collect()).collect()
+        };
+        let sea_step = sets_of(EdgeKind::Sea);
+        let coast = sets_of(EdgeKind::Coast);
+        let mut at_coords: HashMap<(u8, u8), (Option<Point>, Option<Point>)> = HashMap::new();
+        for (i, p) in spec.points.iter().enumerate() {
+            let e = at_coords.entry((p.x, p.y)).or_default();
+            if air.contains(Point(i as u8)) {
+                e.1 = Some(Point(i as u8));
+            } else {
+                e.0 = Some(Point(i as u8));
             }
         }
-
-        let rail_mask: Vec<PointSet> = rail.iter().map(|l| l.iter().copied().collect()).collect();
-        let (mut ray_of, mut ray_spans, mut ray_points) = (Vec::with_capacity(n), Vec::new(), Vec::new());
-        for point_rays in &rays {
-            let first = ray_spans.len() as u32;
-            for ray in point_rays {
-                let start = ray_points.len() as u32;
-                ray_points.extend_from_slice(ray);
-                ray_spans.push((start, ray_points.len() as u32));
+        let mut above = vec![None; n];
+        let mut below = vec![None; n];
+        for (surface, air_pos) in at_coords.values() {
+            if let (Some(s), Some(a)) = (surface, air_pos) {
+                above[s.index()] = Some(*a);
+                below[a.index()] = Some(*s);
             }
-            ray_of.push((first, ray_spans.len() as u32));
         }
         // The fixed action space: every ordered pair a move could ever join — one edge
         // apart, or in the same railway component.
@@ -474,12 +535,42 @@ impl Board {
             }
             next_comp += 1;
         }
+        // With an air layer: two positions of one air line (a flight), a surface point
+        // under the lattice and a position of a line through it or the point below
+        // that (a missile's flight), and a surface point with an air position at most
+        // `STRIKE_RANGE` away (an anti-aircraft strike).
+        let mut on_line = vec![false; n * n];
+        for line in &air_lines {
+            for &a in line {
+                for &b in line {
+                    on_line[a.index() * n + b.index()] = true;
+                }
+            }
+        }
+        let coords = |i: usize| (spec.points[i].x as i32, spec.points[i].y as i32);
+        let air_joined = |a: usize, b: usize| -> bool {
+            let is_air = |i: usize| air.contains(Point(i as u8));
+            if is_air(a) {
+                return is_air(b) && on_line[a * n + b];
+            }
+            let Some(up) = above[a] else {
+                return is_air(b) && {
+                    let ((ax, ay), (bx, by)) = (coords(a), coords(b));
+                    (ax - bx).abs() + (ay - by).abs() <= STRIKE_RANGE
+                };
+            };
+            let target_air = if is_air(b) { Some(Point(b as u8)) } else { above[b] };
+            let ((ax, ay), (bx, by)) = (coords(a), coords(b));
+            target_air.is_some_and(|t| on_line[up.index() * n + t.index()])
+                || (is_air(b) && (ax - bx).abs() + (ay - by).abs() <= STRIKE_RANGE)
+        };
         let mut move_pairs = Vec::new();
         let mut pair_index = vec![NO_PAIR; n * n];
         for a in 0..n {
             for b in 0..n {
                 let joined = neighbours[a].iter().any(|(q, _)| q.index() == b)
-                    || (a != b && component[a] != usize::MAX && component[a] == component[b]);
+                    || (a != b && component[a] != usize::MAX && component[a] == component[b])
+                    || (a != b && !air_lines.is_empty() && air_joined(a, b));
                 if joined {
                     pair_index[a * n + b] = move_pairs.len() as u16;
                     move_pairs.push((Point(a as u8), Point(b as u8)));
@@ -500,6 +591,17 @@ impl Board {
             ray_of,
             ray_spans,
             ray_points,
+            piers,
+            land,
+            sea,
+            air,
+            sea_step,
+            coast,
+            above,
+            below,
+            air_ray_of,
+            air_ray_spans,
+            air_ray_points,
             lines,
             air_lines,
             width,
@@ -620,6 +722,38 @@ impl Board {
     /// joined by railway and by the coast).
     pub fn edges_between(&self, a: Point, b: Point) -> impl Iterator<Item = EdgeKind> + '_ {
         self.neighbours[a.index()].iter().filter(move |(q, _)| *q == b).map(|(_, k)| *k)
+    }
+
+    /// Whether the point is an air position (a plane's place; named with a trailing
+    /// `^`, e.g. `c7^`).
+    pub fn is_air(&self, p: Point) -> bool {
+        self.air.contains(p)
+    }
+
+    /// Whether the point is at sea (open sea or an anchorage).
+    pub fn is_sea(&self, p: Point) -> bool {
+        self.sea.contains(p)
+    }
+
+    /// Whether the point is on land.
+    pub fn is_land(&self, p: Point) -> bool {
+        self.land.contains(p)
+    }
+
+    /// The air position directly above a surface point, if the air lattice covers it.
+    pub fn above(&self, p: Point) -> Option<Point> {
+        self.above[p.index()]
+    }
+
+    /// The surface point directly below an air position, if any.
+    pub fn below(&self, p: Point) -> Option<Point> {
+        self.below[p.index()]
+    }
+
+    /// Lattice distance `|dx| + |dy|` between two points, in drawing-grid steps.
+    pub fn distance(&self, a: Point, b: Point) -> u32 {
+        let ((ax, ay), (bx, by)) = (self.coords(a), self.coords(b));
+        (ax.abs_diff(bx) + ay.abs_diff(by)) as u32
     }
 
     /// Size of the fixed move action space (see [`Board::move_index`]).

@@ -86,6 +86,32 @@
 //! For search and playouts, [`Position`] is the bare state: no logs, no allocation,
 //! cheap to clone.
 //!
+//! ## The land-sea-air game
+//!
+//! 海陆空三军棋 runs on the same API. Air positions are points of their own, named with
+//! a trailing `^`; planes fly straight air runs, guns shoot them down, ships land, forts
+//! and gunboats strike without moving, and a submarine that evades may owe its owner a
+//! reaction ([`Phase::Reaction`]) before play goes on.
+//!
+//! ```
+//! use junqi::{resolve, Outcome, Position, PieceKind::*, RuleSet, Side};
+//! let rules = RuleSet::preset("sanjun-modern")?;
+//! assert_eq!(resolve(&rules, Battleship, Commander), Outcome::Lose); // a division commander ashore
+//! let b = rules.board();
+//! let p = |n| b.point(n).unwrap();
+//! let mut pos = Position::from_arrangement(
+//!     rules.clone(),
+//!     &[(p("c1^"), Side::South, Fighter), (p("e1"), Side::South, Flag),
+//!       (p("c10"), Side::North, AaGun), (p("e14"), Side::North, Flag)],
+//!     Side::South,
+//! )?;
+//! let flight = junqi::Action::parse(b, "c1^-c12^")?;
+//! let outcome = pos.play(flight)?;
+//! assert_eq!(outcome.shot_down_at, b.point("c10^")); // over the aa gun on c10
+//! assert!(pos.knows(Side::South, p("c10")));          // which is shown to South
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ## Modules
 //! - [`piece`]: kinds, classes, sides · [`board`]: geometry · [`rules`]: rule sets ·
 //!   [`combat`]: outcomes · [`setup`]: deployment · [`action`]: actions and notation ·
@@ -107,16 +133,16 @@ pub mod rules;
 pub mod setup;
 
 pub use action::{parse_point, Action, NotationError};
-pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, Role};
+pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, Role, STRIKE_RANGE};
 pub use combat::{resolve, Outcome};
-pub use piece::{PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
+pub use piece::{Arm, PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
 pub use position::{
     Eliminations, EndReason, GameResult, MoveOutcome, Phase, PlayError, Position, SeenPiece, TimeOutOutcome,
 };
 pub use record::{PlayerRecord, Record, RecordEntry, RulesRef};
 pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, View};
 pub use rng::Rng;
-pub use rules::{Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
+pub use rules::{Ability, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
 pub use setup::{Deployment, Setup, SetupError};
 
 /// The crate version.

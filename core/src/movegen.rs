@@ -1,17 +1,20 @@
-//! Move generation: where a piece may go, by road steps and railway runs.
+//! Move generation: where a piece may go or strike — road steps, railway runs, sea
+//! steps, landings, air runs, missile flights and strikes.
 //!
-//! Legality uses only the board, occupancy and owners (public) and the mover's own
-//! piece kind — never an enemy identity (rules/referee.md, principle 1).
+//! Legality uses only the board, occupancy, owners and arms (public) and the mover's
+//! own piece kind — never an enemy identity (rules/referee.md, principle 1).
 //!
 //! Occupancy is kept as bitsets ([`PointSet`]) so a piece's one-step targets are a few
-//! word operations; railway runs walk precomputed straight rays, and the engineer's
-//! turning runs are a breadth-first search over railway edges.
+//! word operations; railway runs walk precomputed straight rays, the engineer's turning
+//! runs are a breadth-first search over railway edges, and air runs walk precomputed
+//! air rays.
 
 use crate::board::{Point, PointSet, Role};
-use crate::position::Position;
-use crate::rules::Mobility;
+use crate::piece::{Arm, PieceKind};
+use crate::position::{Position, Slot};
+use crate::rules::{Ability, Mobility};
 
-/// Every point the piece on `from` may move to or attack this turn.
+/// Every point the piece on `from` may move to, attack or strike this turn.
 #[inline]
 pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
     let Some(me) = pos.slot_at(from) else {
@@ -21,7 +24,8 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
     let board = rules.board();
     let opts = rules.options();
     let mobility = rules.mobility(me.kind);
-    if mobility == Mobility::Immobile || (opts.hq_locks && board.roles[from.index()] == Role::Hq) {
+    let strikes = rules.strikes(me.kind);
+    if (mobility == Mobility::Immobile && !strikes) || (opts.hq_locks && board.roles[from.index()] == Role::Hq) {
         return PointSet::EMPTY;
     }
     let occupied = pos.occupied();
@@ -34,10 +38,10 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
             own = own.or(pos.occupied_by(ally));
         }
     }
-    let mut forbidden = if opts.camps_protect {
-        own.or(occupied.minus(own).and(board.camps))
-    } else {
+    let mut forbidden = if rules.may_attack_camps(me.kind) {
         own
+    } else {
+        own.or(occupied.minus(own).and(board.camps))
     };
     // 翻棋: face-down pieces cannot be attacked, and the HQ shelter and the flag's mine
     // guard forbid attacks on face-up pieces, whose kinds (and the mines left) are public.
@@ -50,6 +54,32 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
             }
         }
     }
+    // Arms are public: a target of an arm the mover can never attack is refused.
+    if rules.has_arms() {
+        for arm in [Arm::Army, Arm::Navy, Arm::Air] {
+            if !rules.attacks_arm(me.kind, arm) {
+                forbidden = forbidden.or(pos.occupied_by_arm(arm).minus(own));
+            }
+        }
+    }
+    let mut t = match mobility {
+        Mobility::Immobile => PointSet::EMPTY,
+        Mobility::Step | Mobility::RailStraight | Mobility::RailTurn => land_targets(pos, from, mobility, forbidden),
+        Mobility::Sail | Mobility::SailAndLand => ship_targets(pos, from, mobility, forbidden),
+        Mobility::Fly => air_targets(pos, from, own, forbidden),
+    };
+    if strikes {
+        t = t.or(strike_targets(pos, from, me, forbidden));
+    }
+    t
+}
+
+/// Road steps and railway runs of a land piece.
+fn land_targets(pos: &Position, from: Point, mobility: Mobility, forbidden: PointSet) -> PointSet {
+    let rules = pos.rules();
+    let board = rules.board();
+    let opts = rules.options();
+    let occupied = pos.occupied();
     let mut t = board.step[from.index()].minus(forbidden);
     if !matches!(mobility, Mobility::RailStraight | Mobility::RailTurn) || !board.is_railway(from) {
         return t;
@@ -60,8 +90,8 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
     };
     if mobility == Mobility::RailTurn || opts.rail_all_turn {
         // Breadth-first over railway edges, one layer per step, `limit` steps deep: a
-        // layer's empty points carry the run on; its occupied points end it (a target
-        // if enterable).
+        // layer's empty points carry the run on (a pier ends it); its occupied points
+        // end it (a target if enterable).
         let mut seen = PointSet::EMPTY;
         seen.insert(from);
         let mut frontier = seen;
@@ -73,7 +103,7 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
             }
             layer = layer.minus(seen);
             seen = seen.or(layer);
-            frontier = layer.minus(occupied);
+            frontier = layer.minus(occupied).minus(board.piers);
             t = t.or(layer.minus(forbidden));
             depth += 1;
         }
@@ -94,4 +124,170 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
         }
     }
     t
+}
+
+/// Sea steps; for landing ships also the landing, road steps ashore, and going back.
+fn ship_targets(pos: &Position, from: Point, mobility: Mobility, forbidden: PointSet) -> PointSet {
+    let board = pos.rules().board();
+    let i = from.index();
+    if board.sea.contains(from) {
+        let mut t = board.sea_step[i];
+        if mobility == Mobility::SailAndLand && board.roles[i] == Role::Anchorage {
+            t = t.or(harbour_mouths(pos, board.coast[i]));
+        }
+        return t.minus(forbidden);
+    }
+    if mobility != Mobility::SailAndLand {
+        return PointSet::EMPTY;
+    }
+    // Ashore: road steps between land points, and back to sea from a harbour mouth.
+    let mut t = board.step[i].and(board.land);
+    if board.roles[i] == Role::HarbourMouth {
+        for q in board.coast[i].iter() {
+            if board.roles[q.index()] == Role::Anchorage {
+                t.insert(q);
+            }
+        }
+    }
+    t.minus(forbidden)
+}
+
+fn harbour_mouths(pos: &Position, set: PointSet) -> PointSet {
+    let board = pos.rules().board();
+    set.iter().filter(|q| board.roles[q.index()] == Role::HarbourMouth).collect()
+}
+
+/// One straight air run: any position of an air line through `from`, flying over
+/// everything, except one holding the mover's own (or an ally's) plane.
+fn air_targets(pos: &Position, from: Point, own: PointSet, forbidden: PointSet) -> PointSet {
+    let board = pos.rules().board();
+    let occupied = pos.occupied();
+    let mut t = PointSet::EMPTY;
+    let (first, last) = board.air_ray_of[from.index()];
+    for &(start, end) in &board.air_ray_spans[first as usize..last as usize] {
+        for &q in &board.air_ray_points[start as usize..end as usize] {
+            if forbidden.contains(q) {
+                continue;
+            }
+            // Over a surface enemy the run is an attack, which a camp (say) may forbid.
+            if !occupied.contains(q) {
+                if let Some(s) = board.below[q.index()] {
+                    if forbidden.contains(s) && !own.contains(s) {
+                        continue;
+                    }
+                }
+            }
+            t.insert(q);
+        }
+    }
+    t
+}
+
+/// Strikes (the striker stays), anti-aircraft fire and missile flights.
+fn strike_targets(pos: &Position, from: Point, me: Slot, forbidden: PointSet) -> PointSet {
+    let rules = pos.rules();
+    let board = rules.board();
+    let enemy = pos.occupied().minus(forbidden);
+    let i = from.index();
+    let mut t = PointSet::EMPTY;
+    if rules.has_ability(me.kind, Ability::Strike) {
+        // A neighbouring land point, or a coast-linked sea point.
+        t = t.or(board.step[i].and(board.land).or(board.coast[i]).and(enemy));
+    }
+    if rules.has_ability(me.kind, Ability::Bombard) {
+        t = t.or(board.coast[i].and(board.land).and(enemy));
+    }
+    if rules.has_ability(me.kind, Ability::AntiAir) {
+        for q in enemy.and(board.air).iter() {
+            if board.distance(from, q) as i32 <= crate::board::STRIKE_RANGE {
+                t.insert(q);
+            }
+        }
+    }
+    if rules.has_ability(me.kind, Ability::Flight) {
+        t = t.or(flight_targets(pos, from, forbidden));
+    }
+    t
+}
+
+/// A missile's flight from under the air lattice: along an air line through the
+/// position above it, onto an enemy plane or the enemy piece below a position — never
+/// one in an HQ or on an airport.
+fn flight_targets(pos: &Position, from: Point, forbidden: PointSet) -> PointSet {
+    let board = pos.rules().board();
+    let Some(up) = board.above[from.index()] else {
+        return PointSet::EMPTY;
+    };
+    let occupied = pos.occupied();
+    let mut t = PointSet::EMPTY;
+    let (first, last) = board.air_ray_of[up.index()];
+    let mut consider = |q: Point| {
+        if board.roles[q.index()] == Role::Airport {
+            return;
+        }
+        if occupied.contains(q) {
+            if !forbidden.contains(q) {
+                t.insert(q);
+            }
+            return;
+        }
+        if let Some(s) = board.below[q.index()] {
+            if occupied.contains(s) && !forbidden.contains(s) && board.roles[s.index()] != Role::Hq && s != from {
+                t.insert(s);
+            }
+        }
+    };
+    consider(up);
+    for &(start, end) in &board.air_ray_spans[first as usize..last as usize] {
+        for &q in &board.air_ray_points[start as usize..end as usize] {
+            consider(q);
+        }
+    }
+    t
+}
+
+/// How an action of the piece `kind` from `from` to `to` plays out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Manner {
+    /// The piece goes there (a step, run, landing or air run), attacking what it meets.
+    Go,
+    /// The piece stays and strikes the piece on `to` (fort, anti-aircraft fire).
+    Strike,
+    /// A ship's shore bombardment: a strike that never costs the ship.
+    Bombard,
+    /// A missile's flight onto the piece on `to`.
+    Flight,
+}
+
+/// The manner of a legal action (see [`targets`]).
+pub(crate) fn manner(pos: &Position, from: Point, to: Point, kind: PieceKind) -> Manner {
+    let rules = pos.rules();
+    let board = rules.board();
+    let mobility = rules.mobility(kind);
+    if mobility == Mobility::Fly {
+        return Manner::Go;
+    }
+    if mobility == Mobility::Immobile {
+        return Manner::Strike;
+    }
+    if board.air.contains(to) {
+        // A ground or sea piece against a plane: anti-aircraft fire, or a missile.
+        return if rules.has_ability(kind, Ability::AntiAir) { Manner::Strike } else { Manner::Flight };
+    }
+    if matches!(mobility, Mobility::Sail | Mobility::SailAndLand) {
+        let landing = mobility == Mobility::SailAndLand
+            && (board.land.contains(from) || board.roles[to.index()] == Role::HarbourMouth && board.coast[from.index()].contains(to));
+        if board.land.contains(to) && !landing {
+            return Manner::Bombard;
+        }
+        return Manner::Go;
+    }
+    if rules.has_ability(kind, Ability::Flight) {
+        // A missile reaching its target by road or rail fights as if it had flown.
+        let by_land = land_targets(pos, from, mobility, PointSet::EMPTY).contains(to);
+        if !by_land {
+            return Manner::Flight;
+        }
+    }
+    Manner::Go
 }

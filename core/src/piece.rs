@@ -99,7 +99,41 @@ pub enum PieceClass {
     Plane,
 }
 
+/// The arm a piece belongs to. Arms are public (rules/referee.md): what started on an
+/// anchorage is a ship, on an airport a plane, anywhere else an army piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(u8)]
+pub enum Arm {
+    /// The army: flag, officers, weapons (陆军).
+    Army,
+    /// The navy: ships (海军).
+    Navy,
+    /// The air force: planes (空军).
+    Air,
+}
+
+impl Arm {
+    /// The snake_case name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Arm::Army => "army",
+            Arm::Navy => "navy",
+            Arm::Air => "air",
+        }
+    }
+}
+
 impl PieceKind {
+    /// The kind's arm (public knowledge).
+    pub const fn arm(self) -> Arm {
+        match self.class() {
+            PieceClass::Ship => Arm::Navy,
+            PieceClass::Plane => Arm::Air,
+            _ => Arm::Army,
+        }
+    }
+
     /// The kind at a dense index, the inverse of `kind as usize`.
     pub fn from_index(index: usize) -> Option<PieceKind> {
         PieceKind::ALL.get(index).copied()

@@ -13,7 +13,8 @@ use crate::action::Action;
 use crate::board::{Point, PointSet, Role, MAX_POINTS};
 use crate::combat::Outcome;
 use crate::piece::{PieceKind, Side, SideSet};
-use crate::rules::{RuleSet, Scouting};
+use crate::movegen::Manner;
+use crate::rules::{Ability, Mobility, RuleSet, Scouting};
 use crate::setup::Deployment;
 
 /// Most pieces a game may hold (all sides together).
@@ -30,6 +31,9 @@ pub enum Phase {
     Deploy,
     /// The side to act moves.
     Move,
+    /// A reaction is due before play goes on: the owner of a submarine that evaded
+    /// steps it to an empty neighbouring sea point (海陆空三军棋, `evade_step`).
+    Reaction,
     /// The game is over.
     Over,
 }
@@ -52,6 +56,8 @@ pub enum EndReason {
     TimeOuts,
     /// A side's movable pieces are all gone (`lose_without_movable_pieces`, 翻棋).
     NoMovablePieces,
+    /// A side's commander left the board (`commander_capture`, 夺取主帅).
+    CommanderCaptured,
 }
 
 /// The result of a finished game.
@@ -65,13 +71,14 @@ pub struct GameResult {
 
 impl Phase {
     /// Every phase.
-    pub const ALL: [Phase; 3] = [Phase::Deploy, Phase::Move, Phase::Over];
+    pub const ALL: [Phase; 4] = [Phase::Deploy, Phase::Move, Phase::Reaction, Phase::Over];
 
     /// The snake_case name, e.g. `"move"`.
     pub const fn name(self) -> &'static str {
         match self {
             Phase::Deploy => "deploy",
             Phase::Move => "move",
+            Phase::Reaction => "reaction",
             Phase::Over => "over",
         }
     }
@@ -79,7 +86,7 @@ impl Phase {
 
 impl EndReason {
     /// Every reason.
-    pub const ALL: [EndReason; 7] = [
+    pub const ALL: [EndReason; 8] = [
         EndReason::FlagCaptured,
         EndReason::NoLegalMove,
         EndReason::NoCaptureLimit,
@@ -87,6 +94,7 @@ impl EndReason {
         EndReason::Agreement,
         EndReason::TimeOuts,
         EndReason::NoMovablePieces,
+        EndReason::CommanderCaptured,
     ];
 
     /// The snake_case name, e.g. `"flag_captured"`.
@@ -99,6 +107,7 @@ impl EndReason {
             EndReason::Agreement => "agreement",
             EndReason::TimeOuts => "time_outs",
             EndReason::NoMovablePieces => "no_movable_pieces",
+            EndReason::CommanderCaptured => "commander_captured",
         }
     }
 }
@@ -188,8 +197,14 @@ pub enum PlayError {
     /// The target is a camp with a piece in it.
     #[error("the piece on {0} is in a camp and cannot be attacked")]
     ProtectedByCamp(String),
+    /// A submarine's evasion step is due first (海陆空三军棋).
+    #[error("the submarine on {0} must first step away (a reaction): move it to an empty neighbouring sea point")]
+    ReactionPending(String),
+    /// A plane that was repelled (or scouted) must move away this turn.
+    #[error("the plane on {0} was repelled last turn and must move away now")]
+    MustMoveAway(String),
     /// The piece cannot get there this turn.
-    #[error("the {kind} on {from} cannot reach {to}: no road step or clear railway run joins them")]
+    #[error("the {kind} on {from} cannot reach {to} this turn: no step, clear run, flight or strike joins them")]
     Unreachable {
         /// The piece's kind (the mover's own piece).
         kind: PieceKind,
@@ -198,6 +213,58 @@ pub enum PlayError {
         /// Target point.
         to: String,
     },
+}
+
+/// Why a piece was revealed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RevealCause {
+    /// Its side's commander left the board (the flag is shown to everyone).
+    CommanderLost,
+    /// An attacking engineer scouted it (`engineer_scouts`).
+    EngineerScout,
+    /// A recon plane scouted it (to the recon's owner).
+    Scouted,
+    /// It shot down or struck a plane (to the plane's owner).
+    AntiAir,
+    /// Open play: both pieces of every combat are shown to everyone.
+    OpenPlay,
+}
+
+impl RevealCause {
+    /// Every cause.
+    pub const ALL: [RevealCause; 5] = [
+        RevealCause::CommanderLost,
+        RevealCause::EngineerScout,
+        RevealCause::Scouted,
+        RevealCause::AntiAir,
+        RevealCause::OpenPlay,
+    ];
+
+    /// The snake_case name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RevealCause::CommanderLost => "commander_lost",
+            RevealCause::EngineerScout => "engineer_scout",
+            RevealCause::Scouted => "scouted",
+            RevealCause::AntiAir => "anti_air",
+            RevealCause::OpenPlay => "open_play",
+        }
+    }
+}
+
+/// A piece's identity shown by an action: to one player, or to everyone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reveal {
+    /// Where the piece stands (or stood, if it has just left the board).
+    pub point: Point,
+    /// Its owner.
+    pub owner: Side,
+    /// Its kind.
+    pub kind: PieceKind,
+    /// The player told, or `None` for everyone.
+    pub to: Option<Side>,
+    /// Why.
+    pub cause: RevealCause,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,6 +318,50 @@ pub struct MoveOutcome {
     pub eliminated: Eliminations,
     /// The game's result, if this move ended it.
     pub result: Option<GameResult>,
+    /// Where the defender stood (for a plane attacking a surface piece, the point
+    /// below the plane's target position).
+    pub defender_at: Option<Point>,
+    /// The attacker did not move: a strike, a bombardment or anti-aircraft fire.
+    pub struck: bool,
+    /// The plane was shot down at this air position on its way (海陆空三军棋).
+    pub shot_down_at: Option<Point>,
+    /// Identities this action showed (scouting, anti-aircraft guns, open play).
+    pub reveals: [Option<Reveal>; 3],
+    /// A submarine evaded and its owner must now step it away from this point
+    /// ([`Phase::Reaction`]).
+    pub reaction_due: Option<Point>,
+    /// This action was a submarine's evasion step (a reaction).
+    pub reaction: bool,
+}
+
+impl MoveOutcome {
+    fn new(side: Side, from: Point, to: Point, kind: PieceKind) -> MoveOutcome {
+        MoveOutcome {
+            side,
+            from,
+            to,
+            flipped: false,
+            armies_assigned: false,
+            kind,
+            combat: None,
+            flags_revealed: [None, None],
+            scouted: Scouting::Off,
+            eliminated: Eliminations::default(),
+            result: None,
+            defender_at: None,
+            struck: false,
+            shot_down_at: None,
+            reveals: [None; 3],
+            reaction_due: None,
+            reaction: false,
+        }
+    }
+
+    fn push_reveal(&mut self, r: Reveal) {
+        if let Some(slot) = self.reveals.iter_mut().find(|x| x.is_none()) {
+            *slot = Some(r);
+        }
+    }
 }
 
 /// Sides eliminated by one action while the game went on (at most three of four).
@@ -291,7 +402,15 @@ pub struct Position {
     pub(crate) slots: [Slot; MAX_PIECES],
     occ: [PointSet; 4],
     occupied: PointSet,
+    /// Occupancy by arm (army, navy, air): public.
+    arm_occ: [PointSet; 3],
     known: [u128; 4],
+    /// Per army: a plane that must move away on its owner's next turn.
+    obliged: [u8; 4],
+    /// The submarine whose evasion step is due ([`Phase::Reaction`]), and whether the
+    /// action that caused it removed a piece (for the draw counter).
+    react: u8,
+    react_removed: bool,
     /// Points holding a face-down piece (翻棋). Face-down pieces never move.
     hidden: PointSet,
     /// The army each player commands (翻棋: fixed by the first flip).
@@ -315,7 +434,11 @@ impl Position {
             slots: [NO_SLOT; MAX_PIECES],
             occ: [PointSet::EMPTY; 4],
             occupied: PointSet::EMPTY,
+            arm_occ: [PointSet::EMPTY; 3],
             known: [0; 4],
+            obliged: [EMPTY; 4],
+            react: EMPTY,
+            react_removed: false,
             hidden: PointSet::EMPTY,
             armies: Side::ALL.map(Some),
             deployed: SideSet::EMPTY,
@@ -396,6 +519,7 @@ impl Position {
             pos.cells[p.index()] = id as u8;
             pos.occ[side as usize].insert(p);
             pos.occupied.insert(p);
+            pos.arm_occ[kind.arm() as usize].insert(p);
             pos.known_by_team(side, id);
         }
         pos.deployed = rules.sides().iter().copied().collect();
@@ -469,6 +593,7 @@ impl Position {
             pos.cells[p.index()] = id as u8;
             pos.occ[side as usize].insert(p);
             pos.occupied.insert(p);
+            pos.arm_occ[kind.arm() as usize].insert(p);
             pos.hidden.insert(p);
         }
         pos.armies = [None; 4];
@@ -500,6 +625,7 @@ impl Position {
                 .copied()
                 .find(|s| !self.deployed.contains(*s) && !self.out.contains(*s)),
             Phase::Move => Some(self.rules.sides()[self.turn as usize]),
+            Phase::Reaction => self.player_of(self.slots[self.react as usize].owner),
             Phase::Over => None,
         }
     }
@@ -531,6 +657,14 @@ impl Position {
             let s = self.slots[id as usize];
             (s.owner, s.kind)
         })
+    }
+
+    /// The stable id of the piece on a point (referee knowledge): its index in the
+    /// game's piece table, the same wherever the piece goes. Ids follow the sides' turn
+    /// order and each side's deployment in point order.
+    pub fn piece_id(&self, p: Point) -> Option<usize> {
+        let id = *self.cells.get(p.index())?;
+        (id != EMPTY).then_some(id as usize)
     }
 
     /// The owner of the piece on a point (public knowledge).
@@ -598,7 +732,7 @@ impl Position {
         }
         match self.phase {
             Phase::Deploy => {}
-            Phase::Move => return Err(PlayError::NotDeployPhase),
+            Phase::Move | Phase::Reaction => return Err(PlayError::NotDeployPhase),
             Phase::Over => return Err(PlayError::GameOver),
         }
         if self.deployed.contains(side) {
@@ -624,6 +758,7 @@ impl Position {
             self.cells[p.index()] = id as u8;
             self.occ[side as usize].insert(p);
             self.occupied.insert(p);
+            self.arm_occ[kind.arm() as usize].insert(p);
             self.known_by_team(side, id);
         }
         self.deployed = self.deployed.with(side);
@@ -655,10 +790,19 @@ impl Position {
     /// Like [`Position::legal_actions`], filling a buffer the caller reuses.
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
+        if self.phase == Phase::Reaction {
+            let from = Point(self.slots[self.react as usize].at);
+            out.extend(self.evasion_steps(from).iter().map(|to| Action::Move { from, to }));
+            return;
+        }
         if self.phase != Phase::Move {
             return;
         }
         let side = self.rules.sides()[self.turn as usize];
+        if let Some(from) = self.obligation(side) {
+            out.extend(self.targets(from).iter().map(|to| Action::Move { from, to }));
+            return;
+        }
         if let Some(army) = self.armies[side as usize] {
             for from in self.occ[army as usize].minus(self.hidden).iter() {
                 out.extend(self.targets(from).iter().map(|to| Action::Move { from, to }));
@@ -691,6 +835,23 @@ impl Position {
         self.rules.sides().iter().copied().find(|p| self.armies[*p as usize] == Some(army))
     }
 
+    /// The point of the plane `player` must move away this turn, if any (a plane that
+    /// was repelled or scouted must move away on its owner's next turn if it can).
+    pub fn obligation(&self, player: Side) -> Option<Point> {
+        let army = self.armies[player as usize]?;
+        let id = self.obliged[army as usize];
+        if id == EMPTY || self.slots[id as usize].at == OFF_BOARD {
+            return None;
+        }
+        let at = Point(self.slots[id as usize].at);
+        (!self.targets(at).is_empty()).then_some(at)
+    }
+
+    /// Empty sea points a submarine on `p` may step to.
+    fn evasion_steps(&self, p: Point) -> PointSet {
+        self.rules.board().sea_step[p.index()].minus(self.occupied)
+    }
+
     /// Whether the piece on `p` is face down (翻棋).
     pub fn is_face_down(&self, p: Point) -> bool {
         self.hidden.contains(p)
@@ -708,14 +869,31 @@ impl Position {
 
     /// Checks an action for the side to act; the error says why it is refused.
     pub fn check(&self, action: Action) -> Result<(), PlayError> {
+        let board = self.rules.board();
+        let name = |p: Point| board.name_of(p).to_owned();
         match self.phase {
             Phase::Deploy => return Err(PlayError::NotMovePhase),
             Phase::Over => return Err(PlayError::GameOver),
+            Phase::Reaction => {
+                let sub = Point(self.slots[self.react as usize].at);
+                return match action {
+                    Action::Move { from, to } if from == sub => {
+                        if self.evasion_steps(sub).contains(to) {
+                            Ok(())
+                        } else {
+                            Err(PlayError::Unreachable {
+                                kind: self.slots[self.react as usize].kind,
+                                from: name(from),
+                                to: name(to),
+                            })
+                        }
+                    }
+                    _ => Err(PlayError::ReactionPending(name(sub))),
+                };
+            }
             Phase::Move => {}
         }
         let side = self.rules.sides()[self.turn as usize];
-        let board = self.rules.board();
-        let name = |p: Point| board.name_of(p).to_owned();
         let (from, to) = match action {
             Action::Move { from, to } => (from, to),
             Action::Flip { at } => {
@@ -739,6 +917,11 @@ impl Position {
         if self.armies[side as usize] != Some(slot.owner) {
             return Err(PlayError::NotYourPiece(name(from)));
         }
+        if let Some(must) = self.obligation(side) {
+            if must != from {
+                return Err(PlayError::MustMoveAway(name(must)));
+            }
+        }
         if self.targets(from).contains(to) {
             return Ok(());
         }
@@ -752,12 +935,11 @@ impl Position {
         if self.rules.options().hq_locks && board.role(from) == Role::Hq {
             return Err(PlayError::InHeadquarters(name(from)));
         }
-        let opts = self.rules.options();
         match self.slot_at(to) {
             Some(_) if self.hidden.contains(to) => Err(PlayError::TargetFaceDown(name(to))),
             Some(t) if t.owner == slot.owner => Err(PlayError::OwnPiece(name(to))),
             Some(t) if self.rules.team_of(slot.owner).contains(t.owner) => Err(PlayError::AllyPiece(name(to))),
-            Some(_) if opts.camps_protect && board.role(to) == Role::Camp => {
+            Some(_) if !self.rules.may_attack_camps(slot.kind) && board.role(to) == Role::Camp => {
                 Err(PlayError::ProtectedByCamp(name(to)))
             }
             Some(t) if self.rules.deals() && self.shielded(to) => Err(if t.kind == PieceKind::Flag {
@@ -790,64 +972,142 @@ impl Position {
             Action::Move { from, to } => (from, to),
             Action::Flip { at } => return self.flip(at),
         };
+        if self.phase == Phase::Reaction {
+            return self.evasion_step(from, to);
+        }
         let side = self.rules.sides()[self.turn as usize];
         let att = self.cells[from.index()];
-        let att_kind = self.slots[att as usize].kind;
-        let mut out = MoveOutcome {
-            side,
-            from,
-            to,
-            flipped: false,
-            armies_assigned: false,
-            kind: att_kind,
-            combat: None,
-            flags_revealed: [None, None],
-            scouted: Scouting::Off,
-            eliminated: Eliminations::default(),
-            result: None,
-        };
-        let def = self.cells[to.index()];
+        let att_slot = self.slots[att as usize];
+        let att_kind = att_slot.kind;
+        let army = att_slot.owner;
+        self.obliged[army as usize] = EMPTY;
+        let rules = self.rules.clone();
+        let board = rules.board();
+        let mut out = MoveOutcome::new(side, from, to, att_kind);
+        let manner = crate::movegen::manner(self, from, to, att_kind);
+        out.struck = matches!(manner, Manner::Strike | Manner::Bombard);
+        let flying = rules.mobility(att_kind) == Mobility::Fly;
         let mut removed = false;
         let mut flag_taken = false;
-        if def == EMPTY {
-            self.relocate(att, to);
-        } else {
-            let def_slot = self.slots[def as usize];
-            // An attack the shelter or guard forbids, on a piece whose kind the mover could
-            // not see (so it was legal), is void: the referee rules it repelled.
-            let outcome = if self.shielded(to) {
-                Outcome::Repel
-            } else {
-                self.rules.combat_outcome(att_kind, def_slot.kind)
-            };
-            out.combat = Some((def_slot.owner, def_slot.kind, outcome));
-            if att_kind == PieceKind::Engineer {
-                let scouting = self.rules.options().engineer_scouts;
-                out.scouted = scouting;
-                match scouting {
-                    Scouting::Off => {}
-                    Scouting::Attacker => self.known[side as usize] |= 1u128 << def,
-                    Scouting::Everyone => self.reveal_to_all(def),
-                }
-            }
-            if outcome.defender_leaves() {
-                self.remove(def);
-                removed = true;
-                flag_taken = def_slot.kind == PieceKind::Flag;
-            }
-            if outcome.attacker_leaves() {
+
+        // A plane is shot down at the first enemy anti-aircraft piece it flies over or
+        // onto; the gun is shown to the plane's owner.
+        if flying {
+            if let Some((at, gun)) = self.first_gun_on_run(from, to, army) {
+                let g = self.slots[gun as usize];
+                self.known[side as usize] |= 1u128 << gun;
+                out.push_reveal(Reveal {
+                    point: Point(g.at),
+                    owner: g.owner,
+                    kind: g.kind,
+                    to: Some(side),
+                    cause: RevealCause::AntiAir,
+                });
+                out.shot_down_at = Some(at);
                 self.remove(att);
-                removed = true;
-            } else if outcome == Outcome::Win {
-                self.relocate(att, to);
+                self.end_turn(true, &mut out.eliminated);
+                out.result = self.result;
+                return out;
             }
-            let mut n = 0;
-            let att_army = self.slots[att as usize].owner;
-            for (gone, kind, owner) in [
-                (outcome.defender_leaves(), def_slot.kind, def_slot.owner),
-                (outcome.attacker_leaves(), att_kind, att_army),
-            ] {
-                if gone && kind == PieceKind::Commander && self.rules.options().commander_reveals_flag {
+        }
+
+        // The defender: the piece on the target; for a plane over an empty air position,
+        // an enemy piece on the surface below.
+        let def_at = if !self.is_empty_at(to) {
+            Some(to)
+        } else if flying {
+            board.below(to).filter(|&s| self.owner_at(s).is_some_and(|o| !rules.team_of(army).contains(o)))
+        } else {
+            None
+        };
+        let Some(def_at) = def_at else {
+            self.relocate(att, to);
+            self.end_turn(false, &mut out.eliminated);
+            out.result = self.result;
+            return out;
+        };
+        let def = self.cells[def_at.index()];
+        let def_slot = self.slots[def as usize];
+        out.defender_at = Some(def_at);
+        // An attack the rules forbid on a piece whose kind the mover could not see (so it
+        // was legal) is void: the referee rules it repelled.
+        let outcome = if self.shielded(def_at) {
+            Outcome::Repel
+        } else {
+            match rules.combat_outcome(att_kind, def_slot.kind) {
+                Outcome::Illegal => Outcome::Repel,
+                o => o,
+            }
+        };
+        out.combat = Some((def_slot.owner, def_slot.kind, outcome));
+        let def_player = self.player_of(def_slot.owner);
+        if att_kind == PieceKind::Engineer {
+            let scouting = rules.options().engineer_scouts;
+            out.scouted = scouting;
+            match scouting {
+                Scouting::Off => {}
+                Scouting::Attacker => self.known[side as usize] |= 1u128 << def,
+                Scouting::Everyone => self.reveal_to_all(def),
+            }
+        }
+        if rules.has_ability(att_kind, Ability::Scout) {
+            self.known[side as usize] |= 1u128 << def;
+            out.push_reveal(Reveal {
+                point: def_at,
+                owner: def_slot.owner,
+                kind: def_slot.kind,
+                to: Some(side),
+                cause: RevealCause::Scouted,
+            });
+        }
+        if board.is_air(def_at) && rules.has_ability(att_kind, Ability::AntiAir) && outcome.defender_leaves() {
+            if let Some(p) = def_player {
+                self.known[p as usize] |= 1u128 << att;
+                out.push_reveal(Reveal { point: from, owner: army, kind: att_kind, to: Some(p), cause: RevealCause::AntiAir });
+            }
+        }
+        if rules.options().open_play {
+            self.reveal_to_all(att);
+            self.reveal_to_all(def);
+            out.push_reveal(Reveal { point: from, owner: army, kind: att_kind, to: None, cause: RevealCause::OpenPlay });
+            out.push_reveal(Reveal { point: def_at, owner: def_slot.owner, kind: def_slot.kind, to: None, cause: RevealCause::OpenPlay });
+        }
+        // Who leaves. A bombarding ship never does; a missile that flew at a plane stays
+        // where it was when it wins; a plane goes to its target position.
+        let attacker_leaves = match outcome {
+            Outcome::Lose | Outcome::Both => manner != Manner::Bombard,
+            // The attacking missile is spent; anything else stays where it was.
+            Outcome::Evade => rules.has_ability(att_kind, Ability::Flight),
+            _ => false,
+        };
+        if outcome.defender_leaves() {
+            self.remove(def);
+            removed = true;
+            flag_taken = def_slot.kind == PieceKind::Flag;
+        }
+        if attacker_leaves {
+            self.remove(att);
+            removed = true;
+        } else if outcome == Outcome::Win && manner == Manner::Go
+            || outcome == Outcome::Win && manner == Manner::Flight && !board.is_air(to)
+            || flying && outcome == Outcome::Repel && self.is_empty_at(to)
+        {
+            self.relocate(att, to);
+        }
+        if flying && outcome == Outcome::Repel {
+            self.obliged[army as usize] = att;
+        }
+        let mut n = 0;
+        let mut commanders_lost = 0;
+        let mut lost_army = army;
+        for (gone, kind, owner) in [
+            (outcome.defender_leaves(), def_slot.kind, def_slot.owner),
+            (attacker_leaves, att_kind, army),
+        ] {
+            if gone && kind == PieceKind::Commander {
+                commanders_lost += 1;
+                lost_army = owner;
+                if rules.options().commander_reveals_flag {
                     if let Some(flag_at) = self.reveal_flag(owner) {
                         out.flags_revealed[n] = Some((owner, flag_at));
                         n += 1;
@@ -856,24 +1116,85 @@ impl Position {
             }
         }
         if flag_taken {
-            let army = out.combat.map_or(side, |c| c.0);
-            if let Some(loser) = self.player_of(army) {
+            if let Some(loser) = self.player_of(def_slot.owner) {
                 self.eliminate(loser, EndReason::FlagCaptured, &mut out.eliminated);
             }
         }
-        if removed && self.rules.options().lose_without_movable_pieces {
-            let rules = self.rules.clone();
-            for &army in rules.sides() {
-                if self.phase != Phase::Over && !self.has_movable_piece(army) {
-                    if let Some(loser) = self.player_of(army).filter(|p| !self.out.contains(*p)) {
+        if rules.options().commander_capture && commanders_lost == 1 && self.phase != Phase::Over {
+            if let Some(loser) = self.player_of(lost_army) {
+                self.eliminate(loser, EndReason::CommanderCaptured, &mut out.eliminated);
+            }
+        }
+        if removed && rules.options().lose_without_movable_pieces {
+            for &a in rules.sides() {
+                if self.phase != Phase::Over && !self.has_movable_piece(a) {
+                    if let Some(loser) = self.player_of(a).filter(|p| !self.out.contains(*p)) {
                         self.eliminate(loser, EndReason::NoMovablePieces, &mut out.eliminated);
                     }
                 }
             }
         }
+        // A submarine that evaded steps away first, if the rule set asks for it and it can.
+        if outcome == Outcome::Evade
+            && rules.options().evade_step
+            && self.phase == Phase::Move
+            && !self.evasion_steps(def_at).is_empty()
+        {
+            self.react = def;
+            self.react_removed = removed;
+            self.phase = Phase::Reaction;
+            out.reaction_due = Some(def_at);
+            return out;
+        }
         self.end_turn(removed, &mut out.eliminated);
         out.result = self.result;
         out
+    }
+
+    /// The reacting submarine steps away; then the interrupted turn ends.
+    fn evasion_step(&mut self, from: Point, to: Point) -> MoveOutcome {
+        let id = self.react;
+        let slot = self.slots[id as usize];
+        let player = self.player_of(slot.owner).unwrap_or(slot.owner);
+        self.relocate(id, to);
+        let mut out = MoveOutcome::new(player, from, to, slot.kind);
+        out.reaction = true;
+        self.finish_reaction(&mut out.eliminated);
+        out.result = self.result;
+        out
+    }
+
+    /// Leaves the reaction phase and ends the turn that caused it.
+    fn finish_reaction(&mut self, report: &mut Eliminations) {
+        self.phase = Phase::Move;
+        self.react = EMPTY;
+        let removed = std::mem::take(&mut self.react_removed);
+        self.end_turn(removed, report);
+    }
+
+    /// The first air position of a plane's run from `from` to `to` (excluding the start)
+    /// over an enemy piece that shoots planes down, with that piece's slot.
+    fn first_gun_on_run(&self, from: Point, to: Point, army: Side) -> Option<(Point, u8)> {
+        let rules = &self.rules;
+        let board = rules.board();
+        let (first, last) = board.air_ray_of[from.index()];
+        for &(start, end) in &board.air_ray_spans[first as usize..last as usize] {
+            let ray = &board.air_ray_points[start as usize..end as usize];
+            let Some(len) = ray.iter().position(|&q| q == to) else { continue };
+            for &q in &ray[..=len] {
+                let Some(s) = board.below(q) else { continue };
+                let id = self.cells[s.index()];
+                if id == EMPTY {
+                    continue;
+                }
+                let g = self.slots[id as usize];
+                if !rules.team_of(army).contains(g.owner) && rules.has_ability(g.kind, Ability::AntiAir) {
+                    return Some((q, id));
+                }
+            }
+            return None;
+        }
+        None
     }
 
     /// `side` resigns and is out. With two sides (or when its team is then beaten)
@@ -886,6 +1207,13 @@ impl Position {
             return Err(PlayError::NotPlaying(side));
         }
         let mut report = Eliminations::default();
+        if self.phase == Phase::Reaction {
+            // The pending evasion step lapses: the submarine stays.
+            self.finish_reaction(&mut report);
+            if self.phase == Phase::Over || self.out.contains(side) {
+                return Ok((report, self.result));
+            }
+        }
         let was_to_act = self.to_act() == Some(side);
         if self.eliminate(side, EndReason::Resignation, &mut report) {
             self.quiet = 0;
@@ -927,19 +1255,9 @@ impl Position {
                 self.armies[p as usize] = free.next();
             }
         }
-        let mut out = MoveOutcome {
-            side,
-            from: at,
-            to: at,
-            flipped: true,
-            armies_assigned,
-            kind: slot.kind,
-            combat: None,
-            flags_revealed: [None, None],
-            scouted: Scouting::Off,
-            eliminated: Eliminations::default(),
-            result: None,
-        };
+        let mut out = MoveOutcome::new(side, at, at, slot.kind);
+        out.flipped = true;
+        out.armies_assigned = armies_assigned;
         // A flip is progress for the draw rule, like a capture.
         self.end_turn(true, &mut out.eliminated);
         out.result = self.result;
@@ -980,7 +1298,22 @@ impl Position {
         match self.phase {
             Phase::Deploy => return Err(PlayError::NotMovePhase),
             Phase::Over => return Err(PlayError::GameOver),
-            Phase::Move => {}
+            Phase::Move | Phase::Reaction => {}
+        }
+        if self.phase == Phase::Reaction {
+            // The reacting player let its time run out: the submarine stays.
+            let side = self.to_act().expect("a reaction names a player");
+            let count = &mut self.timeouts[side as usize];
+            *count = count.saturating_add(1);
+            let count = *count;
+            let mut eliminated = Eliminations::default();
+            if self.rules.options().max_timeouts.is_some_and(|m| count >= m) {
+                self.react_removed |= self.eliminate(side, EndReason::TimeOuts, &mut eliminated);
+            }
+            if self.phase == Phase::Reaction {
+                self.finish_reaction(&mut eliminated);
+            }
+            return Ok(TimeOutOutcome { side, count, eliminated, result: self.result });
         }
         let side = self.rules.sides()[self.turn as usize];
         let count = &mut self.timeouts[side as usize];
@@ -1117,6 +1450,9 @@ impl Position {
         let slot = &mut self.slots[id as usize];
         let from = Point(slot.at);
         slot.at = to.0;
+        let arm = &mut self.arm_occ[slot.kind.arm() as usize];
+        arm.remove(from);
+        arm.insert(to);
         let occ = &mut self.occ[slot.owner as usize];
         occ.remove(from);
         occ.insert(to);
@@ -1131,6 +1467,7 @@ impl Position {
         let at = Point(slot.at);
         slot.at = OFF_BOARD;
         if self.cells[at.index()] == id {
+            self.arm_occ[slot.kind.arm() as usize].remove(at);
             self.cells[at.index()] = EMPTY;
             self.occ[slot.owner as usize].remove(at);
             self.occupied.remove(at);
@@ -1140,6 +1477,11 @@ impl Position {
     /// Points holding a piece.
     pub fn occupied(&self) -> PointSet {
         self.occupied
+    }
+
+    /// Points holding a piece of an arm (arms are public).
+    pub fn occupied_by_arm(&self, arm: crate::piece::Arm) -> PointSet {
+        self.arm_occ[arm as usize]
     }
 
     /// Points holding a piece of `side`.
@@ -1185,6 +1527,10 @@ impl Position {
             && self.slots == other.slots
             && self.occ == other.occ
             && self.known == other.known
+            && self.arm_occ == other.arm_occ
+            && self.obliged == other.obliged
+            && self.react == other.react
+            && self.react_removed == other.react_removed
             && self.hidden == other.hidden
             && self.armies == other.armies
             && self.deployed == other.deployed

@@ -13,29 +13,11 @@ use crate::action::{Action, NotationError};
 use crate::board::{Board, Point};
 use crate::combat::Outcome;
 use crate::piece::{PieceKind, Side, SideSet};
+pub use crate::position::RevealCause;
 use crate::position::{EndReason, Eliminations, GameResult, Phase, PlayError, Position, SeenPiece};
 use crate::record::Record;
 use crate::rules::{RuleSet, RulesError, Scouting};
 use crate::setup::{Deployment, Setup, SetupError};
-
-/// Why a piece was revealed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RevealCause {
-    /// Its side's commander left the board (the flag is shown to everyone).
-    CommanderLost,
-    /// An attacking engineer scouted it (`engineer_scouts`).
-    EngineerScout,
-}
-
-impl RevealCause {
-    /// The snake_case name used in JSON.
-    pub const fn name(self) -> &'static str {
-        match self {
-            RevealCause::CommanderLost => "commander_lost",
-            RevealCause::EngineerScout => "engineer_scout",
-        }
-    }
-}
 
 /// Something that happened, as told to a player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,6 +48,35 @@ pub enum Event {
         to: Point,
         /// What happened.
         outcome: Outcome,
+    },
+    /// A piece struck another without moving: a fort's strike, a gunboat's shore
+    /// bombardment, anti-aircraft fire (海陆空三军棋).
+    Struck {
+        /// The striking side.
+        side: Side,
+        /// The striker's point.
+        from: Point,
+        /// The target's point.
+        to: Point,
+        /// What happened (a bombarding gunboat never leaves the board).
+        outcome: Outcome,
+    },
+    /// A plane flying from `from` was shot down at the air position `at` by an enemy
+    /// anti-aircraft piece below it.
+    ShotDown {
+        /// The plane's side.
+        side: Side,
+        /// Where the plane started.
+        from: Point,
+        /// Where it was shot down.
+        at: Point,
+    },
+    /// A submarine that evaded must step away: its owner acts next (a reaction).
+    ReactionDue {
+        /// The player who must react.
+        player: Side,
+        /// The submarine's point.
+        point: Point,
     },
     /// A face-down piece was turned face up (翻棋).
     Flipped {
@@ -136,6 +147,11 @@ impl Event {
             Event::Attacked { side, from, to, outcome } => json!({
                 "type": "attacked", "side": side, "from": n(from), "to": n(to), "outcome": outcome
             }),
+            Event::Struck { side, from, to, outcome } => json!({
+                "type": "struck", "side": side, "from": n(from), "to": n(to), "outcome": outcome
+            }),
+            Event::ShotDown { side, from, at } => json!({"type": "shot_down", "side": side, "from": n(from), "at": n(at)}),
+            Event::ReactionDue { player, point } => json!({"type": "reaction_due", "player": player, "point": n(point)}),
             Event::Revealed { point, owner, kind, cause } => json!({
                 "type": "revealed", "point": n(point), "owner": owner, "kind": kind, "cause": cause.name()
             }),
@@ -157,6 +173,13 @@ impl Event {
         match *self {
             Event::Deployed { side } => format!("{side} deployed"),
             Event::Moved { side, from, to } => format!("{side} {}-{}", n(from), n(to)),
+            Event::Struck { side, from, to, outcome } => {
+                format!("{side} {} struck {}: {}", n(from), n(to), outcome_words(outcome))
+            }
+            Event::ShotDown { side, from, at } => format!("{side}'s plane from {} was shot down at {}", n(from), n(at)),
+            Event::ReactionDue { player, point } => {
+                format!("{player} must step the submarine on {} away", n(point))
+            }
             Event::Attacked { side, from, to, outcome } => {
                 let what = match outcome {
                     Outcome::Win => "the defender left the board",
@@ -183,6 +206,17 @@ impl Event {
             Event::DrawAgreed => "draw agreed".to_owned(),
             Event::GameOver { result } => describe_result(&result),
         }
+    }
+}
+
+fn outcome_words(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win => "the target left the board",
+        Outcome::Lose => "the striker left the board",
+        Outcome::Both => "both left the board",
+        Outcome::Repel => "no effect",
+        Outcome::Evade => "the target evaded",
+        Outcome::Illegal => "no combat",
     }
 }
 
@@ -283,27 +317,40 @@ impl View {
 
     /// The board as text from this player's seat: own pieces by their two-letter code,
     /// other sides' pieces in angle brackets (`<??>` when unknown), face-down pieces
-    /// (翻棋) as `##`; `( )` an empty camp, `[ ]` an empty HQ.
+    /// (翻棋) as `##`; `( )` an empty camp, `[ ]` an empty HQ, `~` open sea. On a board
+    /// with an air layer the planes follow the grid, one line, by air position.
     pub fn render(&self, board: &Board) -> String {
+        use crate::board::Role;
         let (w, h) = board.grid_size();
         let mut grid = vec![vec![None::<String>; w as usize]; h as usize];
+        let cell_of = |piece: &SeenPiece| {
+            let code = piece.kind.map_or("??", PieceKind::short);
+            match piece.owner {
+                None => "##".to_owned(),
+                Some(o) if Some(o) == self.army => code.to_owned(),
+                Some(_) => format!("<{code}>"),
+            }
+        };
         for p in board.points() {
             let (x, y) = board.coords(p);
             let mark = match board.role(p) {
-                crate::board::Role::Camp => " ( ) ",
-                crate::board::Role::Hq => " [ ] ",
+                Role::Camp => " ( ) ",
+                Role::Hq => " [ ] ",
+                Role::Sea | Role::Anchorage => "  ~  ",
+                Role::Air | Role::Airport if board.below(p).is_some() => continue,
                 _ => "  .  ",
             };
             grid[y as usize][x as usize] = Some(mark.to_owned());
         }
+        let mut air = Vec::new();
         for piece in &self.pieces {
+            let cell = cell_of(piece);
+            if board.is_air(piece.point) {
+                air.push(format!("{cell} {}", board.name_of(piece.point)));
+                continue;
+            }
             let (x, y) = board.coords(piece.point);
-            let code = piece.kind.map_or("??", PieceKind::short);
-            let cell = match piece.owner {
-                None => " ##  ".to_owned(),
-                Some(o) if Some(o) == self.army => format!(" {code}  "),
-                Some(_) => format!("<{code}> "),
-            };
+            let cell = if cell.starts_with('<') { format!("{cell} ") } else { format!(" {cell}  ") };
             grid[y as usize][x as usize] = Some(cell);
         }
         let mut s = String::new();
@@ -319,6 +366,9 @@ impl View {
             s.push_str(&format!("  {}  ", (b'a' + x) as char));
         }
         s.push('\n');
+        if !board.air_lines().is_empty() {
+            s.push_str(&format!("    air: {}\n", if air.is_empty() { "-".to_owned() } else { air.join(", ") }));
+        }
         s
     }
 }
@@ -467,7 +517,7 @@ impl Game {
     fn check_deploy_phase(&self) -> Result<(), GameError> {
         match self.position.phase() {
             Phase::Deploy => Ok(()),
-            Phase::Move => Err(PlayError::NotDeployPhase.into()),
+            Phase::Move | Phase::Reaction => Err(PlayError::NotDeployPhase.into()),
             Phase::Over => Err(PlayError::GameOver.into()),
         }
     }
@@ -553,10 +603,11 @@ impl Game {
         }
         match outcome.combat {
             None if outcome.flipped => {}
+            None if outcome.shot_down_at.is_some() => {}
             None => public.push(Event::Moved { side, from, to }),
             Some((owner, def_kind, result)) => {
                 let reveal = Event::Revealed {
-                    point: to,
+                    point: outcome.defender_at.unwrap_or(to),
                     owner,
                     kind: def_kind,
                     cause: RevealCause::EngineerScout,
@@ -566,13 +617,25 @@ impl Game {
                     Scouting::Attacker => private.push((side, reveal)),
                     Scouting::Everyone => public.push(reveal),
                 }
-                public.push(Event::Attacked {
-                    side,
-                    from,
-                    to,
-                    outcome: result,
+                public.push(if outcome.struck {
+                    Event::Struck { side, from, to, outcome: result }
+                } else {
+                    Event::Attacked { side, from, to, outcome: result }
                 });
             }
+        }
+        for r in outcome.reveals.into_iter().flatten() {
+            let e = Event::Revealed { point: r.point, owner: r.owner, kind: r.kind, cause: r.cause };
+            match r.to {
+                Some(p) => private.push((p, e)),
+                None => public.push(e),
+            }
+        }
+        if let Some(at) = outcome.shot_down_at {
+            public.push(Event::ShotDown { side, from, at });
+        }
+        if let (Some(point), Some(player)) = (outcome.reaction_due, self.position.to_act()) {
+            public.push(Event::ReactionDue { player, point });
         }
         for (owner, point) in outcome.flags_revealed.into_iter().flatten() {
             public.push(Event::Revealed {

@@ -26,6 +26,13 @@ pub enum Mobility {
     RailStraight,
     /// A step, or a railway run that may turn at any railway point (the engineer).
     RailTurn,
+    /// One step along a sea lane (ships).
+    Sail,
+    /// A sea step; from an anchorage onto its harbour mouth (landing), road steps on
+    /// land, and from a harbour mouth back onto its anchorage (battleship, cruiser).
+    SailAndLand,
+    /// One straight run along an air line, over everything (planes).
+    Fly,
 }
 
 impl Mobility {
@@ -36,7 +43,53 @@ impl Mobility {
             Mobility::Step => "step",
             Mobility::RailStraight => "rail_straight",
             Mobility::RailTurn => "rail_turn",
+            Mobility::Sail => "sail",
+            Mobility::SailAndLand => "sail_and_land",
+            Mobility::Fly => "fly",
         }
+    }
+}
+
+/// A power a kind has besides moving (海陆空三军棋). A *strike* is an attack in which
+/// the striker does not move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(u8)]
+pub enum Ability {
+    /// Strikes an enemy piece on a neighbouring land point or on a coast-linked sea
+    /// point (the fort).
+    Strike,
+    /// Shore bombardment: strikes an enemy piece on a coast-linked land point, and
+    /// never leaves the board for it (the gunboat).
+    Bombard,
+    /// Strikes an enemy plane at most [`crate::board::STRIKE_RANGE`] away, and shoots
+    /// down an enemy plane flying over or onto it (aa_gun, gunboat).
+    AntiAir,
+    /// Flies from under the air lattice along an air line, over everything, onto an
+    /// enemy piece (the missile).
+    Flight,
+    /// Learns the identity of every piece it attacks (the recon plane).
+    Scout,
+}
+
+impl Ability {
+    /// Every ability.
+    pub const ALL: [Ability; 5] =
+        [Ability::Strike, Ability::Bombard, Ability::AntiAir, Ability::Flight, Ability::Scout];
+
+    /// The snake_case name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Ability::Strike => "strike",
+            Ability::Bombard => "bombard",
+            Ability::AntiAir => "anti_air",
+            Ability::Flight => "flight",
+            Ability::Scout => "scout",
+        }
+    }
+
+    const fn bit(self) -> u8 {
+        1 << self as u8
     }
 }
 
@@ -87,6 +140,17 @@ pub struct Options {
     pub flag_guarded_by_mines: bool,
     /// A side whose movable pieces (face up or down) are all gone loses (翻棋).
     pub lose_without_movable_pieces: bool,
+    /// Kind patterns (`"fighter"`, `"@ship"`, …) that may attack a piece in a camp even
+    /// though `camps_protect` is on.
+    pub camp_exempt: Vec<String>,
+    /// A submarine that evades must at once step to an empty neighbouring sea point,
+    /// chosen by its owner (a reaction, [`crate::Phase::Reaction`]).
+    pub evade_step: bool,
+    /// Open play (密布明战法): both pieces of every combat are revealed to every player.
+    pub open_play: bool,
+    /// 夺取主帅: a side whose commander leaves the board loses (if both commanders leave
+    /// in one combat, play goes on).
+    pub commander_capture: bool,
 }
 
 impl Default for Options {
@@ -106,6 +170,10 @@ impl Default for Options {
             hq_shelter: false,
             flag_guarded_by_mines: false,
             lose_without_movable_pieces: false,
+            camp_exempt: Vec::new(),
+            evade_step: false,
+            open_play: false,
+            commander_capture: false,
         }
     }
 }
@@ -125,6 +193,9 @@ impl Options {
             "flag_guarded_by_mines" => self.flag_guarded_by_mines,
             "lose_without_movable_pieces" => self.lose_without_movable_pieces,
             "engineer_scouts" => self.engineer_scouts != Scouting::Off,
+            "evade_step" => self.evade_step,
+            "open_play" => self.open_play,
+            "commander_capture" => self.commander_capture,
             _ => return None,
         })
     }
@@ -196,6 +267,16 @@ pub struct RuleSpec {
     pub groups: BTreeMap<String, Vec<PieceKind>>,
     /// The combat table: the first matching entry decides.
     pub combat: Vec<CombatEntry>,
+    /// Powers besides moving, per kind (海陆空三军棋: strikes, anti-aircraft fire,
+    /// missile flight, scouting).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub abilities: BTreeMap<PieceKind, Vec<Ability>>,
+    /// Stand-ins for pairs the combat table leaves open: a ship fighting a piece of
+    /// another arm counts as the kind given for that piece's pattern (e.g. a battleship
+    /// is a `division_commander` against `@officer` and a `tank` against `@weapon`).
+    /// Patterns are tried in order of the map's keys; `"*"` is tried last.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub equivalents: BTreeMap<PieceKind, BTreeMap<String, PieceKind>>,
     /// Options.
     #[serde(default)]
     pub options: Options,
@@ -241,6 +322,13 @@ pub enum RulesError {
     /// A movement key is not `"*"` or a kind id.
     #[error("movement: unknown kind {0:?}")]
     BadMovementKey(String),
+    /// An option names a kind pattern that is not `"*"`, a kind id or a known group.
+    #[error("options: unknown kind pattern {0:?} in \"camp_exempt\"")]
+    BadCampExempt(String),
+    /// An equivalent is not usable: the stand-in is itself an equivalent-using kind, or
+    /// the pattern is unknown.
+    #[error("equivalents: {0}")]
+    BadEquivalent(String),
     /// The rule set is too large for the engine's fixed-size state.
     #[error("too many pieces: {0} (at most {max})", max = crate::position::MAX_PIECES)]
     TooManyPieces(usize),
@@ -256,12 +344,21 @@ pub struct RuleSet {
     deploy_points: Vec<Vec<Point>>,
     army_size: usize,
     allies: [SideSet; 4],
+    abilities: [u8; PieceKind::COUNT],
+    camp_exempt: [bool; PieceKind::COUNT],
+    /// Per kind, the arms (bit `Arm as u8`) it may attack at all.
+    attacks_arm: [u8; PieceKind::COUNT],
+    has_arms: bool,
 }
 
 const PRESETS: &[(&str, &str)] = &[
     ("classic", include_str!("../data/rules/classic.json")),
     ("siguo", include_str!("../data/rules/siguo.json")),
     ("fanqi", include_str!("../data/rules/fanqi.json")),
+    ("sanjun-modern", include_str!("../data/rules/sanjun-modern.json")),
+    ("sanjun-hk", include_str!("../data/rules/sanjun-hk.json")),
+    ("sanjun-book", include_str!("../data/rules/sanjun-book.json")),
+    ("sanjun-forum", include_str!("../data/rules/sanjun-forum.json")),
 ];
 
 impl RuleSet {
@@ -376,13 +473,37 @@ impl RuleSet {
             }
         }
 
+        let mut abilities = [0u8; PieceKind::COUNT];
+        for (kind, list) in &spec.abilities {
+            for a in list {
+                abilities[*kind as usize] |= a.bit();
+            }
+        }
         let mut combat = compile_combat(&spec)?;
-        // A piece that never moves never attacks.
+        // A piece that never moves never attacks, unless it strikes.
         for kind in PieceKind::ALL {
-            if mobility[kind as usize] == Mobility::Immobile {
+            if mobility[kind as usize] == Mobility::Immobile && abilities[kind as usize] == 0 {
                 combat[kind as usize] = [Outcome::Illegal; PieceKind::COUNT];
             }
         }
+        let mut camp_exempt = [false; PieceKind::COUNT];
+        for pattern in &spec.options.camp_exempt {
+            let pat = KindPattern::One(pattern.clone());
+            for kind in PieceKind::ALL {
+                if pattern_matches(&spec, &pat, kind).map_err(|_| RulesError::BadCampExempt(pattern.clone()))? {
+                    camp_exempt[kind as usize] = true;
+                }
+            }
+        }
+        let mut attacks_arm = [0u8; PieceKind::COUNT];
+        for a in spec.army.keys() {
+            for d in spec.army.keys() {
+                if combat[*a as usize][*d as usize] != Outcome::Illegal {
+                    attacks_arm[*a as usize] |= 1 << d.arm() as u8;
+                }
+            }
+        }
+        let has_arms = spec.army.keys().any(|k| k.arm() != crate::piece::Arm::Army);
         Ok(RuleSet {
             spec,
             board,
@@ -391,6 +512,10 @@ impl RuleSet {
             deploy_points,
             army_size,
             allies,
+            abilities,
+            camp_exempt,
+            attacks_arm,
+            has_arms,
         })
     }
 
@@ -449,6 +574,36 @@ impl RuleSet {
         self.mobility[kind as usize]
     }
 
+    /// Whether a kind has an ability.
+    pub fn has_ability(&self, kind: PieceKind, ability: Ability) -> bool {
+        self.abilities[kind as usize] & ability.bit() != 0
+    }
+
+    /// Whether a kind strikes, fires at planes or flies as a missile (see [`Ability`]).
+    pub fn strikes(&self, kind: PieceKind) -> bool {
+        const STRIKING: u8 = Ability::Strike.bit() | Ability::Bombard.bit() | Ability::AntiAir.bit() | Ability::Flight.bit();
+        self.abilities[kind as usize] & STRIKING != 0
+    }
+
+    /// Whether the army has pieces of more than one arm (海陆空三军棋).
+    pub fn has_arms(&self) -> bool {
+        self.has_arms
+    }
+
+    /// Whether a kind may attack a piece standing in a camp (`camps_protect` off, or
+    /// the kind is in `camp_exempt`).
+    pub fn may_attack_camps(&self, kind: PieceKind) -> bool {
+        !self.spec.options.camps_protect || self.camp_exempt[kind as usize]
+    }
+
+    /// Whether a kind may attack some piece of an arm. Arms are public, so move
+    /// generation refuses a target of an arm the mover can never attack (a destroyer
+    /// against an army piece); within an arm the defender's kind is hidden and a
+    /// forbidden pairing is repelled by the referee.
+    pub fn attacks_arm(&self, kind: PieceKind, arm: crate::piece::Arm) -> bool {
+        self.attacks_arm[kind as usize] >> arm as u8 & 1 == 1
+    }
+
     /// The points a side's army fills at deployment, in id order.
     pub fn deploy_points(&self, side: Side) -> &[Point] {
         &self.deploy_points[side as usize]
@@ -498,12 +653,26 @@ fn resolve_extends(mut value: serde_json::Value, depth: usize) -> Result<serde_j
     for (k, v) in std::mem::take(obj) {
         match (k.as_str(), v, target.get_mut("options")) {
             ("options", Value::Object(o), Some(Value::Object(t))) => t.extend(o),
+            ("combat_first", Value::Array(mut first), _) => {
+                if let Some(Value::Array(rest)) = target.get_mut("combat") {
+                    first.append(rest);
+                }
+                target.insert("combat".into(), Value::Array(first));
+            }
+            ("combat_first", _, _) => {
+                return Err(RulesError::Json("\"combat_first\" must be a list of combat entries".into()))
+            }
             (_, v, _) => {
                 target.insert(k, v);
             }
         }
     }
     Ok(merged)
+}
+
+/// Whether a kind takes part in a rule set's combat: in its army, or a stand-in.
+fn involved(spec: &RuleSpec, kind: PieceKind) -> bool {
+    spec.army.contains_key(&kind) || spec.equivalents.values().any(|m| m.values().any(|k| *k == kind))
 }
 
 fn class_group(name: &str) -> Option<PieceClass> {
@@ -547,7 +716,48 @@ fn pattern_matches(spec: &RuleSpec, pattern: &KindPattern, kind: PieceKind) -> R
 }
 
 fn compile_combat(spec: &RuleSpec) -> Result<Box<CombatMatrix>, RulesError> {
+    let explicit = compile_entries(spec)?;
     let mut table = Box::new([[Outcome::Illegal; PieceKind::COUNT]; PieceKind::COUNT]);
+    // The stand-in for `ship` against `other`, if the rule set gives one.
+    let stand_in = |ship: PieceKind, other: PieceKind| -> Result<Option<PieceKind>, RulesError> {
+        let Some(map) = spec.equivalents.get(&ship) else { return Ok(None) };
+        for (pattern, kind) in map.iter().filter(|(p, _)| *p != "*").chain(map.iter().filter(|(p, _)| *p == "*")) {
+            let pat = KindPattern::One(pattern.clone());
+            let hit = pattern_matches(spec, &pat, other)
+                .map_err(|_| RulesError::BadEquivalent(format!("unknown pattern {pattern:?} for {ship}")))?;
+            if hit {
+                if spec.equivalents.contains_key(kind) {
+                    return Err(RulesError::BadEquivalent(format!("{ship} stands in as {kind}, which itself has equivalents")));
+                }
+                return Ok(Some(*kind));
+            }
+        }
+        Ok(None)
+    };
+    for &a in spec.army.keys() {
+        for &d in spec.army.keys() {
+            table[a as usize][d as usize] = match explicit[a as usize][d as usize] {
+                Some(o) => o,
+                None if a.arm() != d.arm() => {
+                    if let Some(sa) = stand_in(a, d)? {
+                        explicit[sa as usize][d as usize].unwrap_or(Outcome::Illegal)
+                    } else if let Some(sd) = stand_in(d, a)? {
+                        explicit[a as usize][sd as usize].unwrap_or(Outcome::Illegal)
+                    } else {
+                        Outcome::Illegal
+                    }
+                }
+                None => Outcome::Illegal,
+            };
+        }
+    }
+    Ok(table)
+}
+
+/// The outcome of the first matching entry for every pair of army kinds (`None` where
+/// no entry matches). Stand-in kinds need not be in the army, so every kind is covered.
+fn compile_entries(spec: &RuleSpec) -> Result<Box<[[Option<Outcome>; PieceKind::COUNT]; PieceKind::COUNT]>, RulesError> {
+    let mut table = Box::new([[None; PieceKind::COUNT]; PieceKind::COUNT]);
     // Validate every entry once, even those no army kind reaches.
     for e in &spec.combat {
         pattern_matches(spec, &e.attacker, PieceKind::Flag)?;
@@ -558,8 +768,8 @@ fn compile_combat(spec: &RuleSpec) -> Result<Box<CombatMatrix>, RulesError> {
                 .ok_or_else(|| RulesError::UnknownOption(opt.clone()))?;
         }
     }
-    for &a in spec.army.keys() {
-        for &d in spec.army.keys() {
+    for a in PieceKind::ALL {
+        for d in PieceKind::ALL {
             for e in &spec.combat {
                 if let Some(opt) = &e.if_option {
                     if !spec.options.flag(opt).unwrap_or(false) {
@@ -569,7 +779,7 @@ fn compile_combat(spec: &RuleSpec) -> Result<Box<CombatMatrix>, RulesError> {
                 if !pattern_matches(spec, &e.attacker, a)? || !pattern_matches(spec, &e.defender, d)? {
                     continue;
                 }
-                table[a as usize][d as usize] = match e.outcome {
+                table[a as usize][d as usize] = Some(match e.outcome {
                     TableOutcome::Win => Outcome::Win,
                     TableOutcome::Lose => Outcome::Lose,
                     TableOutcome::Both => Outcome::Both,
@@ -577,15 +787,21 @@ fn compile_combat(spec: &RuleSpec) -> Result<Box<CombatMatrix>, RulesError> {
                     TableOutcome::Evade => Outcome::Evade,
                     TableOutcome::Illegal => Outcome::Illegal,
                     TableOutcome::Rank => {
-                        let ra = spec.ranks.get(&a).ok_or(RulesError::MissingRank(a))?;
-                        let rd = spec.ranks.get(&d).ok_or(RulesError::MissingRank(d))?;
+                        let (Some(ra), Some(rd)) = (spec.ranks.get(&a), spec.ranks.get(&d)) else {
+                            // Only kinds of the army (or stand-ins) must have ranks.
+                            let missing = if spec.ranks.contains_key(&a) { d } else { a };
+                            if involved(spec, a) && involved(spec, d) {
+                                return Err(RulesError::MissingRank(missing));
+                            }
+                            break;
+                        };
                         match ra.cmp(rd) {
                             std::cmp::Ordering::Greater => Outcome::Win,
                             std::cmp::Ordering::Equal => Outcome::Both,
                             std::cmp::Ordering::Less => Outcome::Lose,
                         }
                     }
-                };
+                });
                 break;
             }
         }

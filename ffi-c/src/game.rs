@@ -308,9 +308,11 @@ pub unsafe extern "C" fn junqi_game_deploy_random(
 /// Who acts now, and what kind of action the game waits for.
 ///
 /// - `side_out`: receives the side to act: during deployment the first side (in turn
-///   order) that has not deployed; `JUNQI_SIDE_NONE` once the game is over.
-/// - `phase_out`: receives `JUNQI_PHASE_DEPLOY`, `JUNQI_PHASE_MOVE` or
-///   `JUNQI_PHASE_OVER`.
+///   order) that has not deployed; in `JUNQI_PHASE_REACTION` the owner of the
+///   submarine that must step away (often not the side that just moved);
+///   `JUNQI_SIDE_NONE` once the game is over.
+/// - `phase_out`: receives `JUNQI_PHASE_DEPLOY`, `JUNQI_PHASE_MOVE`,
+///   `JUNQI_PHASE_REACTION` or `JUNQI_PHASE_OVER`.
 ///
 /// Status: `OK`; `NULL_POINTER`; `POISONED`. Thread safety: see `junqi_game`.
 ///
@@ -338,7 +340,8 @@ pub unsafe extern "C" fn junqi_game_to_act(
 /// The legal actions of the side to act, as a JSON array of notations
 /// (`["a2-a3", "a2-b2", ...]`; in `fanqi` also flips, `"flip c3"`, after the moves),
 /// in ascending action-index order.
-/// Empty when the game is not in the move phase. Legality depends only on what the
+/// During a reaction (`JUNQI_PHASE_REACTION`) they are the submarine's steps; empty in
+/// the deployment phase and once the game is over. Legality depends only on what the
 /// side to act knows, so the list may be shown to that player.
 ///
 /// - `json_out`: receives a new string; free it with `junqi_string_free`.
@@ -456,11 +459,12 @@ unsafe fn play_with(
 /// REFEREE: the report is the referee's: `{"public": [events...], "private": {"<side>":
 /// [events...]}}`. Public events may be shown to everyone; the events under
 /// `private.<side>` only to that side's player (they can reveal hidden identities).
-/// Each event is an object with a `"type"` (`"moved"`, `"attacked"`, `"revealed"`,
-/// `"game_over"`, ...).
+/// Each event is an object with a `"type"` (`"moved"`, `"attacked"`, `"struck"`,
+/// `"shot_down"`, `"reaction_due"`, `"revealed"`, `"game_over"`, ...).
 ///
 /// Status: `OK`; `NULL_POINTER`; `INVALID_UTF8`; `INVALID_NOTATION`; `UNKNOWN_NAME`
-/// (a point the board does not have); `ILLEGAL_ACTION`; `WRONG_PHASE` (before every
+/// (a point the board does not have); `ILLEGAL_ACTION` (also: anything but the
+/// submarine's step during a reaction); `WRONG_PHASE` (before every
 /// side deployed, or after the game ended); `POISONED`. On failure the game is
 /// unchanged. Thread safety: see `junqi_game`.
 ///
@@ -562,11 +566,13 @@ pub unsafe extern "C" fn junqi_game_resign(
 }
 
 /// The referee's time-out for the side to act (a player who ran out of time): its turn
-/// passes; under a rule set with `max_timeouts`, a side that reaches that many is out.
+/// passes (during a reaction, the submarine stays where it is); under a rule set with
+/// `max_timeouts`, a side that reaches that many is out.
 ///
 /// - `report_out`: as for `junqi_game_play` (may be NULL).
 ///
-/// Status: `OK`; `NULL_POINTER`; `WRONG_PHASE` (not in the move phase); `POISONED`.
+/// Status: `OK`; `NULL_POINTER`; `WRONG_PHASE` (not in the move or reaction phase);
+/// `POISONED`.
 /// Thread safety: see `junqi_game`.
 ///
 /// # Safety

@@ -5,7 +5,7 @@
 use std::ffi::{c_char, CStr, CString};
 use std::ptr::null_mut;
 
-use junqi_core::{Outcome, PieceKind, Side};
+use junqi_core::{EndReason, Outcome, Phase, PieceKind, Side};
 
 use crate::boundary::guard;
 use crate::status::{junqi_status, Error};
@@ -94,6 +94,50 @@ fn enums_mirror_the_core() {
         types::outcome_to_c(Outcome::Evade) as i32,
         Outcome::Evade as i32
     );
+}
+
+#[test]
+fn phases_and_reasons_mirror_the_core() {
+    // Every core phase and reason has its own C constant (not OTHER), whose name is the
+    // core's name; the tables are in C value order.
+    for phase in Phase::ALL {
+        let c = types::phase_to_c(phase);
+        assert_ne!(
+            c,
+            junqi_phase::Other,
+            "{phase:?} has no junqi_phase constant"
+        );
+        assert_eq!(types::PHASES[c as usize], phase);
+        let mut name = std::ptr::null();
+        assert_eq!(
+            unsafe { junqi_phase_name(c as i32, &mut name) },
+            junqi_status::Ok
+        );
+        assert_eq!(
+            unsafe { CStr::from_ptr(name) }.to_str().unwrap(),
+            phase.name()
+        );
+    }
+    assert_eq!(types::PHASES.len(), Phase::ALL.len());
+    for reason in EndReason::ALL {
+        let c = types::reason_to_c(reason);
+        assert_ne!(c, junqi_end_reason::Other, "{reason:?} has no constant");
+        assert_eq!(types::REASONS[c as usize], reason);
+        let mut name = std::ptr::null();
+        assert_eq!(
+            unsafe { junqi_end_reason_name(c as i32, &mut name) },
+            junqi_status::Ok
+        );
+        assert_eq!(
+            unsafe { CStr::from_ptr(name) }.to_str().unwrap(),
+            reason.name()
+        );
+    }
+    assert_eq!(types::REASONS.len(), EndReason::ALL.len());
+    // The published values never change.
+    assert_eq!(junqi_phase::Over as i32, 2);
+    assert_eq!(junqi_phase::Reaction as i32, 3);
+    assert_eq!(junqi_end_reason::CommanderCaptured as i32, 7);
 }
 
 #[test]

@@ -44,6 +44,11 @@ pub enum junqi_phase {
     Move = 1,
     /// The game is over.
     Over = 2,
+    /// A reaction is due before play goes on (海陆空三军棋, option `evade_step`): a
+    /// submarine that evaded an attack must be stepped to an empty neighbouring sea
+    /// point by its owner. `junqi_game_to_act` names that owner — not the side that
+    /// just moved — and the legal actions are the submarine's steps (ordinary moves).
+    Reaction = 3,
     /// A phase this version of the header does not know yet (a newer core); the view
     /// JSON (`junqi_game_view_json`) names it.
     Other = 99,
@@ -91,6 +96,8 @@ pub enum junqi_end_reason {
     TimeOuts = 5,
     /// A side's movable pieces are all gone (`lose_without_movable_pieces`, 翻棋).
     NoMovablePieces = 6,
+    /// A side's commander left the board (`commander_capture`, 海陆空三军棋's 夺取主帅).
+    CommanderCaptured = 7,
     /// A reason this version of the header does not know yet (a newer core); the
     /// result JSON (`junqi_game_view_json`) names it.
     Other = 99,
@@ -256,6 +263,7 @@ pub(crate) fn phase_to_c(phase: Phase) -> junqi_phase {
         Phase::Deploy => junqi_phase::Deploy,
         Phase::Move => junqi_phase::Move,
         Phase::Over => junqi_phase::Over,
+        Phase::Reaction => junqi_phase::Reaction,
         _ => junqi_phase::Other,
     }
 }
@@ -283,6 +291,7 @@ pub(crate) fn reason_to_c(reason: EndReason) -> junqi_end_reason {
         EndReason::Agreement => junqi_end_reason::Agreement,
         EndReason::TimeOuts => junqi_end_reason::TimeOuts,
         EndReason::NoMovablePieces => junqi_end_reason::NoMovablePieces,
+        EndReason::CommanderCaptured => junqi_end_reason::CommanderCaptured,
         _ => junqi_end_reason::Other,
     }
 }
@@ -357,15 +366,19 @@ fn outcome_names() -> &'static [CString] {
     })
 }
 
+/// The phases this mirror knows, in `junqi_phase` value order (not the core's order:
+/// C values never change once published).
+pub(crate) const PHASES: [Phase; 4] = [Phase::Deploy, Phase::Move, Phase::Over, Phase::Reaction];
+
 fn phase_names() -> &'static [CString] {
     static NAMES: OnceLock<Vec<CString>> = OnceLock::new();
     static_names(&NAMES, || {
-        Phase::ALL.iter().map(|p| p.name().to_owned()).collect()
+        PHASES.iter().map(|p| p.name().to_owned()).collect()
     })
 }
 
 /// The reasons this mirror knows, in `junqi_end_reason` value order.
-pub(crate) const REASONS: [EndReason; 7] = [
+pub(crate) const REASONS: [EndReason; 8] = [
     EndReason::FlagCaptured,
     EndReason::NoLegalMove,
     EndReason::NoCaptureLimit,
@@ -373,6 +386,7 @@ pub(crate) const REASONS: [EndReason; 7] = [
     EndReason::Agreement,
     EndReason::TimeOuts,
     EndReason::NoMovablePieces,
+    EndReason::CommanderCaptured,
 ];
 
 fn reason_names() -> &'static [CString] {
@@ -527,7 +541,7 @@ pub unsafe extern "C" fn junqi_outcome_name(
     unsafe { name_of(outcome_names, outcome, "junqi_outcome", name_out) }
 }
 
-/// The name of a phase: `"deploy"`, `"move"`, `"over"` (as in view JSON).
+/// The name of a phase: `"deploy"`, `"move"`, `"over"`, `"reaction"` (as in view JSON).
 ///
 /// `name_out` receives a static string; do **not** free it. Status: `OK`;
 /// `NULL_POINTER`; `OUT_OF_RANGE`. Thread safety: any thread.
@@ -545,7 +559,7 @@ pub unsafe extern "C" fn junqi_phase_name(
 
 /// The name of an end reason: `"flag_captured"`, `"no_legal_move"`,
 /// `"no_capture_limit"`, `"resignation"`, `"agreement"`, `"time_outs"`,
-/// `"no_movable_pieces"` (as in result JSON).
+/// `"no_movable_pieces"`, `"commander_captured"` (as in result JSON).
 ///
 /// `name_out` receives a static string; do **not** free it. Status: `OK`;
 /// `NULL_POINTER`; `OUT_OF_RANGE` (also for `JUNQI_END_REASON_NONE` and

@@ -118,6 +118,38 @@ impl Board {
         Ok(self.inner.is_railway(self.point(point)?))
     }
 
+    /// Whether the point is an air position (a plane's place, named with a trailing
+    /// ``^``, e.g. ``"c7^"``; 海陆空三军棋).
+    fn is_air(&self, point: &str) -> PyResult<bool> {
+        Ok(self.inner.is_air(self.point(point)?))
+    }
+
+    /// Whether the point is at sea (open sea or an anchorage).
+    fn is_sea(&self, point: &str) -> PyResult<bool> {
+        Ok(self.inner.is_sea(self.point(point)?))
+    }
+
+    /// Whether the point is on land.
+    fn is_land(&self, point: &str) -> PyResult<bool> {
+        Ok(self.inner.is_land(self.point(point)?))
+    }
+
+    /// The air position directly above a surface point, or None.
+    fn above(&self, point: &str) -> PyResult<Option<String>> {
+        Ok(self.inner.above(self.point(point)?).map(|p| self.name_of(p)))
+    }
+
+    /// The surface point directly below an air position, or None.
+    fn below(&self, point: &str) -> PyResult<Option<String>> {
+        Ok(self.inner.below(self.point(point)?).map(|p| self.name_of(p)))
+    }
+
+    /// Lattice distance ``|dx| + |dy|`` between two points, in drawing-grid steps (a
+    /// strike against a plane reaches ``STRIKE_RANGE``).
+    fn distance(&self, a: &str, b: &str) -> PyResult<u32> {
+        Ok(self.inner.distance(self.point(a)?, self.point(b)?))
+    }
+
     /// The action index of the move ``from_ -> to``, or None if no move could ever join
     /// the two points.
     fn move_index(&self, from_: &str, to: &str) -> PyResult<Option<usize>> {

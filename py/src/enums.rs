@@ -1,5 +1,5 @@
 //! The core's enums as Python enums: `Side`, `PieceKind`, `Outcome`, `Phase`,
-//! `EndReason`, `Role`, `EdgeKind`.
+//! `EndReason`, `RevealCause`, `Arm`, `Ability`, `Role`, `EdgeKind`.
 //!
 //! Each is a real class with one attribute per member (`Side.SOUTH`), readable `repr`
 //! (`Side.SOUTH`), `str` giving the snake_case id used in JSON (`"south"`), `.name`,
@@ -195,6 +195,7 @@ py_enum! {
     Phase => Phase, "phase" {
         Deploy = "DEPLOY", "deploy";
         Move = "MOVE", "move";
+        Reaction = "REACTION", "reaction";
         Over = "OVER", "over";
     }
 }
@@ -209,6 +210,39 @@ py_enum! {
         Agreement = "AGREEMENT", "agreement";
         TimeOuts = "TIME_OUTS", "time_outs";
         NoMovablePieces = "NO_MOVABLE_PIECES", "no_movable_pieces";
+        CommanderCaptured = "COMMANDER_CAPTURED", "commander_captured";
+    }
+}
+
+py_enum! {
+    /// Why a piece was revealed (``Event.cause`` of a ``revealed`` event).
+    RevealCause => RevealCause, "reveal cause" {
+        CommanderLost = "COMMANDER_LOST", "commander_lost";
+        EngineerScout = "ENGINEER_SCOUT", "engineer_scout";
+        Scouted = "SCOUTED", "scouted";
+        AntiAir = "ANTI_AIR", "anti_air";
+        OpenPlay = "OPEN_PLAY", "open_play";
+    }
+}
+
+py_enum! {
+    /// The arm a piece belongs to (public knowledge): army, navy or air force.
+    Arm => Arm, "arm" {
+        Army = "ARMY", "army";
+        Navy = "NAVY", "navy";
+        Air = "AIR", "air";
+    }
+}
+
+py_enum! {
+    /// A power a kind has besides moving (海陆空三军棋); a strike is an attack in which
+    /// the striker does not move.
+    Ability => Ability, "ability" {
+        Strike = "STRIKE", "strike";
+        Bombard = "BOMBARD", "bombard";
+        AntiAir = "ANTI_AIR", "anti_air";
+        Flight = "FLIGHT", "flight";
+        Scout = "SCOUT", "scout";
     }
 }
 
@@ -300,6 +334,12 @@ py_enum! {
             junqi::PieceClass::Plane => "plane",
         }
     }
+
+    /// The arm: ``Arm.ARMY``, ``Arm.NAVY`` (ships) or ``Arm.AIR`` (planes).
+    #[getter]
+    fn arm(&self) -> Arm {
+        junqi::PieceKind::from(*self).arm().into()
+    }
     }
 }
 
@@ -326,7 +366,7 @@ macro_rules! plain_parse {
         }
     )*};
 }
-plain_parse!(Outcome, Phase, EndReason, Role, EdgeKind);
+plain_parse!(Outcome, Phase, EndReason, RevealCause, Arm, Ability, Role, EdgeKind);
 
 pub fn side_arg(obj: &Bound<'_, PyAny>) -> PyResult<junqi::Side> {
     Side::extract_arg(obj).map(Into::into)
@@ -342,6 +382,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Outcome>()?;
     m.add_class::<Phase>()?;
     m.add_class::<EndReason>()?;
+    m.add_class::<RevealCause>()?;
+    m.add_class::<Arm>()?;
+    m.add_class::<Ability>()?;
     m.add_class::<Role>()?;
     m.add_class::<EdgeKind>()?;
     Ok(())

@@ -277,13 +277,16 @@ impl Game {
         self.lock().seed()
     }
 
-    /// The phase: deploy, move or over.
+    /// The phase: deploy, move, reaction (a submarine that evaded must step away first;
+    /// ``to_act`` names its owner) or over.
     #[getter]
     fn phase(&self) -> Phase {
         self.lock().phase().into()
     }
 
-    /// The side to act (during deployment: the first side that has not deployed);
+    /// The side to act (during deployment: the first side that has not deployed; in the
+    /// reaction phase the player who must step its submarine away, who may not be the
+    /// side that just moved);
     /// None once the game is over.
     #[getter]
     fn to_act(&self) -> Option<Side> {
@@ -351,7 +354,8 @@ impl Game {
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
-    /// The legal moves of the side to act, in a fixed order (empty unless moving).
+    /// The legal moves of the side to act, in a fixed order (empty unless moving or
+    /// reacting).
     fn legal_moves(&self) -> Vec<Move> {
         let g = self.lock();
         let rules = g.rules().clone();

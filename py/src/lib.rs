@@ -35,5 +35,6 @@ fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rules::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(playouts::random_playouts, m)?)?;
     m.add("__version__", junqi::VERSION)?;
+    m.add("STRIKE_RANGE", junqi::STRIKE_RANGE)?;
     Ok(())
 }

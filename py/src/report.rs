@@ -6,7 +6,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::enums::{side_arg, EndReason, Outcome, Phase, PieceKind, Side};
+use crate::enums::{side_arg, EndReason, Outcome, Phase, PieceKind, RevealCause, Side};
 
 pub fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
@@ -101,9 +101,10 @@ impl Event {
 
 #[pymethods]
 impl Event {
-    /// ``"deployed"``, ``"moved"``, ``"attacked"``, ``"flipped"``, ``"army_assigned"``,
-    /// ``"revealed"``, ``"resigned"``, ``"timed_out"``, ``"eliminated"``,
-    /// ``"draw_agreed"`` or ``"game_over"``.
+    /// ``"deployed"``, ``"moved"``, ``"attacked"``, ``"struck"``, ``"shot_down"``,
+    /// ``"reaction_due"``, ``"flipped"``, ``"army_assigned"``, ``"revealed"``,
+    /// ``"resigned"``, ``"timed_out"``, ``"eliminated"``, ``"draw_agreed"`` or
+    /// ``"game_over"``.
     #[getter(r#type)]
     fn event_type(&self) -> String {
         self.inner
@@ -114,8 +115,9 @@ impl Event {
             .to_owned()
     }
 
-    /// The side the event is about (deployed, moved, attacked, flipped — the player who
-    /// flipped —, resigned, timed_out, eliminated).
+    /// The side the event is about (deployed, moved, attacked, struck, shot_down — the
+    /// plane's side —, flipped — the player who flipped —, resigned, timed_out,
+    /// eliminated).
     #[getter]
     fn side(&self) -> Option<Side> {
         use junqi::Event as E;
@@ -123,6 +125,8 @@ impl Event {
             E::Deployed { side }
             | E::Moved { side, .. }
             | E::Attacked { side, .. }
+            | E::Struck { side, .. }
+            | E::ShotDown { side, .. }
             | E::Flipped { side, .. }
             | E::Resigned { side }
             | E::TimedOut { side, .. }
@@ -131,11 +135,14 @@ impl Event {
         }
     }
 
-    /// The player given an army by the first flip (army_assigned).
+    /// The player given an army by the first flip (army_assigned), or the player who
+    /// must step its submarine away (reaction_due).
     #[getter]
     fn player(&self) -> Option<Side> {
         match self.inner {
-            junqi::Event::ArmyAssigned { player, .. } => Some(player.into()),
+            junqi::Event::ArmyAssigned { player, .. } | junqi::Event::ReactionDue { player, .. } => {
+                Some(player.into())
+            }
             _ => None,
         }
     }
@@ -167,40 +174,57 @@ impl Event {
         }
     }
 
-    /// Start point of a move or attack.
+    /// Start point of a move, an attack, a strike (the striker's point, which it does
+    /// not leave) or a plane's flight that was shot down.
     #[getter]
     fn from_(&self) -> Option<String> {
         use junqi::Event as E;
         match self.inner {
-            E::Moved { from, .. } | E::Attacked { from, .. } => Some(self.name(from)),
+            E::Moved { from, .. } | E::Attacked { from, .. } | E::Struck { from, .. } | E::ShotDown { from, .. } => {
+                Some(self.name(from))
+            }
             _ => None,
         }
     }
 
-    /// Target point of a move or attack.
+    /// Target point of a move, an attack or a strike.
     #[getter]
     fn to(&self) -> Option<String> {
         use junqi::Event as E;
         match self.inner {
-            E::Moved { to, .. } | E::Attacked { to, .. } => Some(self.name(to)),
+            E::Moved { to, .. } | E::Attacked { to, .. } | E::Struck { to, .. } => Some(self.name(to)),
             _ => None,
         }
     }
 
-    /// The outcome of an attack (who left the board, not what the pieces were).
+    /// The air position where a plane was shot down (shot_down), e.g. ``"c7^"``.
+    #[getter]
+    fn at(&self) -> Option<String> {
+        match self.inner {
+            junqi::Event::ShotDown { at, .. } => Some(self.name(at)),
+            _ => None,
+        }
+    }
+
+    /// The outcome of an attack or a strike (who left the board, not what the pieces
+    /// were).
     #[getter]
     fn outcome(&self) -> Option<Outcome> {
         match self.inner {
-            junqi::Event::Attacked { outcome, .. } => Some(outcome.into()),
+            junqi::Event::Attacked { outcome, .. } | junqi::Event::Struck { outcome, .. } => Some(outcome.into()),
             _ => None,
         }
     }
 
-    /// Where a revealed or flipped piece stands (or stood).
+    /// Where a revealed or flipped piece stands (or stood), or the submarine that must
+    /// step away (reaction_due).
     #[getter]
     fn point(&self) -> Option<String> {
+        use junqi::Event as E;
         match self.inner {
-            junqi::Event::Revealed { point, .. } | junqi::Event::Flipped { point, .. } => Some(self.name(point)),
+            E::Revealed { point, .. } | E::Flipped { point, .. } | E::ReactionDue { point, .. } => {
+                Some(self.name(point))
+            }
             _ => None,
         }
     }
@@ -223,11 +247,12 @@ impl Event {
         }
     }
 
-    /// Why a piece was revealed: ``"commander_lost"`` or ``"engineer_scout"``.
+    /// Why a piece was revealed (revealed): ``RevealCause.COMMANDER_LOST``,
+    /// ``ENGINEER_SCOUT``, ``SCOUTED``, ``ANTI_AIR`` or ``OPEN_PLAY``.
     #[getter]
-    fn cause(&self) -> Option<&'static str> {
+    fn cause(&self) -> Option<RevealCause> {
         match self.inner {
-            junqi::Event::Revealed { cause, .. } => Some(cause.name()),
+            junqi::Event::Revealed { cause, .. } => Some(cause.into()),
             _ => None,
         }
     }

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
 use crate::board::Board;
-use crate::enums::{kind_arg, side_arg, Outcome, PieceKind, Side};
+use crate::enums::{kind_arg, side_arg, Ability, Outcome, PieceKind, Side};
 use crate::errors::rules_err;
 
 /// Reads a `rules` argument: a preset name, rule-set JSON text, a dict, or a `RuleSet`.
@@ -165,10 +165,26 @@ impl RuleSet {
         Ok(self.inner.has_kind(kind_arg(kind)?))
     }
 
-    /// How a kind moves: ``"immobile"``, ``"step"``, ``"rail_straight"`` or ``"rail_turn"``.
+    /// How a kind moves: ``"immobile"``, ``"step"``, ``"rail_straight"``, ``"rail_turn"``,
+    /// ``"sail"``, ``"sail_and_land"`` or ``"fly"``.
     fn mobility(&self, kind: &Bound<'_, PyAny>) -> PyResult<String> {
         let m = self.inner.mobility(kind_arg(kind)?);
         Ok(m.name().to_owned())
+    }
+
+    /// The powers a kind has besides moving (海陆空三军棋), in ``Ability`` order.
+    fn abilities(&self, kind: &Bound<'_, PyAny>) -> PyResult<Vec<Ability>> {
+        let kind = kind_arg(kind)?;
+        Ok(junqi::Ability::ALL
+            .into_iter()
+            .filter(|&a| self.inner.has_ability(kind, a))
+            .map(Into::into)
+            .collect())
+    }
+
+    /// Whether a kind has an ability.
+    fn has_ability(&self, kind: &Bound<'_, PyAny>, ability: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.inner.has_ability(kind_arg(kind)?, Ability::extract_arg(ability)?.into()))
     }
 
     /// The combat outcome of ``attacker`` attacking ``defender``.

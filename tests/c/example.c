@@ -35,7 +35,8 @@ int main(void) {
     junqi_side side;
     junqi_phase phase;
     check(junqi_game_to_act(game, &side, &phase), "junqi_game_to_act");
-    while (phase == JUNQI_PHASE_MOVE) {
+    /* In a reaction (海陆空三军棋) the side to act steps its submarine away. */
+    while (phase == JUNQI_PHASE_MOVE || phase == JUNQI_PHASE_REACTION) {
         size_t n = 0;
         check(junqi_game_legal_action_ids(game, ids, space, &n), "legal actions");
         rng = rng * 6364136223846793005u + 1442695040888963407u;

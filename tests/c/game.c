@@ -1,8 +1,9 @@
 /* Full refereed games between random players, driven entirely from C, one for every
  * preset rule set the library has (two or four sides): deployment from JSON and at
- * random, play by index and by notation (through junqi_game_play_as), a referee
- * time-out, views, per-player event logs, clone, result, record export and replay of
- * the exported record. Usage: game [seed] */
+ * random, play by index and by notation (through junqi_game_play_as), reactions
+ * (海陆空三军棋: the side to act is then the submarine's owner, not the next in turn),
+ * a referee time-out, views, per-player event logs, clone, result, record export and
+ * replay of the exported record. Usage: game [seed] */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -143,9 +144,20 @@ static void play_one(const char *preset, uint64_t seed) {
         seen[i] = count_events(events);
         junqi_string_free(events);
     }
-    unsigned plies = 0;
+    unsigned plies = 0, reactions = 0;
+    int reaction_due = 0; /* the last action's report announced a reaction */
+    junqi_side mover = JUNQI_SIDE_NONE;
     CHECK(junqi_game_to_act(game, &side, &phase));
-    while (phase == JUNQI_PHASE_MOVE) {
+    while (phase == JUNQI_PHASE_MOVE || phase == JUNQI_PHASE_REACTION) {
+        /* A reaction follows exactly the actions that announce one; the submarine's
+         * owner reacts, not the side that attacked it. */
+        EXPECT((phase == JUNQI_PHASE_REACTION) == reaction_due);
+        if (phase == JUNQI_PHASE_REACTION) {
+            EXPECT(side != mover && side != JUNQI_SIDE_NONE);
+            reactions++;
+        }
+        mover = side;
+        reaction_due = 0;
         EXPECT(plies < 100000);
         report = NULL;
         if (plies == 3) {
@@ -182,6 +194,7 @@ static void play_one(const char *preset, uint64_t seed) {
             CHECK(junqi_game_play_as(game, side, notation, &report));
         }
         EXPECT(strstr(report, "\"public\"") != NULL);
+        reaction_due = strstr(report, "\"reaction_due\"") != NULL;
         junqi_string_free(report);
         junqi_string_free(notation);
         plies++;
@@ -223,7 +236,7 @@ static void play_one(const char *preset, uint64_t seed) {
         EXPECT(result.reason == JUNQI_END_REASON_OTHER);
         reason = "other";
     }
-    printf("%-8s ", preset);
+    printf("%-13s ", preset);
     if (result.draw) {
         EXPECT(result.winners == 0 && result.winner == JUNQI_SIDE_NONE);
         printf("draw");
@@ -244,7 +257,9 @@ static void play_one(const char *preset, uint64_t seed) {
         }
         printf(popcount(result.winners) == 1 ? " wins" : " win");
     }
-    printf(" (%s) after %u plies\n", reason, plies);
+    printf(" (%s) after %u plies", reason, plies);
+    if (reactions > 0) printf(", %u reaction%s", reactions, reactions == 1 ? "" : "s");
+    printf("\n");
 
     /* Record export and replay: the replayed game is the same game. */
     char *record = NULL, *again = NULL;
@@ -299,6 +314,10 @@ int main(int argc, char **argv) {
     EXPECT(strstr(presets, "\"classic\"") != NULL);
     EXPECT(strstr(presets, "\"siguo\"") != NULL);
     EXPECT(strstr(presets, "\"fanqi\"") != NULL);
+    EXPECT(strstr(presets, "\"sanjun-modern\"") != NULL);
+    EXPECT(strstr(presets, "\"sanjun-hk\"") != NULL);
+    EXPECT(strstr(presets, "\"sanjun-book\"") != NULL);
+    EXPECT(strstr(presets, "\"sanjun-forum\"") != NULL);
     unsigned games = 0;
     for (char *p = strchr(presets, '"'); p != NULL; p = strchr(p, '"')) {
         char *end = strchr(p + 1, '"');
@@ -309,7 +328,7 @@ int main(int argc, char **argv) {
         p = end + 1;
     }
     junqi_string_free(presets);
-    EXPECT(games >= 3);
+    EXPECT(games >= 7);
     puts("game: ok");
     return 0;
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import junqi
-from junqi import Outcome, PieceKind, Side
+from junqi import Outcome, PieceKind, RevealCause, Side
 
 
 @pytest.mark.parametrize(
@@ -112,8 +112,8 @@ def test_combat_in_a_game_reveals_flags(game: junqi.Game) -> None:
     assert (attack.from_, attack.to) == ("c6", "c7")
     revealed = {(e.owner, e.point, e.kind, e.cause) for e in public[1:]}
     assert revealed == {
-        (Side.NORTH, "d12", PieceKind.FLAG, "commander_lost"),
-        (Side.SOUTH, "b1", PieceKind.FLAG, "commander_lost"),
+        (Side.NORTH, "d12", PieceKind.FLAG, RevealCause.COMMANDER_LOST),
+        (Side.SOUTH, "b1", PieceKind.FLAG, RevealCause.COMMANDER_LOST),
     }
     assert report.private == {}
     view = game.view("south")

@@ -87,9 +87,15 @@ fn run(args: Args) -> Result<(), String> {
     if text {
         println!("junqi {} — rule set {}, seed {}", junqi::VERSION, rules.name(), args.seed);
         println!("Each player sees its own pieces by code, other sides' as <??> unless revealed,");
-        println!("face-down pieces (翻棋) as ##. Codes: FL flag, C9 commander, A8 army, D7 division,");
-        println!("B6 brigade, R5 regiment, b4 battalion, c3 company, p2 platoon, EN engineer, MI mine,");
-        println!("BO bomb; ( ) empty camp, [ ] empty HQ.\n");
+        println!("face-down pieces (翻棋) as ##; ( ) empty camp, [ ] empty HQ, ~ sea. Codes:");
+        let codes: Vec<String> = rules.army().map(|(k, _)| format!("{} {}", k.short(), k.id())).collect();
+        for line in codes.chunks(5) {
+            println!("  {}", line.join(", "));
+        }
+        if !rules.board().air_lines().is_empty() {
+            println!("Planes are listed under the board by air position (c7^ is the air above c7).");
+        }
+        println!();
     }
     if game.phase() == junqi::Phase::Deploy {
         for &side in rules.sides() {

@@ -14,6 +14,8 @@ The engine itself is Rust (``junqi._junqi``); this package re-exports it. See
 """
 
 from ._junqi import (
+    Ability,
+    Arm,
     Board,
     EdgeKind,
     EndReason,
@@ -30,9 +32,11 @@ from ._junqi import (
     Playout,
     RecordError,
     Report,
+    RevealCause,
     Role,
     RuleSet,
     RulesError,
+    STRIKE_RANGE,
     SeenPiece,
     SetupError,
     Side,
@@ -44,6 +48,8 @@ from ._junqi import (
 )
 
 __all__ = [
+    "Ability",
+    "Arm",
     "Board",
     "EdgeKind",
     "EndReason",
@@ -60,9 +66,11 @@ __all__ = [
     "Playout",
     "RecordError",
     "Report",
+    "RevealCause",
     "Role",
     "RuleSet",
     "RulesError",
+    "STRIKE_RANGE",
     "SeenPiece",
     "SetupError",
     "Side",

@@ -1,0 +1,481 @@
+//! 海陆空三军棋 movement and mechanisms, one scenario per rule (rules/sanjun.md §3, §5,
+//! §6), on positions arranged by hand; and random games of all four presets.
+mod common;
+use std::sync::Arc;
+
+use common::{arrange, names, pt, targets};
+use junqi::{Action, EndReason, Game, Outcome, Phase, PieceKind::*, PlayError, RuleSet, Side::*};
+
+fn rules(name: &str) -> Arc<RuleSet> {
+    RuleSet::preset(name).unwrap()
+}
+
+fn with_options(base: &str, options: &str) -> Arc<RuleSet> {
+    Arc::new(RuleSet::from_json(&format!(r#"{{"extends": "{base}", "name": "t", "options": {options}}}"#)).unwrap())
+}
+
+fn mv(r: &RuleSet, text: &str) -> Action {
+    Action::parse(r.board(), text).unwrap()
+}
+
+#[test]
+fn a_fighter_is_shot_down_halfway_along_its_run() {
+    let r = rules("sanjun-modern");
+    let mut pos = arrange(
+        &r,
+        &[("c1^", South, Fighter), ("e1", South, Flag), ("c10", North, AaGun), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    assert!(!pos.knows(South, pt(&r, "c10")));
+    // The run c1^ → c12^ passes over c10, where the aa gun stands.
+    let out = pos.play(mv(&r, "c1^-c12^")).unwrap();
+    assert_eq!(out.shot_down_at, Some(pt(&r, "c10^")));
+    assert!(pos.piece_at(pt(&r, "c1^")).is_none() && pos.piece_at(pt(&r, "c12^")).is_none());
+    assert_eq!(pos.piece_at(pt(&r, "c10")), Some((North, AaGun)), "the gun stays");
+    assert!(pos.knows(South, pt(&r, "c10")), "the gun is shown to the plane's owner");
+    let reveal = out.reveals[0].unwrap();
+    assert_eq!((reveal.to, reveal.kind), (Some(South), AaGun));
+    // A run that stops short of the gun is a plain move.
+    let mut pos = arrange(&r, &[("c1^", South, Fighter), ("e1", South, Flag), ("c10", North, AaGun), ("e14", North, Flag)], South);
+    let out = pos.play(mv(&r, "c1^-c8^")).unwrap();
+    assert_eq!(out.shot_down_at, None);
+    assert_eq!(pos.piece_at(pt(&r, "c8^")), Some((South, Fighter)));
+}
+
+#[test]
+fn planes_fly_straight_over_everything_but_not_onto_their_own_plane() {
+    let r = rules("sanjun-modern");
+    let pos = arrange(
+        &r,
+        &[("c3^", South, Fighter), ("c8^", South, Recon), ("c5", North, Infantry), ("e1", South, Flag), ("e14", North, Flag)],
+        South,
+    );
+    let t = targets(&pos, "c3^");
+    assert!(t.contains(&"c12^".to_owned()), "flies over its own recon: {t:?}");
+    assert!(!t.contains(&"c8^".to_owned()), "may not end on its own plane");
+    assert!(t.contains(&"a3^".to_owned()) && t.contains(&"i3^".to_owned()), "along the row too");
+    assert!(!t.contains(&"d5^".to_owned()), "a turn needs a new move");
+    assert!(t.iter().all(|n| n.ends_with('^')), "planes stay in the air: {t:?}");
+}
+
+#[test]
+fn an_aa_gun_strikes_a_plane_two_steps_away_but_not_three() {
+    let r = rules("sanjun-modern");
+    let mut pos = arrange(
+        &r,
+        &[("c3", South, AaGun), ("e1", South, Flag), ("c5^", North, Fighter), ("d5^", North, Recon), ("e14", North, Flag)],
+        South,
+    );
+    let t = targets(&pos, "c3");
+    assert!(t.contains(&"c5^".to_owned()), "distance 2: {t:?}");
+    assert!(!t.contains(&"d5^".to_owned()), "distance 3");
+    assert!(matches!(pos.check(mv(&r, "c3-d5^")), Err(PlayError::Unreachable { .. })));
+    let out = pos.play(mv(&r, "c3-c5^")).unwrap();
+    assert!(out.struck);
+    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Win));
+    assert_eq!(pos.piece_at(pt(&r, "c3")), Some((South, AaGun)), "the striker does not move");
+    assert!(pos.piece_at(pt(&r, "c5^")).is_none());
+    assert!(pos.knows(North, pt(&r, "c3")), "the gun is shown to the plane's owner");
+}
+
+#[test]
+fn a_recon_scouts_a_mine_privately_and_must_move_away() {
+    let r = rules("sanjun-modern");
+    let mut pos = arrange(
+        &r,
+        &[
+            ("e1^", South, Recon),
+            ("e1", South, Flag),
+            ("b2", South, Infantry),
+            ("e12", North, Mine),
+            ("e14", North, Flag),
+            ("b13", North, Infantry),
+        ],
+        South,
+    );
+    let north_before = pos.view_pieces(North);
+    let out = pos.play(mv(&r, "e1^-e12^")).unwrap();
+    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Repel));
+    assert!(pos.knows(South, pt(&r, "e12")), "the recon's owner learns the mine");
+    assert_eq!(pos.piece_at(pt(&r, "e12^")), Some((South, Recon)), "the plane stays above its target");
+    assert_eq!(out.reveals[0].map(|x| (x.to, x.kind)), Some((Some(South), Mine)));
+    // North learned nothing new: its view differs only by where the recon is.
+    let north_after = pos.view_pieces(North);
+    assert_eq!(north_before.len(), north_after.len());
+    assert!(north_after.iter().filter(|p| p.owner == Some(South)).all(|p| p.kind.is_none()));
+    pos.play(mv(&r, "b13-b12")).unwrap();
+    // South must move the recon away now.
+    assert_eq!(pos.obligation(South), Some(pt(&r, "e12^")));
+    assert!(pos.legal_actions().iter().all(|a| matches!(a, Action::Move { from, .. } if *from == pt(&r, "e12^"))));
+    assert!(matches!(pos.check(mv(&r, "b2-b3")), Err(PlayError::MustMoveAway(_))));
+    pos.play(mv(&r, "e12^-e5^")).unwrap();
+    pos.play(mv(&r, "b12-b13")).unwrap();
+    assert_eq!(pos.obligation(South), None);
+    assert!(pos.is_legal(mv(&r, "b2-b3")));
+}
+
+#[test]
+fn a_submarine_evades_and_its_owner_chooses_the_step() {
+    let r = rules("sanjun-book");
+    let mut pos = arrange(
+        &r,
+        &[
+            ("e7", South, Submarine),
+            ("e6", South, Destroyer),
+            ("e1", South, Flag),
+            ("b2", South, Infantry),
+            ("e14^", North, Fighter),
+            ("e14", North, Flag),
+            ("b13", North, Infantry),
+        ],
+        North,
+    );
+    let out = pos.play(mv(&r, "e14^-e7^")).unwrap();
+    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Evade));
+    assert_eq!(out.reaction_due, Some(pt(&r, "e7")));
+    assert_eq!(pos.phase(), Phase::Reaction);
+    assert_eq!(pos.to_act(), Some(South), "the submarine's owner reacts");
+    assert_eq!(pos.piece_at(pt(&r, "e14^")), Some((North, Fighter)), "the fighter goes back");
+    assert_eq!(targets(&pos, "e7"), names(&["d7", "e8", "f7"]), "empty neighbouring sea points");
+    assert!(matches!(pos.check(mv(&r, "b2-b3")), Err(PlayError::ReactionPending(_))));
+    let step = pos.play(mv(&r, "e7-f7")).unwrap();
+    assert!(step.reaction);
+    assert_eq!(pos.piece_at(pt(&r, "f7")), Some((South, Submarine)));
+    assert_eq!((pos.phase(), pos.to_act()), (Phase::Move, Some(South)), "then South's own turn");
+    assert_eq!(pos.ply(), 1, "the reaction belongs to North's ply");
+
+    // sanjun-hk: the submarine evades without a step; modern: the fighter is repelled.
+    for (name, outcome) in [("sanjun-hk", Outcome::Evade), ("sanjun-modern", Outcome::Repel)] {
+        let r = rules(name);
+        let mut pos = arrange(
+            &r,
+            &[("e7", South, Submarine), ("e1", South, Flag), ("b2", South, Infantry), ("e14^", North, Fighter), ("e14", North, Flag)],
+            North,
+        );
+        let out = pos.play(mv(&r, "e14^-e7^")).unwrap();
+        assert_eq!(out.combat.map(|c| c.2), Some(outcome), "{name}");
+        assert_eq!((pos.phase(), out.reaction_due), (Phase::Move, None), "{name}");
+    }
+}
+
+#[test]
+fn a_missile_attacking_a_submarine_that_evades_is_spent() {
+    let r = rules("sanjun-forum");
+    let mut pos = arrange(
+        &r,
+        &[("e3", South, Missile), ("e1", South, Flag), ("e8", North, Submarine), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    let out = pos.play(mv(&r, "e3-e8")).unwrap();
+    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Evade));
+    assert!(pos.piece_at(pt(&r, "e3")).is_none(), "the missile leaves the board");
+    assert_eq!(pos.to_act(), Some(North));
+    assert_eq!(pos.phase(), Phase::Reaction);
+}
+
+#[test]
+fn a_battleship_lands_through_a_harbour_mouth_and_captures_the_flag() {
+    let r = rules("sanjun-modern");
+    let mut pos = arrange(
+        &r,
+        &[
+            ("d9", South, Battleship),
+            ("e1", South, Flag),
+            ("d14", North, Flag),
+            ("h13", North, Infantry),
+        ],
+        South,
+    );
+    assert!(targets(&pos, "d9").contains(&"d10".to_owned()), "landing onto its harbour mouth");
+    assert!(!targets(&pos, "d9").contains(&"c9".to_owned()), "never onto a pier");
+    for (s, n) in [("d9-d10", "h13-h12"), ("d10-d11", "h12-h13"), ("d11-d12", "h13-h12"), ("d12-d13", "h12-h13")] {
+        pos.play(mv(&r, s)).unwrap();
+        if s == "d10-d11" {
+            // Ashore a ship steps by road only: no railway runs.
+            let t = targets(&pos, "d11");
+            assert!(!t.contains(&"f11".to_owned()), "{t:?}");
+        }
+        pos.play(mv(&r, n)).unwrap();
+    }
+    let out = pos.play(mv(&r, "d13-d14")).unwrap();
+    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Win));
+    let result = out.result.unwrap();
+    assert_eq!((result.winner(), result.reason), (Some(South), EndReason::FlagCaptured));
+}
+
+#[test]
+fn a_landed_ship_goes_back_to_sea_through_its_harbour_mouth() {
+    let r = rules("sanjun-modern");
+    let pos = arrange(&r, &[("d10", South, Cruiser), ("e1", South, Flag), ("e14", North, Flag)], South);
+    let t = targets(&pos, "d10");
+    assert!(t.contains(&"d9".to_owned()) && t.contains(&"d11".to_owned()), "{t:?}");
+    // Destroyers, gunboats and submarines never land.
+    let pos = arrange(&r, &[("d9", South, Destroyer), ("e1", South, Flag), ("e14", North, Flag)], South);
+    assert!(!targets(&pos, "d9").contains(&"d10".to_owned()));
+}
+
+#[test]
+fn a_gunboat_bombardment_against_a_commander_does_nothing() {
+    let r = rules("sanjun-modern");
+    let mut pos = arrange(
+        &r,
+        &[("d9", South, Gunboat), ("e1", South, Flag), ("d10", North, Commander), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    assert!(targets(&pos, "d9").contains(&"d10".to_owned()));
+    let out = pos.play(mv(&r, "d9-d10")).unwrap();
+    assert!(out.struck);
+    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Lose), "a battalion commander against a commander");
+    assert_eq!(pos.piece_at(pt(&r, "d9")), Some((South, Gunboat)), "the bombardment never costs the gunboat");
+    assert_eq!(pos.piece_at(pt(&r, "d10")), Some((North, Commander)));
+    // Against a weaker officer the target leaves and the gunboat stays at sea.
+    let mut pos = arrange(
+        &r,
+        &[("d9", South, Gunboat), ("e1", South, Flag), ("d10", North, Infantry), ("e14", North, Flag), ("b13", North, Cavalry)],
+        South,
+    );
+    pos.play(mv(&r, "d9-d10")).unwrap();
+    assert!(pos.piece_at(pt(&r, "d10")).is_none());
+    assert_eq!(pos.piece_at(pt(&r, "d9")), Some((South, Gunboat)));
+}
+
+#[test]
+fn the_fort_strikes_a_ship_at_its_mouth_and_a_neighbour_on_land() {
+    let r = rules("sanjun-modern");
+    let mut pos = arrange(
+        &r,
+        &[("d5", South, Fort), ("e1", South, Flag), ("d6", North, Cruiser), ("d4", North, Infantry), ("e14", North, Flag)],
+        South,
+    );
+    assert_eq!(targets(&pos, "d5"), names(&["d4", "d6"]));
+    let out = pos.play(mv(&r, "d5-d6")).unwrap();
+    assert!(out.struck);
+    assert!(pos.piece_at(pt(&r, "d6")).is_none());
+    assert_eq!(pos.piece_at(pt(&r, "d5")), Some((South, Fort)));
+}
+
+#[test]
+fn a_railway_run_must_stop_on_a_pier() {
+    let r = rules("sanjun-modern");
+    let pos = arrange(&r, &[("c4", South, Tank), ("e1", South, Flag), ("e14", North, Flag)], South);
+    let t = targets(&pos, "c4");
+    for n in ["c5", "c6", "d4", "e4", "f4", "c3"] {
+        assert!(t.contains(&n.to_owned()), "{n} in {t:?}");
+    }
+    assert!(!t.contains(&"c7".to_owned()), "no run through the pier c6");
+    assert!(!t.contains(&"g4".to_owned()), "at most 3 steps");
+    let pos = arrange(&r, &[("c4", South, Engineer), ("e1", South, Flag), ("e14", North, Flag)], South);
+    let t = targets(&pos, "c4");
+    assert!(t.contains(&"g6".to_owned()) && !t.contains(&"g7".to_owned()) && !t.contains(&"c7".to_owned()), "{t:?}");
+    let pos = arrange(&r, &[("c6", South, Engineer), ("e1", South, Flag), ("e14", North, Flag)], South);
+    let t = targets(&pos, "c6");
+    assert!(t.contains(&"c9".to_owned()) && !t.contains(&"c10".to_owned()), "over the bridge to the next pier: {t:?}");
+    // sanjun-forum: no step limit.
+    let r = rules("sanjun-forum");
+    let pos = arrange(&r, &[("c4", South, Tank), ("e1", South, Flag), ("e14", North, Flag)], South);
+    assert!(targets(&pos, "c4").contains(&"g6".to_owned()));
+}
+
+#[test]
+fn a_missile_may_not_target_an_hq_or_an_airport() {
+    let r = rules("sanjun-modern");
+    let pos = arrange(
+        &r,
+        &[
+            ("e3", South, Missile),
+            ("e1", South, Flag),
+            ("e12", North, Commander),
+            ("e14", North, Flag),
+            ("e8^", North, Fighter),
+        ],
+        South,
+    );
+    let t = targets(&pos, "e3");
+    assert!(t.contains(&"e12".to_owned()) && t.contains(&"e8^".to_owned()), "{t:?}");
+    assert!(!t.contains(&"e14".to_owned()), "the flag in its HQ is out of reach");
+    let pos = arrange(
+        &r,
+        &[("b1", South, Missile), ("e1", South, Flag), ("a1^", North, Recon), ("c1^", North, Fighter), ("e14", North, Flag)],
+        South,
+    );
+    let t = targets(&pos, "b1");
+    assert!(t.contains(&"c1^".to_owned()) && !t.contains(&"a1^".to_owned()), "{t:?}");
+    // Off the lattice (row 2) a missile cannot fly.
+    let pos = arrange(&r, &[("e2", South, Missile), ("e1", South, Flag), ("e12", North, Commander), ("e14", North, Flag)], South);
+    assert!(!targets(&pos, "e2").contains(&"e12".to_owned()));
+}
+
+#[test]
+fn arms_are_public_so_small_ships_cannot_target_land_pieces() {
+    let r = rules("sanjun-modern");
+    // A destroyer next to an infantry on a bridge point: no such move.
+    let pos = arrange(&r, &[("d8", North, Destroyer), ("c8", South, Infantry), ("e1", South, Flag), ("e14", North, Flag)], North);
+    assert!(!targets(&pos, "d8").contains(&"c8".to_owned()));
+    let pos = arrange(&r, &[("d8", North, Cruiser), ("c8", South, Infantry), ("e1", South, Flag), ("e14", North, Flag)], North);
+    assert!(targets(&pos, "d8").contains(&"c8".to_owned()));
+    // A land piece against a ship on a bridge point: legal whatever the ship is; a
+    // destroyer (which land pieces cannot attack) repels it.
+    let mut pos = arrange(
+        &r,
+        &[("c6", South, Infantry), ("c7", North, Destroyer), ("e1", South, Flag), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    let out = pos.play(mv(&r, "c6-c7")).unwrap();
+    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Repel));
+    assert_eq!(pos.piece_at(pt(&r, "c6")), Some((South, Infantry)));
+}
+
+#[test]
+fn camps_shelter_per_preset() {
+    for (name, open) in [("sanjun-modern", false), ("sanjun-book", false), ("sanjun-hk", true), ("sanjun-forum", false)] {
+        let r = rules(name);
+        let pos = arrange(
+            &r,
+            &[("b10", South, Battleship), ("e1", South, Flag), ("b11", North, Infantry), ("e14", North, Flag)],
+            South,
+        );
+        assert_eq!(targets(&pos, "b10").contains(&"b11".to_owned()), open, "{name}: a landed ship against a camp");
+        if !open {
+            assert!(matches!(pos.check(mv(&r, "b10-b11")), Err(PlayError::ProtectedByCamp(_))));
+        }
+    }
+}
+
+#[test]
+fn forum_only_engineers_and_aa_guns_attack_the_flag() {
+    let r = rules("sanjun-forum");
+    let mut pos = arrange(
+        &r,
+        &[("e2", South, Tank), ("d3", South, Engineer), ("e1", South, Flag), ("e3", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    // Legal (the tank cannot know what is on e3) and ruled a repel.
+    let out = pos.play(mv(&r, "e2-e3")).unwrap();
+    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Repel));
+    pos.play(mv(&r, "b13-b12")).unwrap();
+    let out = pos.play(mv(&r, "d3-e3")).unwrap();
+    assert_eq!(out.result.map(|x| (x.winner(), x.reason)), Some((Some(South), EndReason::FlagCaptured)));
+}
+
+#[test]
+fn commander_capture_ends_the_game_unless_both_commanders_fall() {
+    let r = with_options("sanjun-book", r#"{"commander_capture": true}"#);
+    let mut pos = arrange(
+        &r,
+        &[("d3", South, Bomb), ("e1", South, Flag), ("d4", North, Commander), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    let out = pos.play(mv(&r, "d3-d4")).unwrap();
+    assert_eq!(out.result.map(|x| (x.winner(), x.reason)), Some((Some(South), EndReason::CommanderCaptured)));
+    // Both commanders leave in one combat: both flags are shown and play goes on.
+    let mut pos = arrange(
+        &r,
+        &[("d3", South, Commander), ("e1", South, Flag), ("b2", South, Infantry), ("d4", North, Commander), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    let out = pos.play(mv(&r, "d3-d4")).unwrap();
+    assert_eq!(out.result, None);
+    assert!(out.flags_revealed.iter().all(|f| f.is_some()));
+    assert!(pos.knows(South, pt(&r, "e14")) && pos.knows(North, pt(&r, "e1")));
+    // Without the option a lost commander only shows the flag.
+    let r = rules("sanjun-book");
+    let mut pos = arrange(
+        &r,
+        &[("d3", South, Bomb), ("e1", South, Flag), ("d4", North, Commander), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    assert_eq!(pos.play(mv(&r, "d3-d4")).unwrap().result, None);
+    assert!(pos.knows(South, pt(&r, "e14")));
+}
+
+#[test]
+fn open_play_shows_both_pieces_of_every_combat() {
+    let r = with_options("sanjun-book", r#"{"open_play": true}"#);
+    let mut pos = arrange(
+        &r,
+        &[("d3", South, Engineer), ("e1", South, Flag), ("d4", North, Cavalry), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    pos.play(mv(&r, "d3-d4")).unwrap();
+    assert!(pos.knows(South, pt(&r, "d4")), "the winner is shown to the loser's owner");
+    assert!(!pos.knows(South, pt(&r, "b13")));
+    let r = rules("sanjun-book");
+    let mut pos = arrange(
+        &r,
+        &[("d3", South, Engineer), ("e1", South, Flag), ("d4", North, Cavalry), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    pos.play(mv(&r, "d3-d4")).unwrap();
+    assert!(!pos.knows(South, pt(&r, "d4")), "referee play shows nothing");
+}
+
+#[test]
+fn deployment_puts_every_arm_in_its_place() {
+    let r = rules("sanjun-modern");
+    let setup = junqi::Setup::random(&r, South, 3);
+    let d = setup.validate(&r, South).unwrap();
+    assert_eq!(d.pieces().len(), 30);
+    let board = r.board();
+    for &(p, k) in d.pieces() {
+        let role = board.role(p);
+        let ok = match k.arm() {
+            junqi::Arm::Navy => role == junqi::Role::Anchorage,
+            junqi::Arm::Air => role == junqi::Role::Airport,
+            junqi::Arm::Army => matches!(role, junqi::Role::Post | junqi::Role::HarbourMouth | junqi::Role::Hq),
+        };
+        assert!(ok, "{k} on {} ({role})", board.name_of(p));
+    }
+    // Specific errors: a ship on a post, the fort off the coast.
+    let swap = |a: &str, b: &str| {
+        let kind_of = |n: &str| setup.placements().iter().find(|(p, _)| p == n).unwrap().1.clone();
+        let mut s = junqi::Setup::new();
+        for (p, k) in setup.placements() {
+            s.place(p.clone(), if p == a { kind_of(b) } else if p == b { kind_of(a) } else { k.clone() });
+        }
+        s
+    };
+    let at = |kind: &str| setup.placements().iter().find(|(_, k)| k == kind).unwrap().0.clone();
+    let ship_on_post = swap(&at("battleship"), "c2");
+    let err = ship_on_post.validate(&r, South).unwrap_err();
+    assert!(matches!(err, junqi::SetupError::WrongRole { .. }), "{err}");
+    assert!(err.to_string().contains("ships deploy on the side's anchorages") || err.to_string().contains("army pieces"), "{err}");
+    let fort_inland = swap(&at("fort"), "c2");
+    assert!(matches!(fort_inland.validate(&r, South), Err(junqi::SetupError::WrongRole { .. })));
+    let flag_out = swap(&at("flag"), "c2");
+    assert!(matches!(flag_out.validate(&r, South), Err(junqi::SetupError::WrongRole { .. })));
+}
+
+/// Random games of every preset run to their end; every legal action has an index in
+/// the action space that maps back to it.
+#[test]
+fn random_games_of_every_preset_end_without_panics() {
+    for name in ["sanjun-modern", "sanjun-hk", "sanjun-book", "sanjun-forum"] {
+        let mut reactions = 0;
+        for seed in 0..12u64 {
+            let r = with_options(name, if seed % 2 == 0 { "{}" } else { r#"{"evade_step": true, "commander_capture": true, "open_play": true}"# });
+            let mut game = Game::with_rules(r.clone(), seed);
+            game.deploy_random(South, seed * 2 + 1).unwrap();
+            game.deploy_random(North, seed * 2 + 2).unwrap();
+            let mut rng = junqi::Rng::new(seed);
+            while game.result().is_none() {
+                let legal = game.legal_actions();
+                assert!(!legal.is_empty(), "{name} seed {seed}: no legal action but no result");
+                for a in &legal {
+                    let i = a.index(&r).unwrap_or_else(|| panic!("{name}: {} has no index", a.to_notation(r.board())));
+                    assert_eq!(Action::from_index(&r, i).unwrap(), *a);
+                }
+                if game.phase() == Phase::Reaction {
+                    reactions += 1;
+                }
+                game.play(legal[rng.below(legal.len())]).unwrap();
+                assert!(game.position().ply() < 5000);
+            }
+            // The record replays to the same state.
+            let replayed = Game::from_record(&game.record()).unwrap();
+            assert!(replayed.position().same_state(game.position()), "{name} seed {seed}");
+        }
+        if name == "sanjun-book" {
+            assert!(reactions > 0, "{name}: random games should meet a submarine's evasion");
+        }
+    }
+}
