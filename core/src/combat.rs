@@ -80,6 +80,76 @@ pub fn resolve(rules: &RuleSet, attacker: PieceKind, defender: PieceKind) -> Out
     rules.combat_outcome(attacker, defender)
 }
 
+/// How an attack is made (海陆空三军棋). The outcome is always the table's; who leaves
+/// the board and who moves depend on the manner too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Attack {
+    /// The attacker goes onto the defender: a step, a railway run, a sea step, a landing,
+    /// or a plane's air run.
+    Move,
+    /// A missile flies onto the defender.
+    Flight,
+    /// The striker stays where it is: a fort's strike, anti-aircraft fire.
+    Strike,
+    /// A ship's shore bombardment: a strike that never costs the ship.
+    Bombardment,
+}
+
+/// What an attack does: the outcome and its effect on both pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Resolution {
+    /// The table's outcome.
+    pub outcome: Outcome,
+    /// The attacker leaves the board (`lose` or `both`, except a bombarding ship; a
+    /// missile whose target evades is spent too).
+    pub attacker_leaves: bool,
+    /// The defender leaves the board (`win` or `both`).
+    pub defender_leaves: bool,
+    /// The attacker ends on the defender's place: a mover or a missile that wins, and a
+    /// plane that is repelled by a surface piece (it stays above its target).
+    pub attacker_moves: bool,
+}
+
+/// Resolves an attack made in a given manner, without a game: the outcome of
+/// [`resolve`] and what it does to both pieces.
+///
+/// ```
+/// use junqi::{resolve_attack, Attack, Outcome, PieceKind::*, RuleSet};
+/// let rules = RuleSet::preset("sanjun-modern").unwrap();
+/// // A gunboat's bombardment of a commander: the gunboat loses, and nothing happens.
+/// let r = resolve_attack(&rules, Gunboat, Commander, Attack::Bombardment);
+/// assert_eq!(r.outcome, Outcome::Lose);
+/// assert!(!r.attacker_leaves && !r.defender_leaves);
+/// // A fort's strike on a cruiser: the cruiser leaves, the fort stays put.
+/// let r = resolve_attack(&rules, Fort, Cruiser, Attack::Strike);
+/// assert!(r.defender_leaves && !r.attacker_moves);
+/// // A battleship landing onto a harbour mouth held by an infantry wins and moves in.
+/// let r = resolve_attack(&rules, Battleship, Infantry, Attack::Move);
+/// assert!(r.defender_leaves && r.attacker_moves);
+/// ```
+pub fn resolve_attack(rules: &RuleSet, attacker: PieceKind, defender: PieceKind, attack: Attack) -> Resolution {
+    resolution(rules, attacker, rules.combat_outcome(attacker, defender), attack)
+}
+
+/// The effect of an outcome for an attack made in a given manner.
+pub(crate) fn resolution(rules: &RuleSet, attacker: PieceKind, outcome: Outcome, attack: Attack) -> Resolution {
+    use crate::rules::{Ability, Mobility};
+    let attacker_leaves = match outcome {
+        Outcome::Lose | Outcome::Both => attack != Attack::Bombardment,
+        Outcome::Evade => rules.has_ability(attacker, Ability::Flight),
+        _ => false,
+    };
+    let moving = matches!(attack, Attack::Move | Attack::Flight);
+    Resolution {
+        outcome,
+        attacker_leaves,
+        defender_leaves: outcome.defender_leaves(),
+        attacker_moves: moving
+            && (outcome == Outcome::Win
+                || outcome == Outcome::Repel && attack == Attack::Move && rules.mobility(attacker) == Mobility::Fly),
+    }
+}
+
 /// What one entry of a combat table says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

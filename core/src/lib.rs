@@ -134,7 +134,7 @@ pub mod setup;
 
 pub use action::{parse_point, Action, NotationError};
 pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, Role, STRIKE_RANGE};
-pub use combat::{resolve, Outcome};
+pub use combat::{resolve, resolve_attack, Attack, Outcome, Resolution};
 pub use piece::{Arm, PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
 pub use position::{
     Eliminations, EndReason, GameResult, MoveOutcome, Phase, PlayError, Position, SeenPiece, TimeOutOutcome,

@@ -10,6 +10,7 @@
 //! air rays.
 
 use crate::board::{Point, PointSet, Role};
+use crate::combat::Attack;
 use crate::piece::{Arm, PieceKind};
 use crate::position::{Position, Slot};
 use crate::rules::{Ability, Mobility};
@@ -246,48 +247,32 @@ fn flight_targets(pos: &Position, from: Point, forbidden: PointSet) -> PointSet 
     t
 }
 
-/// How an action of the piece `kind` from `from` to `to` plays out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Manner {
-    /// The piece goes there (a step, run, landing or air run), attacking what it meets.
-    Go,
-    /// The piece stays and strikes the piece on `to` (fort, anti-aircraft fire).
-    Strike,
-    /// A ship's shore bombardment: a strike that never costs the ship.
-    Bombard,
-    /// A missile's flight onto the piece on `to`.
-    Flight,
-}
-
 /// The manner of a legal action (see [`targets`]).
-pub(crate) fn manner(pos: &Position, from: Point, to: Point, kind: PieceKind) -> Manner {
+pub(crate) fn manner(pos: &Position, from: Point, to: Point, kind: PieceKind) -> Attack {
     let rules = pos.rules();
     let board = rules.board();
     let mobility = rules.mobility(kind);
     if mobility == Mobility::Fly {
-        return Manner::Go;
+        return Attack::Move;
     }
     if mobility == Mobility::Immobile {
-        return Manner::Strike;
+        return Attack::Strike;
     }
     if board.air.contains(to) {
         // A ground or sea piece against a plane: anti-aircraft fire, or a missile.
-        return if rules.has_ability(kind, Ability::AntiAir) { Manner::Strike } else { Manner::Flight };
+        return if rules.has_ability(kind, Ability::AntiAir) { Attack::Strike } else { Attack::Flight };
     }
     if matches!(mobility, Mobility::Sail | Mobility::SailAndLand) {
         let landing = mobility == Mobility::SailAndLand
             && (board.land.contains(from) || board.roles[to.index()] == Role::HarbourMouth && board.coast[from.index()].contains(to));
         if board.land.contains(to) && !landing {
-            return Manner::Bombard;
+            return Attack::Bombardment;
         }
-        return Manner::Go;
+        return Attack::Move;
     }
-    if rules.has_ability(kind, Ability::Flight) {
-        // A missile reaching its target by road or rail fights as if it had flown.
-        let by_land = land_targets(pos, from, mobility, PointSet::EMPTY).contains(to);
-        if !by_land {
-            return Manner::Flight;
-        }
+    if rules.has_ability(kind, Ability::Flight) && !land_targets(pos, from, mobility, PointSet::EMPTY).contains(to) {
+        // Out of reach by road or rail: the missile flew (the outcome is the same).
+        return Attack::Flight;
     }
-    Manner::Go
+    Attack::Move
 }

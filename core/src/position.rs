@@ -13,7 +13,7 @@ use crate::action::Action;
 use crate::board::{Point, PointSet, Role, MAX_POINTS};
 use crate::combat::Outcome;
 use crate::piece::{PieceKind, Side, SideSet};
-use crate::movegen::Manner;
+use crate::combat::{resolution, Attack};
 use crate::rules::{Ability, Mobility, RuleSet, Scouting};
 use crate::setup::Deployment;
 
@@ -985,7 +985,7 @@ impl Position {
         let board = rules.board();
         let mut out = MoveOutcome::new(side, from, to, att_kind);
         let manner = crate::movegen::manner(self, from, to, att_kind);
-        out.struck = matches!(manner, Manner::Strike | Manner::Bombard);
+        out.struck = matches!(manner, Attack::Strike | Attack::Bombardment);
         let flying = rules.mobility(att_kind) == Mobility::Fly;
         let mut removed = false;
         let mut flag_taken = false;
@@ -1072,15 +1072,12 @@ impl Position {
             out.push_reveal(Reveal { point: from, owner: army, kind: att_kind, to: None, cause: RevealCause::OpenPlay });
             out.push_reveal(Reveal { point: def_at, owner: def_slot.owner, kind: def_slot.kind, to: None, cause: RevealCause::OpenPlay });
         }
-        // Who leaves. A bombarding ship never does; a missile that flew at a plane stays
-        // where it was when it wins; a plane goes to its target position.
-        let attacker_leaves = match outcome {
-            Outcome::Lose | Outcome::Both => manner != Manner::Bombard,
-            // The attacking missile is spent; anything else stays where it was.
-            Outcome::Evade => rules.has_ability(att_kind, Ability::Flight),
-            _ => false,
-        };
-        if outcome.defender_leaves() {
+        // Who leaves and who moves (combat::resolution): a bombarding ship never
+        // leaves; a missile never enters the air; a repelled plane stays above a
+        // surface target but where it was against a plane.
+        let res = resolution(&rules, att_kind, outcome, manner);
+        let attacker_leaves = res.attacker_leaves;
+        if res.defender_leaves {
             self.remove(def);
             removed = true;
             flag_taken = def_slot.kind == PieceKind::Flag;
@@ -1088,9 +1085,9 @@ impl Position {
         if attacker_leaves {
             self.remove(att);
             removed = true;
-        } else if outcome == Outcome::Win && manner == Manner::Go
-            || outcome == Outcome::Win && manner == Manner::Flight && !board.is_air(to)
-            || flying && outcome == Outcome::Repel && self.is_empty_at(to)
+        } else if res.attacker_moves
+            && !(manner == Attack::Flight && board.is_air(to))
+            && (outcome == Outcome::Win || self.is_empty_at(to))
         {
             self.relocate(att, to);
         }
