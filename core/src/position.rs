@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::action::Action;
 use crate::board::{Point, PointSet, Role, MAX_POINTS};
 use crate::combat::Outcome;
-use crate::piece::{PieceKind, Side, SideSet};
+use crate::piece::{Arm, PieceKind, Side, SideSet};
 use crate::combat::{resolution, Attack};
 use crate::rules::{Ability, Mobility, RuleSet, Scouting};
 use crate::setup::Deployment;
@@ -289,6 +289,9 @@ pub struct SeenPiece {
     pub owner: Option<Side>,
     /// Its kind, if the player knows it.
     pub kind: Option<PieceKind>,
+    /// Its arm: army, navy or air force (public: what started on an anchorage is a
+    /// ship, on an airport a plane).
+    pub arm: Arm,
 }
 
 /// What one move did — the referee's full account, before it is split into what each
@@ -698,6 +701,7 @@ impl Position {
                         point: p,
                         owner: (!self.hidden.contains(p)).then_some(s.owner),
                         kind: (self.known[player as usize] >> id & 1 == 1).then_some(s.kind),
+                        arm: s.kind.arm(),
                     }
                 })
             })

@@ -308,7 +308,7 @@ impl View {
             "ply": self.ply,
             "quiet_plies": self.quiet_plies,
             "pieces": self.pieces.iter().map(|p| json!({
-                "point": board.name_of(p.point), "owner": p.owner, "kind": p.kind
+                "point": board.name_of(p.point), "owner": p.owner, "kind": p.kind, "arm": p.arm
             })).collect::<Vec<_>>(),
             "events": self.events.iter().map(|e| e.to_json(board)).collect::<Vec<_>>(),
             "result": self.result,

@@ -445,6 +445,26 @@ fn deployment_puts_every_arm_in_its_place() {
     assert!(matches!(flag_out.validate(&r, South), Err(junqi::SetupError::WrongRole { .. })));
 }
 
+#[test]
+fn views_show_every_piece_s_arm_but_not_its_kind() {
+    let mut game = Game::new("sanjun-modern", 1).unwrap();
+    game.deploy_random(South, 1).unwrap();
+    game.deploy_random(North, 2).unwrap();
+    let view = game.view(North);
+    let board = game.board();
+    for p in view.pieces.iter().filter(|p| p.owner == Some(South)) {
+        assert_eq!(p.kind, None);
+        let expected = match board.role(p.point) {
+            junqi::Role::Anchorage => junqi::Arm::Navy,
+            junqi::Role::Airport => junqi::Arm::Air,
+            _ => junqi::Arm::Army,
+        };
+        assert_eq!(p.arm, expected, "{}", board.name_of(p.point));
+    }
+    let json = view.to_json(game.rules());
+    assert!(json["pieces"].as_array().unwrap().iter().any(|p| p["arm"] == "navy" && p["kind"].is_null()));
+}
+
 /// Random games of every preset run to their end; every legal action has an index in
 /// the action space that maps back to it.
 #[test]

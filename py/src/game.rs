@@ -513,7 +513,7 @@ impl Game {
         let pieces = g
             .position()
             .pieces()
-            .map(|(point, owner, kind)| junqi::SeenPiece { point, owner: Some(owner), kind: Some(kind) })
+            .map(|(point, owner, kind)| junqi::SeenPiece { point, owner: Some(owner), kind: Some(kind), arm: kind.arm() })
             .collect();
         let mut v = g.view(junqi::Side::South);
         v.pieces = pieces;

@@ -387,16 +387,20 @@ pub struct SeenPiece {
     /// Kind, or None when the player does not know it.
     #[pyo3(get)]
     pub kind: Option<PieceKind>,
+    /// Arm (army, navy or air force): public, even when the kind is not.
+    #[pyo3(get)]
+    pub arm: crate::enums::Arm,
 }
 
 #[pymethods]
 impl SeenPiece {
     fn __repr__(&self) -> String {
         format!(
-            "SeenPiece(point={:?}, owner={}, kind={})",
+            "SeenPiece(point={:?}, owner={}, kind={}, arm=Arm.{})",
             self.point,
             self.owner.map_or("None".to_owned(), |o| format!("Side.{}", o.name_str())),
-            self.kind.map_or("None".to_owned(), |k| format!("PieceKind.{}", k.name_str()))
+            self.kind.map_or("None".to_owned(), |k| format!("PieceKind.{}", k.name_str())),
+            self.arm.name_str()
         )
     }
 }
@@ -458,6 +462,7 @@ impl View {
                 point: board.name_of(p.point).to_owned(),
                 owner: p.owner.map(Into::into),
                 kind: p.kind.map(Into::into),
+                arm: p.arm.into(),
             })
             .collect()
     }
@@ -470,6 +475,7 @@ impl View {
             point: board.name_of(s.point).to_owned(),
             owner: s.owner.map(Into::into),
             kind: s.kind.map(Into::into),
+            arm: s.arm.into(),
         }))
     }
 

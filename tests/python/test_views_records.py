@@ -187,7 +187,7 @@ def test_reprs_are_readable(game: junqi.Game) -> None:
     assert repr(report.public[0]) == "<Event attacked: south c6xc7: both left the board>"
     assert repr(game.legal_moves()[0]).startswith("Move(")
     assert repr(game.view("south")).startswith("<View of south ply=1")
-    assert repr(game.view("south").pieces[0]) == 'SeenPiece(point="a1", owner=Side.SOUTH, kind=PieceKind.MINE)'
+    assert repr(game.view("south").pieces[0]) == 'SeenPiece(point="a1", owner=Side.SOUTH, kind=PieceKind.MINE, arm=Arm.ARMY)'
     assert repr(junqi.RuleSet()) == 'RuleSet("classic")'
     assert repr(junqi.Board()) == 'Board("classic", points=60)'
     game.resign("south")
