@@ -304,6 +304,8 @@ pub struct Board {
     pub(crate) ray_points: Vec<Point>,
     /// Piers: a railway run may end on one but not pass through it.
     pub(crate) piers: PointSet,
+    /// Headquarters.
+    pub(crate) hqs: PointSet,
     /// Land points (posts, camps, HQs, strongholds, harbour mouths, piers).
     pub(crate) land: PointSet,
     /// Sea points (open sea and anchorages).
@@ -490,6 +492,7 @@ impl Board {
             (0..n).filter(|&i| f(roles[i])).map(|i| Point(i as u8)).collect()
         };
         let piers = set_of(&|r| r == Role::Pier);
+        let hqs = set_of(&|r| r == Role::Hq);
         let sea = set_of(&|r| matches!(r, Role::Sea | Role::Anchorage));
         let air = set_of(&|r| matches!(r, Role::Air | Role::Airport));
         let land = set_of(&|r| !matches!(r, Role::Sea | Role::Anchorage | Role::Air | Role::Airport));
@@ -592,6 +595,7 @@ impl Board {
             ray_spans,
             ray_points,
             piers,
+            hqs,
             land,
             sea,
             air,

@@ -26,7 +26,9 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
     let opts = rules.options();
     let mobility = rules.mobility(me.kind);
     let strikes = rules.strikes(me.kind);
-    if (mobility == Mobility::Immobile && !strikes) || (opts.hq_locks && board.roles[from.index()] == Role::Hq) {
+    // A piece in an HQ never moves again (`hq_locks`), but may still strike.
+    let locked = opts.hq_locks && board.roles[from.index()] == Role::Hq;
+    if (mobility == Mobility::Immobile || locked) && !strikes {
         return PointSet::EMPTY;
     }
     let occupied = pos.occupied();
@@ -63,7 +65,13 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
             }
         }
     }
+    // A missile never targets a piece in an HQ, whether it flies or walks (rules §4:
+    // "HQ or airport targets: —"; nothing can walk onto an airport).
+    if rules.has_ability(me.kind, Ability::Flight) {
+        forbidden = forbidden.or(board.hqs.and(occupied));
+    }
     let mut t = match mobility {
+        _ if locked => PointSet::EMPTY,
         Mobility::Immobile => PointSet::EMPTY,
         Mobility::Step | Mobility::RailStraight | Mobility::RailTurn => land_targets(pos, from, mobility, forbidden),
         Mobility::Sail | Mobility::SailAndLand => ship_targets(pos, from, mobility, forbidden),
@@ -72,7 +80,41 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
     if strikes {
         t = t.or(strike_targets(pos, from, me, forbidden));
     }
+    if rules.has_arms() {
+        t = t.minus(known_forbidden(pos, from, me, t));
+    }
     t
+}
+
+/// Targets holding a piece the mover *knows* it may not attack (a flag shown after its
+/// commander fell, in `sanjun-forum`; a destroyer a recon scouted on a bridge point).
+/// An attack on a hidden kind stays legal and is repelled; one the mover can see is
+/// simply not a move, so a forbidden attack is never a free pass.
+fn known_forbidden(pos: &Position, from: Point, me: Slot, t: PointSet) -> PointSet {
+    let rules = pos.rules();
+    let board = rules.board();
+    let Some(player) = pos.player_of(me.owner) else { return PointSet::EMPTY };
+    let flying = rules.mobility(me.kind) == Mobility::Fly;
+    let mut out = PointSet::EMPTY;
+    for q in t.and(pos.occupied().or(if flying { board.air } else { PointSet::EMPTY })).iter() {
+        let def = if pos.occupied().contains(q) {
+            q
+        } else {
+            match board.below[q.index()] {
+                Some(s) if pos.occupied().contains(s) && !pos.occupied_by(me.owner).contains(s) => s,
+                _ => continue,
+            }
+        };
+        if def == from || !pos.knows(player, def) {
+            continue;
+        }
+        if let Some((_, kind)) = pos.piece_at(def) {
+            if rules.combat_outcome(me.kind, kind) == crate::combat::Outcome::Illegal {
+                out.insert(q);
+            }
+        }
+    }
+    out
 }
 
 /// Road steps and railway runs of a land piece.
@@ -196,7 +238,8 @@ fn strike_targets(pos: &Position, from: Point, me: Slot, forbidden: PointSet) ->
         t = t.or(board.step[i].and(board.land).or(board.coast[i]).and(enemy));
     }
     if rules.has_ability(me.kind, Ability::Bombard) {
-        t = t.or(board.coast[i].and(board.land).and(enemy));
+        // Shore bombardment hits army pieces: a landed ship is not a shore target.
+        t = t.or(board.coast[i].and(board.land).and(enemy).and(pos.occupied_by_arm(Arm::Army)));
     }
     if rules.has_ability(me.kind, Ability::AntiAir) {
         for q in enemy.and(board.air).iter() {
@@ -222,15 +265,14 @@ fn flight_targets(pos: &Position, from: Point, forbidden: PointSet) -> PointSet 
     let occupied = pos.occupied();
     let mut t = PointSet::EMPTY;
     let (first, last) = board.air_ray_of[up.index()];
+    // Both an enemy plane at a position and the enemy piece below it are targets (two
+    // actions: `e3-e12^` and `e3-e12`); any plane overhead is flown past.
     let mut consider = |q: Point| {
         if board.roles[q.index()] == Role::Airport {
             return;
         }
-        if occupied.contains(q) {
-            if !forbidden.contains(q) {
-                t.insert(q);
-            }
-            return;
+        if occupied.contains(q) && !forbidden.contains(q) {
+            t.insert(q);
         }
         if let Some(s) = board.below[q.index()] {
             if occupied.contains(s) && !forbidden.contains(s) && board.roles[s.index()] != Role::Hq && s != from {
