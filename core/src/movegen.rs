@@ -18,6 +18,15 @@ use crate::rules::{Ability, Mobility};
 /// Every point the piece on `from` may move to, attack or strike this turn.
 #[inline]
 pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
+    let t = reachable(pos, from);
+    match pos.slot_at(from) {
+        Some(me) if pos.rules().has_arms() => t.minus(known_forbidden(pos, from, me, t)),
+        _ => t,
+    }
+}
+
+/// Like [`targets`], keeping attacks the mover knows the rules forbid.
+pub(crate) fn reachable(pos: &Position, from: Point) -> PointSet {
     let Some(me) = pos.slot_at(from) else {
         return PointSet::EMPTY;
     };
@@ -79,9 +88,6 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
     };
     if strikes {
         t = t.or(strike_targets(pos, from, me, forbidden));
-    }
-    if rules.has_arms() {
-        t = t.minus(known_forbidden(pos, from, me, t));
     }
     t
 }

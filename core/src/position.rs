@@ -203,6 +203,19 @@ pub enum PlayError {
     /// A plane that was repelled (or scouted) must move away this turn.
     #[error("the plane on {0} was repelled last turn and must move away now")]
     MustMoveAway(String),
+    /// An attack on a piece whose kind the mover has been shown and may not attack
+    /// (e.g. the flag in `sanjun-forum`, for all but engineers and aa guns).
+    #[error("the {kind} on {from} may not attack the {target} on {to}")]
+    ForbiddenAttack {
+        /// The mover's kind.
+        kind: PieceKind,
+        /// Its point.
+        from: String,
+        /// The target's kind (known to the mover).
+        target: PieceKind,
+        /// The target's point.
+        to: String,
+    },
     /// The piece cannot get there this turn.
     #[error("the {kind} on {from} cannot reach {to} this turn: no step, clear run, flight or strike joins them")]
     Unreachable {
@@ -928,6 +941,13 @@ impl Position {
         }
         if self.targets(from).contains(to) {
             return Ok(());
+        }
+        if crate::movegen::reachable(self, from).contains(to) {
+            // Reachable, but an attack the mover knows is forbidden.
+            let def = if self.is_empty_at(to) { board.below(to).unwrap_or(to) } else { to };
+            if let Some((_, target)) = self.piece_at(def) {
+                return Err(PlayError::ForbiddenAttack { kind: slot.kind, from: name(from), target, to: name(def) });
+            }
         }
         use crate::rules::Mobility;
         if self.rules.mobility(slot.kind) == Mobility::Immobile {

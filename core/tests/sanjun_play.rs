@@ -357,6 +357,9 @@ fn an_attack_the_mover_knows_is_forbidden_is_no_move() {
     assert_eq!(out.flags_revealed[0].map(|f| f.0), Some(North), "the commander fell: the flag is shown");
     pos.play(mv(&r, "b13-b12")).unwrap();
     assert!(!targets(&pos, "e2").contains(&"e3".to_owned()), "the tank now knows it may not attack the flag");
+    let err = pos.check(mv(&r, "e2-e3")).unwrap_err();
+    assert!(matches!(err, PlayError::ForbiddenAttack { target: Flag, .. }), "{err}");
+    assert_eq!(err.to_string(), "the tank on e2 may not attack the flag on e3");
     assert!(targets(&pos, "f3").contains(&"e3".to_owned()), "the engineer still may");
 }
 
