@@ -316,15 +316,18 @@ impl View {
     }
 
     /// The board as text from this player's seat: own pieces by their two-letter code,
-    /// other sides' pieces in angle brackets (`<??>` when unknown), face-down pieces
-    /// (翻棋) as `##`; `( )` an empty camp, `[ ]` an empty HQ, `~` open sea. On a board
+    /// other sides' pieces in angle brackets (`<??>` when unknown, `<~?>` for an unknown
+    /// ship), face-down pieces (翻棋) as `##`; `( )` an empty camp, `[ ]` an empty HQ, `~`
+    /// open sea. On a board
     /// with an air layer the planes follow the grid, one line, by air position.
     pub fn render(&self, board: &Board) -> String {
         use crate::board::Role;
         let (w, h) = board.grid_size();
         let mut grid = vec![vec![None::<String>; w as usize]; h as usize];
         let cell_of = |piece: &SeenPiece| {
-            let code = piece.kind.map_or("??", PieceKind::short);
+            // An unknown ship shows its arm (public): `~?`.
+            let unknown = if piece.arm == crate::piece::Arm::Navy { "~?" } else { "??" };
+            let code = piece.kind.map_or(unknown, PieceKind::short);
             match piece.owner {
                 None => "##".to_owned(),
                 Some(o) if Some(o) == self.army => code.to_owned(),

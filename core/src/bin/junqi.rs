@@ -86,7 +86,7 @@ fn run(args: Args) -> Result<(), String> {
     let text = !args.quiet && !args.json;
     if text {
         println!("junqi {} — rule set {}, seed {}", junqi::VERSION, rules.name(), args.seed);
-        println!("Each player sees its own pieces by code, other sides' as <??> unless revealed,");
+        println!("Each player sees its own pieces by code, other sides' as <??> (<~?> a ship) unless revealed,");
         println!("face-down pieces (翻棋) as ##; ( ) empty camp, [ ] empty HQ, ~ sea. Codes:");
         let codes: Vec<String> = rules.army().map(|(k, _)| format!("{} {}", k.short(), k.id())).collect();
         for line in codes.chunks(5) {
