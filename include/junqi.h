@@ -43,6 +43,12 @@
 #define JUNQI_PIECE_KIND_COUNT 32
 
 /**
+ * "No point": written by `junqi_game_obligation` when there is no point to name.
+ * Point indices are always below `junqi_rules_point_count`, so this is never one.
+ */
+#define JUNQI_POINT_NONE UINT32_MAX
+
+/**
  * The result of every fallible function of the library.
  *
  * `JUNQI_STATUS_OK` (0) means success; every other value is a failure whose text is
@@ -308,6 +314,31 @@ typedef enum {
 } junqi_end_reason;
 
 /**
+ * How an attack is made (海陆空三军棋), for `junqi_resolve_attack`. The outcome is
+ * always the combat table's; who leaves the board and who moves depend on the manner
+ * too. Values are stable: new constants will be added after these.
+ */
+typedef enum {
+  /**
+   * The attacker goes onto the defender: a step, a railway run, a sea step, a
+   * landing, or a plane's air run.
+   */
+  JUNQI_ATTACK_MOVE = 0,
+  /**
+   * A missile flies onto the defender.
+   */
+  JUNQI_ATTACK_FLIGHT = 1,
+  /**
+   * The striker stays where it is: a fort's strike, anti-aircraft fire.
+   */
+  JUNQI_ATTACK_STRIKE = 2,
+  /**
+   * A ship's shore bombardment: a strike that never costs the ship.
+   */
+  JUNQI_ATTACK_BOMBARDMENT = 3,
+} junqi_attack;
+
+/**
  * A refereed game (opaque): the full state of every army, each player's event log,
  * and the record.
  *
@@ -333,6 +364,31 @@ typedef struct junqi_game junqi_game;
  * so a rule set may be freed while games made from it live on.
  */
 typedef struct junqi_rules junqi_rules;
+
+/**
+ * What an attack does, as written by `junqi_resolve_attack`: the combat outcome and
+ * its effect on both pieces.
+ */
+typedef struct {
+  /**
+   * The combat table's outcome (as `junqi_resolve` gives it).
+   */
+  junqi_outcome outcome;
+  /**
+   * Whether the attacker leaves the board (`lose` or `both`, except for a bombarding
+   * ship; a missile whose target evades is spent too).
+   */
+  bool attacker_leaves;
+  /**
+   * Whether the defender leaves the board (`win` or `both`).
+   */
+  bool defender_leaves;
+  /**
+   * Whether the attacker ends on the defender's place: a mover or a missile that
+   * wins, and a plane repelled by a surface piece (it stays above its target).
+   */
+  bool attacker_moves;
+} junqi_resolution;
 
 /**
  * A move between two points, given by point index (`0..junqi_rules_point_count`).
@@ -486,6 +542,18 @@ junqi_status junqi_piece_kind_from_name(const char *name, junqi_piece_kind *kind
  * `name_out` is NULL or writable.
  */
 junqi_status junqi_outcome_name(int outcome, const char **name_out);
+
+/**
+ * The name of a manner of attack: `"move"`, `"flight"`, `"strike"`,
+ * `"bombardment"`.
+ *
+ * `name_out` receives a static string; do **not** free it. Status: `OK`;
+ * `NULL_POINTER`; `OUT_OF_RANGE`. Thread safety: any thread.
+ *
+ * # Safety
+ * `name_out` is NULL or writable.
+ */
+junqi_status junqi_attack_name(int attack, const char **name_out);
 
 /**
  * The name of a phase: `"deploy"`, `"move"`, `"over"`, `"reaction"` (as in view JSON).
@@ -687,6 +755,26 @@ junqi_status junqi_rules_action_space(const junqi_rules *rules, size_t *size_out
  * `rules` is NULL or a live `junqi_rules`; `outcome_out` is NULL or writable.
  */
 junqi_status junqi_resolve(const junqi_rules *rules, int attacker, int defender, junqi_outcome *outcome_out);
+
+/**
+ * Resolves `attacker` attacking `defender` in a given manner (海陆空三军棋), without a
+ * game: the outcome of `junqi_resolve` and what it does to both pieces. For example a
+ * gunboat's bombardment (`JUNQI_ATTACK_BOMBARDMENT`) of a commander is
+ * `JUNQI_OUTCOME_LOSE` with nobody leaving the board; a fort's strike
+ * (`JUNQI_ATTACK_STRIKE`) that wins removes the defender while the fort stays put.
+ *
+ * - `attacker`, `defender`: `junqi_piece_kind` values. A kind the rule set's army does
+ *   not have gives `JUNQI_OUTCOME_ILLEGAL` (nobody leaves, nobody moves).
+ * - `attack`: a `junqi_attack` value.
+ * - `resolution_out`: receives the outcome and the three effects.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (a value that is not a kind or not an
+ * attack). Thread safety: any thread.
+ *
+ * # Safety
+ * `rules` is NULL or a live `junqi_rules`; `resolution_out` is NULL or writable.
+ */
+junqi_status junqi_resolve_attack(const junqi_rules *rules, int attacker, int defender, int attack, junqi_resolution *resolution_out);
 
 /**
  * Parses a point name of the rule set's board, e.g. `"c6"`.
@@ -907,6 +995,27 @@ junqi_status junqi_game_deploy_random(junqi_game *game, int side, uint64_t seed,
  * `game` is NULL or a live `junqi_game`; the out-pointers are NULL or writable.
  */
 junqi_status junqi_game_to_act(const junqi_game *game, junqi_side *side_out, junqi_phase *phase_out);
+
+/**
+ * The plane `player` must move away (海陆空三军棋): a plane whose attack was repelled —
+ * a recon that scouted and survived, a fighter against a trap — must move away on
+ * its owner's next turn if it can. While it must, that player's legal actions are the
+ * plane's moves only, and any other action is refused with `ILLEGAL_ACTION`.
+ *
+ * - `player`: a `junqi_side` value.
+ * - `point_out`: receives the point index of the plane (`0..junqi_rules_point_count`;
+ *   `junqi_point_print` names it, e.g. `"e12^"`), or `JUNQI_POINT_NONE` when the
+ *   player has no such obligation (always so in rule sets without planes).
+ *
+ * Depends only on what `player` knows: safe to show to that player.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (not a side value);
+ * `SIDE_NOT_IN_GAME`; `POISONED`. Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `point_out` is NULL or writable.
+ */
+junqi_status junqi_game_obligation(const junqi_game *game, int player, uint32_t *point_out);
 
 /**
  * The legal actions of the side to act, as a JSON array of notations

@@ -16,6 +16,7 @@ use crate::rules::{check_json, give_rules, junqi_rules, string_out};
 use crate::status::{junqi_status, Error, Result};
 use crate::types::{
     junqi_phase, junqi_result, junqi_side, phase_to_c, result_to_c, side_arg, side_to_c,
+    JUNQI_POINT_NONE,
 };
 
 /// A refereed game (opaque): the full state of every army, each player's event log,
@@ -333,6 +334,41 @@ pub unsafe extern "C" fn junqi_game_to_act(
         let phase_out = unsafe { Out::new(phase_out, "phase_out") }?;
         side_out.write(game.to_act().map_or(junqi_side::None, side_to_c));
         phase_out.write(phase_to_c(game.phase()));
+        Ok(())
+    })
+}
+
+/// The plane `player` must move away (海陆空三军棋): a plane whose attack was repelled —
+/// a recon that scouted and survived, a fighter against a trap — must move away on
+/// its owner's next turn if it can. While it must, that player's legal actions are the
+/// plane's moves only, and any other action is refused with `ILLEGAL_ACTION`.
+///
+/// - `player`: a `junqi_side` value.
+/// - `point_out`: receives the point index of the plane (`0..junqi_rules_point_count`;
+///   `junqi_point_print` names it, e.g. `"e12^"`), or `JUNQI_POINT_NONE` when the
+///   player has no such obligation (always so in rule sets without planes).
+///
+/// Depends only on what `player` knows: safe to show to that player.
+///
+/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (not a side value);
+/// `SIDE_NOT_IN_GAME`; `POISONED`. Thread safety: see `junqi_game`.
+///
+/// # Safety
+/// `game` is NULL or a live `junqi_game`; `point_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_obligation(
+    game: *const junqi_game,
+    player: c_int,
+    point_out: *mut u32,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `game`.
+        let game = unsafe { game_ref(game) }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::new(point_out, "point_out") }?;
+        let player = playing_side(&game, player)?;
+        let point = game.position().obligation(player);
+        out.write(point.map_or(JUNQI_POINT_NONE, |p| p.index() as u32));
         Ok(())
     })
 }

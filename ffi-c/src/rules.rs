@@ -3,13 +3,14 @@
 use std::ffi::{c_char, c_int};
 use std::sync::Arc;
 
-use junqi_core::{parse_point, resolve, Action, Board, Point, RuleSet};
+use junqi_core::{parse_point, resolve, resolve_attack, Action, Board, Point, RuleSet};
 
 use crate::boundary::guard;
 use crate::ptr::{free_handle, handle_ref, into_c_string, into_handle, str_arg, Out, OutSlice};
 use crate::status::{junqi_status, Error, Result};
 use crate::types::{
-    junqi_move, junqi_outcome, junqi_side, kind_arg, outcome_to_c, side_arg, side_mask, side_to_c,
+    attack_arg, junqi_move, junqi_outcome, junqi_resolution, junqi_side, kind_arg, outcome_to_c,
+    resolution_to_c, side_arg, side_mask, side_to_c,
 };
 
 /// A validated rule set (opaque). Immutable once made, so one `junqi_rules` may be
@@ -389,6 +390,46 @@ pub unsafe extern "C" fn junqi_resolve(
         let out = unsafe { Out::new(outcome_out, "outcome_out") }?;
         let outcome = resolve(&rules.inner, kind_arg(attacker)?, kind_arg(defender)?);
         out.write(outcome_to_c(outcome));
+        Ok(())
+    })
+}
+
+/// Resolves `attacker` attacking `defender` in a given manner (海陆空三军棋), without a
+/// game: the outcome of `junqi_resolve` and what it does to both pieces. For example a
+/// gunboat's bombardment (`JUNQI_ATTACK_BOMBARDMENT`) of a commander is
+/// `JUNQI_OUTCOME_LOSE` with nobody leaving the board; a fort's strike
+/// (`JUNQI_ATTACK_STRIKE`) that wins removes the defender while the fort stays put.
+///
+/// - `attacker`, `defender`: `junqi_piece_kind` values. A kind the rule set's army does
+///   not have gives `JUNQI_OUTCOME_ILLEGAL` (nobody leaves, nobody moves).
+/// - `attack`: a `junqi_attack` value.
+/// - `resolution_out`: receives the outcome and the three effects.
+///
+/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (a value that is not a kind or not an
+/// attack). Thread safety: any thread.
+///
+/// # Safety
+/// `rules` is NULL or a live `junqi_rules`; `resolution_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_resolve_attack(
+    rules: *const junqi_rules,
+    attacker: c_int,
+    defender: c_int,
+    attack: c_int,
+    resolution_out: *mut junqi_resolution,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `rules`.
+        let rules = unsafe { handle_ref(rules, "rules") }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::new(resolution_out, "resolution_out") }?;
+        let resolution = resolve_attack(
+            &rules.inner,
+            kind_arg(attacker)?,
+            kind_arg(defender)?,
+            attack_arg(attack)?,
+        );
+        out.write(resolution_to_c(resolution));
         Ok(())
     })
 }

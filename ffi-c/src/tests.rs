@@ -5,7 +5,7 @@
 use std::ffi::{c_char, CStr, CString};
 use std::ptr::null_mut;
 
-use junqi_core::{EndReason, Outcome, Phase, PieceKind, Side};
+use junqi_core::{Attack, EndReason, Outcome, Phase, PieceKind, Side};
 
 use crate::boundary::guard;
 use crate::status::{junqi_status, Error};
@@ -138,6 +138,206 @@ fn phases_and_reasons_mirror_the_core() {
     assert_eq!(junqi_phase::Over as i32, 2);
     assert_eq!(junqi_phase::Reaction as i32, 3);
     assert_eq!(junqi_end_reason::CommanderCaptured as i32, 7);
+}
+
+#[test]
+fn attacks_mirror_the_core() {
+    // Every core attack has its C constant, in `ATTACKS` order, named as in Python.
+    let core = [Attack::Move, Attack::Flight, Attack::Strike, Attack::Bombardment];
+    let c = [
+        junqi_attack::Move,
+        junqi_attack::Flight,
+        junqi_attack::Strike,
+        junqi_attack::Bombardment,
+    ];
+    let names = ["move", "flight", "strike", "bombardment"];
+    assert_eq!(types::ATTACKS, core);
+    for i in 0..core.len() {
+        assert_eq!(c[i] as usize, i, "published values never change");
+        assert_eq!(types::attack_arg(i as i32).unwrap(), core[i]);
+        let mut name = std::ptr::null();
+        assert_eq!(
+            unsafe { junqi_attack_name(i as i32, &mut name) },
+            junqi_status::Ok
+        );
+        assert_eq!(unsafe { CStr::from_ptr(name) }.to_str().unwrap(), names[i]);
+    }
+    for bad in [-1, 4, 99] {
+        let e = types::attack_arg(bad).unwrap_err();
+        assert_eq!(e.status, junqi_status::OutOfRange);
+        assert!(e.message.contains("junqi_attack"), "{}", e.message);
+        let mut name = std::ptr::null();
+        assert_eq!(
+            unsafe { junqi_attack_name(bad, &mut name) },
+            junqi_status::OutOfRange
+        );
+    }
+}
+
+fn preset(name: &str) -> *mut junqi_rules {
+    let mut rules = null_mut();
+    let name = CString::new(name).unwrap();
+    assert_eq!(
+        unsafe { junqi_rules_preset(name.as_ptr(), &mut rules) },
+        junqi_status::Ok
+    );
+    rules
+}
+
+#[test]
+fn resolve_attack_through_the_c_api() {
+    let rules = preset("sanjun-modern");
+    let core = junqi_core::RuleSet::preset("sanjun-modern").unwrap();
+    let k = |kind: PieceKind| kind as i32;
+    unsafe {
+        let mut r = types::resolution_to_c(junqi_core::resolve_attack(
+            &core,
+            PieceKind::Flag,
+            PieceKind::Flag,
+            Attack::Move,
+        ));
+        // A gunboat's bombardment of a commander: the gunboat loses, nobody leaves.
+        assert_eq!(
+            junqi_resolve_attack(
+                rules,
+                k(PieceKind::Gunboat),
+                k(PieceKind::Commander),
+                junqi_attack::Bombardment as i32,
+                &mut r
+            ),
+            junqi_status::Ok
+        );
+        assert_eq!(r.outcome, junqi_outcome::Lose);
+        assert!(!r.attacker_leaves && !r.defender_leaves && !r.attacker_moves);
+        // Every kind pair and manner agrees with the core.
+        for a in PieceKind::ALL {
+            for d in PieceKind::ALL {
+                for (i, attack) in types::ATTACKS.into_iter().enumerate() {
+                    assert_eq!(
+                        junqi_resolve_attack(rules, k(a), k(d), i as i32, &mut r),
+                        junqi_status::Ok
+                    );
+                    let want = junqi_core::resolve_attack(&core, a, d, attack);
+                    assert_eq!(r, types::resolution_to_c(want), "{a:?} {d:?} {attack:?}");
+                }
+            }
+        }
+        let before = r;
+        assert_eq!(
+            junqi_resolve_attack(rules, 0, 0, 4, &mut r),
+            junqi_status::OutOfRange
+        );
+        assert!(last_error().contains("junqi_attack"));
+        assert_eq!(
+            junqi_resolve_attack(rules, 32, 0, 0, &mut r),
+            junqi_status::OutOfRange
+        );
+        assert_eq!(r, before, "nothing written on failure");
+        assert_eq!(
+            junqi_resolve_attack(rules, 0, 0, 0, null_mut()),
+            junqi_status::NullPointer
+        );
+        assert!(last_error().contains("resolution_out"));
+        assert_eq!(
+            junqi_resolve_attack(std::ptr::null(), 0, 0, 0, &mut r),
+            junqi_status::NullPointer
+        );
+        junqi_rules_free(rules);
+    }
+}
+
+#[test]
+fn obligations_through_the_c_api() {
+    let rules = preset("sanjun-modern");
+    let mut found = 0;
+    unsafe {
+        let mut space = 0;
+        assert_eq!(junqi_rules_action_space(rules, &mut space), junqi_status::Ok);
+        let mut ids = vec![0u32; space];
+        for seed in 0..20u64 {
+            let mut game = null_mut();
+            assert_eq!(junqi_game_new(rules, seed, &mut game), junqi_status::Ok);
+            let mut point = 0;
+            // Before and right after deployment nobody has an obligation.
+            assert_eq!(
+                junqi_game_obligation(game, junqi_side::South as i32, &mut point),
+                junqi_status::Ok
+            );
+            assert_eq!(point, JUNQI_POINT_NONE);
+            for (side, s) in [(junqi_side::South, 1), (junqi_side::North, 2)] {
+                assert_eq!(
+                    junqi_game_deploy_random(game, side as i32, seed * 2 + s, null_mut()),
+                    junqi_status::Ok
+                );
+            }
+            for side in [junqi_side::South, junqi_side::North] {
+                assert_eq!(
+                    junqi_game_obligation(game, side as i32, &mut point),
+                    junqi_status::Ok
+                );
+                assert_eq!(point, JUNQI_POINT_NONE);
+            }
+            let mut plies = 0usize;
+            loop {
+                let (mut side, mut phase) = (junqi_side::None, junqi_phase::Deploy);
+                assert_eq!(
+                    junqi_game_to_act(game, &mut side, &mut phase),
+                    junqi_status::Ok
+                );
+                if phase == junqi_phase::Over {
+                    break;
+                }
+                let mut n = 0;
+                assert_eq!(
+                    junqi_game_legal_action_ids(game, ids.as_mut_ptr(), space, &mut n),
+                    junqi_status::Ok
+                );
+                if phase == junqi_phase::Move {
+                    assert_eq!(
+                        junqi_game_obligation(game, side as i32, &mut point),
+                        junqi_status::Ok
+                    );
+                    if point != JUNQI_POINT_NONE {
+                        // Every legal action moves the obliged plane.
+                        found += 1;
+                        for &id in &ids[..n] {
+                            let mut mv = junqi_move { from: 0, to: 0 };
+                            assert_eq!(
+                                junqi_move_from_index(rules, id, &mut mv),
+                                junqi_status::Ok
+                            );
+                            assert_eq!(mv.from, point);
+                        }
+                        let mut name = null_mut();
+                        assert_eq!(junqi_point_print(rules, point, &mut name), junqi_status::Ok);
+                        assert!(take(name).ends_with('^'), "a plane is in the air");
+                    }
+                }
+                let pick = (plies * 7 + seed as usize) % n;
+                assert_eq!(
+                    junqi_game_play_id(game, ids[pick], null_mut()),
+                    junqi_status::Ok
+                );
+                plies += 1;
+                assert!(plies < 100_000);
+            }
+            assert_eq!(
+                junqi_game_obligation(game, junqi_side::East as i32, &mut point),
+                junqi_status::SideNotInGame
+            );
+            assert_eq!(
+                junqi_game_obligation(game, 4, &mut point),
+                junqi_status::OutOfRange
+            );
+            assert_eq!(
+                junqi_game_obligation(game, junqi_side::South as i32, null_mut()),
+                junqi_status::NullPointer
+            );
+            junqi_game_free(game);
+        }
+        junqi_rules_free(rules);
+    }
+    assert!(found > 0, "no random game had an obligation");
 }
 
 #[test]

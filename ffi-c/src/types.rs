@@ -1,5 +1,5 @@
-//! Enums and small structs mirroring the core's sides, piece kinds, phases, outcomes and
-//! results, with their name conversions.
+//! Enums and small structs mirroring the core's sides, piece kinds, phases, outcomes,
+//! attacks, resolutions and results, with their name conversions.
 //!
 //! Enum values travel from C to the library as plain `int` parameters (never as Rust
 //! enums, which must not hold a value outside their variants) and are checked here:
@@ -8,7 +8,7 @@
 use std::ffi::{c_char, c_int, CString};
 use std::sync::OnceLock;
 
-use junqi_core::{EndReason, GameResult, Outcome, Phase, PieceKind, Side, SideSet};
+use junqi_core::{Attack, EndReason, GameResult, Outcome, Phase, PieceKind, Resolution, Side, SideSet};
 
 use crate::boundary::guard;
 use crate::ptr::{str_arg, Out};
@@ -73,6 +73,24 @@ pub enum junqi_outcome {
     Illegal = 5,
     /// An outcome this version of the header does not know yet (a newer core).
     Other = 99,
+}
+
+/// How an attack is made (海陆空三军棋), for `junqi_resolve_attack`. The outcome is
+/// always the combat table's; who leaves the board and who moves depend on the manner
+/// too. Values are stable: new constants will be added after these.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum junqi_attack {
+    /// The attacker goes onto the defender: a step, a railway run, a sea step, a
+    /// landing, or a plane's air run.
+    Move = 0,
+    /// A missile flies onto the defender.
+    Flight = 1,
+    /// The striker stays where it is: a fort's strike, anti-aircraft fire.
+    Strike = 2,
+    /// A ship's shore bombardment: a strike that never costs the ship.
+    Bombardment = 3,
 }
 
 /// Why a game ended.
@@ -208,6 +226,28 @@ pub struct junqi_result {
     pub reason: junqi_end_reason,
 }
 
+/// What an attack does, as written by `junqi_resolve_attack`: the combat outcome and
+/// its effect on both pieces.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct junqi_resolution {
+    /// The combat table's outcome (as `junqi_resolve` gives it).
+    pub outcome: junqi_outcome,
+    /// Whether the attacker leaves the board (`lose` or `both`, except for a bombarding
+    /// ship; a missile whose target evades is spent too).
+    pub attacker_leaves: bool,
+    /// Whether the defender leaves the board (`win` or `both`).
+    pub defender_leaves: bool,
+    /// Whether the attacker ends on the defender's place: a mover or a missile that
+    /// wins, and a plane repelled by a surface piece (it stays above its target).
+    pub attacker_moves: bool,
+}
+
+/// "No point": written by `junqi_game_obligation` when there is no point to name.
+/// Point indices are always below `junqi_rules_point_count`, so this is never one.
+pub const JUNQI_POINT_NONE: u32 = u32::MAX;
+
 /// A move between two points, given by point index (`0..junqi_rules_point_count`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -278,6 +318,48 @@ pub(crate) fn outcome_to_c(outcome: Outcome) -> junqi_outcome {
         Outcome::Evade => junqi_outcome::Evade,
         Outcome::Illegal => junqi_outcome::Illegal,
         _ => junqi_outcome::Other,
+    }
+}
+
+/// The attacks this mirror knows, in `junqi_attack` value order.
+pub(crate) const ATTACKS: [Attack; 4] = [
+    Attack::Move,
+    Attack::Flight,
+    Attack::Strike,
+    Attack::Bombardment,
+];
+
+/// An attack from a C `int` (must be a `junqi_attack` value).
+pub(crate) fn attack_arg(value: c_int) -> Result<Attack> {
+    usize::try_from(value)
+        .ok()
+        .and_then(|i| ATTACKS.get(i).copied())
+        .ok_or_else(|| {
+            Error::out_of_range(format!(
+                "{value} is not a junqi_attack (expected 0 to {})",
+                ATTACKS.len() - 1
+            ))
+        })
+}
+
+/// The snake_case name of an attack. The match is exhaustive on purpose: it fails to
+/// compile when the core grows a manner of attack (update `junqi_attack`, `ATTACKS`
+/// and the header).
+pub(crate) const fn attack_name(attack: Attack) -> &'static str {
+    match attack {
+        Attack::Move => "move",
+        Attack::Flight => "flight",
+        Attack::Strike => "strike",
+        Attack::Bombardment => "bombardment",
+    }
+}
+
+pub(crate) fn resolution_to_c(r: Resolution) -> junqi_resolution {
+    junqi_resolution {
+        outcome: outcome_to_c(r.outcome),
+        attacker_leaves: r.attacker_leaves,
+        defender_leaves: r.defender_leaves,
+        attacker_moves: r.attacker_moves,
     }
 }
 
@@ -363,6 +445,13 @@ fn outcome_names() -> &'static [CString] {
         .iter()
         .map(|o| o.name().to_owned())
         .collect()
+    })
+}
+
+fn attack_names() -> &'static [CString] {
+    static NAMES: OnceLock<Vec<CString>> = OnceLock::new();
+    static_names(&NAMES, || {
+        ATTACKS.iter().map(|a| attack_name(*a).to_owned()).collect()
     })
 }
 
@@ -539,6 +628,23 @@ pub unsafe extern "C" fn junqi_outcome_name(
 ) -> junqi_status {
     // SAFETY: forwarded caller contract for the out-pointer.
     unsafe { name_of(outcome_names, outcome, "junqi_outcome", name_out) }
+}
+
+/// The name of a manner of attack: `"move"`, `"flight"`, `"strike"`,
+/// `"bombardment"`.
+///
+/// `name_out` receives a static string; do **not** free it. Status: `OK`;
+/// `NULL_POINTER`; `OUT_OF_RANGE`. Thread safety: any thread.
+///
+/// # Safety
+/// `name_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_attack_name(
+    attack: c_int,
+    name_out: *mut *const c_char,
+) -> junqi_status {
+    // SAFETY: forwarded caller contract for the out-pointer.
+    unsafe { name_of(attack_names, attack, "junqi_attack", name_out) }
 }
 
 /// The name of a phase: `"deploy"`, `"move"`, `"over"`, `"reaction"` (as in view JSON).

@@ -1,4 +1,4 @@
-//! The core's enums as Python enums: `Side`, `PieceKind`, `Outcome`, `Phase`,
+//! The core's enums as Python enums: `Side`, `PieceKind`, `Outcome`, `Attack`, `Phase`,
 //! `EndReason`, `RevealCause`, `Arm`, `Ability`, `Role`, `EdgeKind`.
 //!
 //! Each is a real class with one attribute per member (`Side.SOUTH`), readable `repr`
@@ -191,6 +191,17 @@ py_enum! {
 }
 
 py_enum! {
+    /// How an attack is made (海陆空三军棋), for ``resolve_attack``: the outcome is always
+    /// the combat table's; who leaves the board and who moves depend on the manner too.
+    Attack => Attack, "attack" {
+        Move = "MOVE", "move";
+        Flight = "FLIGHT", "flight";
+        Strike = "STRIKE", "strike";
+        Bombardment = "BOMBARDMENT", "bombardment";
+    }
+}
+
+py_enum! {
     /// What kind of action the game waits for.
     Phase => Phase, "phase" {
         Deploy = "DEPLOY", "deploy";
@@ -366,7 +377,7 @@ macro_rules! plain_parse {
         }
     )*};
 }
-plain_parse!(Outcome, Phase, EndReason, RevealCause, Arm, Ability, Role, EdgeKind);
+plain_parse!(Outcome, Attack, Phase, EndReason, RevealCause, Arm, Ability, Role, EdgeKind);
 
 pub fn side_arg(obj: &Bound<'_, PyAny>) -> PyResult<junqi::Side> {
     Side::extract_arg(obj).map(Into::into)
@@ -380,6 +391,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Side>()?;
     m.add_class::<PieceKind>()?;
     m.add_class::<Outcome>()?;
+    m.add_class::<Attack>()?;
     m.add_class::<Phase>()?;
     m.add_class::<EndReason>()?;
     m.add_class::<RevealCause>()?;

@@ -459,6 +459,18 @@ impl Game {
         Ok(g.position().timeouts(side))
     }
 
+    /// The point of the plane ``player`` must move away (海陆空三军棋), e.g. ``"e12^"``,
+    /// or None: a plane whose attack was repelled — a recon that scouted and survived,
+    /// a fighter against a trap — must move away on its owner's next turn if it can;
+    /// until it has, that player's legal moves are the plane's moves only. Depends only
+    /// on what ``player`` knows.
+    fn obligation(&self, player: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let player = side_arg(player)?;
+        let g = self.lock();
+        playing(&g, player)?;
+        Ok(g.position().obligation(player).map(|p| g.board().name_of(p).to_owned()))
+    }
+
     /// The sides that are out of a game that goes on (resigned, flag lost, time-outs).
     #[getter]
     fn eliminated(&self) -> Vec<Side> {

@@ -2,7 +2,7 @@
 //! by the `junqi` package (`py/python/junqi`).
 //!
 //! Modules: [`errors`] (exceptions), [`enums`] (Side, PieceKind, …), [`board`],
-//! [`rules`] (RuleSet, resolve), [`game`] (Game, Move), [`report`] (Report, Event,
+//! [`rules`] (RuleSet, resolve, resolve_attack, Resolution), [`game`] (Game, Move), [`report`] (Report, Event,
 //! View, …), [`playouts`] (random_playouts).
 #![forbid(unsafe_code)]
 
@@ -23,6 +23,7 @@ fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     enums::register(m)?;
     m.add_class::<board::Board>()?;
     m.add_class::<rules::RuleSet>()?;
+    m.add_class::<rules::Resolution>()?;
     m.add_class::<game::Game>()?;
     m.add_class::<game::Move>()?;
     m.add_class::<report::Report>()?;
@@ -33,6 +34,7 @@ fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<playouts::Playout>()?;
     m.add_function(wrap_pyfunction!(rules::rule_sets, m)?)?;
     m.add_function(wrap_pyfunction!(rules::resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::resolve_attack, m)?)?;
     m.add_function(wrap_pyfunction!(playouts::random_playouts, m)?)?;
     m.add("__version__", junqi::VERSION)?;
     m.add("STRIKE_RANGE", junqi::STRIKE_RANGE)?;

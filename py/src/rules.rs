@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
 use crate::board::Board;
-use crate::enums::{kind_arg, side_arg, Ability, Outcome, PieceKind, Side};
+use crate::enums::{kind_arg, side_arg, Ability, Attack, Outcome, PieceKind, Side};
 use crate::errors::rules_err;
 
 /// Reads a `rules` argument: a preset name, rule-set JSON text, a dict, or a `RuleSet`.
@@ -55,6 +55,70 @@ pub fn resolve(
 ) -> PyResult<Outcome> {
     let rules = rules_arg(Some(rules))?;
     Ok(junqi::resolve(&rules, kind_arg(attacker)?, kind_arg(defender)?).into())
+}
+
+/// What an attack does (``resolve_attack``): the combat table's ``outcome`` and its
+/// effect on both pieces.
+#[pyclass(frozen, eq, hash, module = "junqi._junqi")]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Resolution {
+    /// The combat table's outcome (as ``resolve`` gives it).
+    #[pyo3(get)]
+    pub outcome: Outcome,
+    /// Whether the attacker leaves the board (``lose`` or ``both``, except for a
+    /// bombarding ship; a missile whose target evades is spent too).
+    #[pyo3(get)]
+    pub attacker_leaves: bool,
+    /// Whether the defender leaves the board (``win`` or ``both``).
+    #[pyo3(get)]
+    pub defender_leaves: bool,
+    /// Whether the attacker ends on the defender's place: a mover or a missile that
+    /// wins, and a plane repelled by a surface piece (it stays above its target).
+    #[pyo3(get)]
+    pub attacker_moves: bool,
+}
+
+impl From<junqi::Resolution> for Resolution {
+    fn from(r: junqi::Resolution) -> Self {
+        Resolution {
+            outcome: r.outcome.into(),
+            attacker_leaves: r.attacker_leaves,
+            defender_leaves: r.defender_leaves,
+            attacker_moves: r.attacker_moves,
+        }
+    }
+}
+
+#[pymethods]
+impl Resolution {
+    fn __repr__(&self) -> String {
+        let b = |v: bool| if v { "True" } else { "False" };
+        format!(
+            "Resolution(outcome=Outcome.{}, attacker_leaves={}, defender_leaves={}, attacker_moves={})",
+            self.outcome.name_str(),
+            b(self.attacker_leaves),
+            b(self.defender_leaves),
+            b(self.attacker_moves)
+        )
+    }
+}
+
+/// What ``attacker`` attacking ``defender`` in a given manner does under a rule set,
+/// without a game: the ``Outcome`` of ``resolve`` and its effect on both pieces. For
+/// example a gunboat's bombardment of a commander is ``Outcome.LOSE`` with nobody
+/// leaving the board. ``attack`` is an ``Attack`` or its name (``"bombardment"``).
+#[pyfunction]
+#[pyo3(signature = (rules, attacker, defender, attack))]
+pub fn resolve_attack(
+    rules: &Bound<'_, PyAny>,
+    attacker: &Bound<'_, PyAny>,
+    defender: &Bound<'_, PyAny>,
+    attack: &Bound<'_, PyAny>,
+) -> PyResult<Resolution> {
+    let rules = rules_arg(Some(rules))?;
+    let (attacker, defender) = (kind_arg(attacker)?, kind_arg(defender)?);
+    let attack = Attack::extract_arg(attack)?.into();
+    Ok(junqi::resolve_attack(&rules, attacker, defender, attack).into())
 }
 
 /// A validated rule set: army, deployment constraints, movement, combat table, options.
@@ -190,6 +254,19 @@ impl RuleSet {
     /// The combat outcome of ``attacker`` attacking ``defender``.
     fn resolve(&self, attacker: &Bound<'_, PyAny>, defender: &Bound<'_, PyAny>) -> PyResult<Outcome> {
         Ok(self.inner.combat_outcome(kind_arg(attacker)?, kind_arg(defender)?).into())
+    }
+
+    /// What ``attacker`` attacking ``defender`` in a given manner (an ``Attack`` or its
+    /// name) does: see ``junqi.resolve_attack``.
+    fn resolve_attack(
+        &self,
+        attacker: &Bound<'_, PyAny>,
+        defender: &Bound<'_, PyAny>,
+        attack: &Bound<'_, PyAny>,
+    ) -> PyResult<Resolution> {
+        let (attacker, defender) = (kind_arg(attacker)?, kind_arg(defender)?);
+        let attack = Attack::extract_arg(attack)?.into();
+        Ok(junqi::resolve_attack(&self.inner, attacker, defender, attack).into())
     }
 
     /// The points a side's army fills at deployment.

@@ -74,6 +74,7 @@ int main(void) {
     junqi_phase phase;
     junqi_move mv;
     junqi_outcome outcome;
+    junqi_resolution resolution;
     junqi_piece_kind kind;
     const char *name = NULL;
 
@@ -96,6 +97,10 @@ int main(void) {
     EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, "game", junqi_game_play(NULL, "a2-a3", NULL));
     EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, "json", junqi_game_from_record(NULL, &game));
     EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, "rules", junqi_resolve(NULL, 0, 0, &outcome));
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, "rules",
+                  junqi_resolve_attack(NULL, 0, 0, JUNQI_ATTACK_MOVE, &resolution));
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, "game", junqi_game_obligation(NULL, JUNQI_SIDE_SOUTH, &point));
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, "name_out", junqi_attack_name(JUNQI_ATTACK_MOVE, NULL));
     EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, "name_out", junqi_side_name(JUNQI_SIDE_SOUTH, NULL));
 
     /* Unknown names, invalid UTF-8, malformed JSON for rule sets. */
@@ -147,6 +152,10 @@ int main(void) {
                   junqi_piece_kind_name(JUNQI_PIECE_KIND_COUNT, &name));
     EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "junqi_end_reason",
                   junqi_end_reason_name(JUNQI_END_REASON_NONE, &name));
+    CHECK(junqi_attack_name(JUNQI_ATTACK_BOMBARDMENT, &name));
+    EXPECT(strcmp(name, "bombardment") == 0);
+    EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "junqi_attack", junqi_attack_name(4, &name));
+    EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "junqi_attack", junqi_attack_name(-1, &name));
 
     /* Combat without a game. */
     CHECK(junqi_resolve(rules, JUNQI_PIECE_KIND_ENGINEER, JUNQI_PIECE_KIND_MINE, &outcome));
@@ -159,6 +168,23 @@ int main(void) {
     EXPECT(outcome == JUNQI_OUTCOME_ILLEGAL);
     EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "99", junqi_resolve(rules, 99, 0, &outcome));
     EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "-1", junqi_resolve(rules, 0, -1, &outcome));
+    /* Classic has no ships: a kind outside the army is ILLEGAL, whatever the manner. */
+    CHECK(junqi_resolve_attack(rules, JUNQI_PIECE_KIND_GUNBOAT, JUNQI_PIECE_KIND_COMMANDER,
+                               JUNQI_ATTACK_BOMBARDMENT, &resolution));
+    EXPECT(resolution.outcome == JUNQI_OUTCOME_ILLEGAL && !resolution.attacker_leaves &&
+           !resolution.defender_leaves && !resolution.attacker_moves);
+    CHECK(junqi_resolve_attack(rules, JUNQI_PIECE_KIND_ENGINEER, JUNQI_PIECE_KIND_MINE,
+                               JUNQI_ATTACK_MOVE, &resolution));
+    EXPECT(resolution.outcome == JUNQI_OUTCOME_WIN && resolution.defender_leaves &&
+           resolution.attacker_moves && !resolution.attacker_leaves);
+    EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "junqi_attack",
+                  junqi_resolve_attack(rules, 0, 0, 4, &resolution));
+    EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "junqi_attack",
+                  junqi_resolve_attack(rules, 0, 0, -1, &resolution));
+    EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "99",
+                  junqi_resolve_attack(rules, 99, 0, JUNQI_ATTACK_MOVE, &resolution));
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, "resolution_out",
+                  junqi_resolve_attack(rules, 0, 0, JUNQI_ATTACK_MOVE, NULL));
 
     /* Points and moves. */
     size_t points = 0, space = 0, army = 0;
@@ -218,6 +244,14 @@ int main(void) {
                   junqi_game_deploy_random(game, JUNQI_SIDE_EAST, 1, NULL));
     EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "junqi_side", junqi_game_deploy_random(game, 9, 1, NULL));
     EXPECT_STATUS(JUNQI_STATUS_SIDE_NOT_IN_GAME, "west", junqi_game_view_json(game, JUNQI_SIDE_WEST, &s));
+    EXPECT_STATUS(JUNQI_STATUS_SIDE_NOT_IN_GAME, "east",
+                  junqi_game_obligation(game, JUNQI_SIDE_EAST, &point));
+    EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "junqi_side", junqi_game_obligation(game, 7, &point));
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, "point_out",
+                  junqi_game_obligation(game, JUNQI_SIDE_SOUTH, NULL));
+    point = 0;
+    CHECK(junqi_game_obligation(game, JUNQI_SIDE_NORTH, &point)); /* classic: never one */
+    EXPECT(point == JUNQI_POINT_NONE);
     EXPECT_STATUS(JUNQI_STATUS_INVALID_JSON, "JSON",
                   junqi_game_deploy_json(game, JUNQI_SIDE_SOUTH, "{\"a1\": ", NULL));
     EXPECT_STATUS(JUNQI_STATUS_INVALID_UTF8, "UTF-8",
@@ -333,6 +367,8 @@ int main(void) {
     EXPECT_STATUS(JUNQI_STATUS_POISONED, "poisoned", junqi_game_to_act(game, &side, &phase));
     EXPECT_STATUS(JUNQI_STATUS_POISONED, "poisoned", junqi_game_view_json(game, JUNQI_SIDE_SOUTH, &s));
     EXPECT_STATUS(JUNQI_STATUS_POISONED, "poisoned", junqi_game_play(game, "a2-a3", NULL));
+    EXPECT_STATUS(JUNQI_STATUS_POISONED, "poisoned",
+                  junqi_game_obligation(game, JUNQI_SIDE_SOUTH, &point));
     junqi_game_free(game); /* a poisoned game is still freed */
     junqi_rules_free(rules);
 

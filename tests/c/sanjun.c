@@ -1,8 +1,10 @@
 /* 海陆空三军棋 through the C API: random games of every sanjun preset played to the end
- * (handling reactions: the side to act may then differ from the one in turn), the new
- * events in the reports (struck, shot_down, reaction_due, reveal causes), air positions
- * in point and move notation, a constructed reaction in sanjun-book (evade_step) and
- * commander capture (an option of the sanjun rules).
+ * (handling reactions: the side to act may then differ from the one in turn; and
+ * obligations: a repelled plane must move away), the new events in the reports (struck,
+ * shot_down, reaction_due, reveal causes), air positions in point and move notation,
+ * attacks resolved without a game (junqi_resolve_attack), a constructed reaction in
+ * sanjun-book (evade_step), a constructed obligation, and commander capture (an option
+ * of the sanjun rules).
  * Usage: sanjun [games per preset] [seed] */
 #include <inttypes.h>
 #include <stdint.h>
@@ -63,7 +65,7 @@ static unsigned count(const char *text, const char *needle) {
 
 /* Event counts over all games of a preset. */
 struct tally {
-    unsigned games, plies, reactions, struck, shot_down, scouted, anti_air;
+    unsigned games, plies, reactions, struck, shot_down, scouted, anti_air, obligations;
 };
 
 /* Copies the string value of `"key":"..."` inside the JSON object around `at` into
@@ -116,6 +118,30 @@ static void check_reaction(junqi_game *game, junqi_side reacting, junqi_side att
     EXPECT(phase == JUNQI_PHASE_REACTION && side == reacting);
 }
 
+/* The plane `side` must move away, or JUNQI_POINT_NONE. */
+static uint32_t obligation(const junqi_game *game, junqi_side side) {
+    uint32_t point = 0;
+    CHECK(junqi_game_obligation(game, side, &point));
+    return point;
+}
+
+/* With an obligation, every legal action moves the plane on `point`, an air position. */
+static void check_obligation(const junqi_game *game, uint32_t point, const uint32_t *ids,
+                             size_t n) {
+    junqi_rules *rules = NULL;
+    CHECK(junqi_game_rules(game, &rules));
+    char *name = NULL;
+    CHECK(junqi_point_print(rules, point, &name));
+    EXPECT(name[strlen(name) - 1] == '^');
+    junqi_string_free(name);
+    for (size_t i = 0; i < n; i++) {
+        junqi_move mv;
+        CHECK(junqi_move_from_index(rules, ids[i], &mv));
+        EXPECT(mv.from == point);
+    }
+    junqi_rules_free(rules);
+}
+
 static void play_random(const char *preset, uint64_t seed, struct tally *t) {
     junqi_rules *rules = NULL;
     CHECK(junqi_rules_preset(preset, &rules));
@@ -123,6 +149,8 @@ static void play_random(const char *preset, uint64_t seed, struct tally *t) {
     CHECK(junqi_game_new(rules, seed, &game));
     CHECK(junqi_game_deploy_random(game, JUNQI_SIDE_SOUTH, seed * 2 + 1, NULL));
     CHECK(junqi_game_deploy_random(game, JUNQI_SIDE_NORTH, seed * 2 + 2, NULL));
+    EXPECT(obligation(game, JUNQI_SIDE_SOUTH) == JUNQI_POINT_NONE);
+    EXPECT(obligation(game, JUNQI_SIDE_NORTH) == JUNQI_POINT_NONE);
 
     size_t space = 0;
     CHECK(junqi_game_action_space(game, &space));
@@ -145,6 +173,12 @@ static void play_random(const char *preset, uint64_t seed, struct tally *t) {
             EXPECT(side != mover); /* the submarine's owner, not the attacker */
             check_reaction(game, side, mover, sub_point, ids, n);
             t->reactions++;
+        } else {
+            uint32_t must = obligation(game, side);
+            if (must != JUNQI_POINT_NONE) {
+                check_obligation(game, must, ids, n);
+                t->obligations++;
+            }
         }
         mover = side;
         char *report = NULL;
@@ -235,6 +269,51 @@ static void check_names(void) {
         EXPECT(strstr(presets, quoted) != NULL);
     }
     junqi_string_free(presets);
+}
+
+/* Attacks resolved without a game: the manner decides who leaves and who moves. */
+static void check_resolve_attack(void) {
+    junqi_rules *rules = NULL;
+    CHECK(junqi_rules_preset("sanjun-modern", &rules));
+    junqi_resolution r;
+    /* A gunboat's bombardment of a commander: the gunboat loses, and nothing happens. */
+    CHECK(junqi_resolve_attack(rules, JUNQI_PIECE_KIND_GUNBOAT, JUNQI_PIECE_KIND_COMMANDER,
+                               JUNQI_ATTACK_BOMBARDMENT, &r));
+    EXPECT(r.outcome == JUNQI_OUTCOME_LOSE);
+    EXPECT(!r.attacker_leaves && !r.defender_leaves && !r.attacker_moves);
+    /* The same attack made by moving costs the gunboat. */
+    CHECK(junqi_resolve_attack(rules, JUNQI_PIECE_KIND_GUNBOAT, JUNQI_PIECE_KIND_COMMANDER,
+                               JUNQI_ATTACK_MOVE, &r));
+    EXPECT(r.outcome == JUNQI_OUTCOME_LOSE && r.attacker_leaves && !r.defender_leaves);
+    /* A fort's strike on a cruiser: the cruiser leaves, the fort stays put. */
+    CHECK(junqi_resolve_attack(rules, JUNQI_PIECE_KIND_FORT, JUNQI_PIECE_KIND_CRUISER,
+                               JUNQI_ATTACK_STRIKE, &r));
+    EXPECT(r.defender_leaves && !r.attacker_leaves && !r.attacker_moves);
+    /* A battleship landing onto an infantry wins and moves in. */
+    CHECK(junqi_resolve_attack(rules, JUNQI_PIECE_KIND_BATTLESHIP, JUNQI_PIECE_KIND_INFANTRY,
+                               JUNQI_ATTACK_MOVE, &r));
+    EXPECT(r.outcome == JUNQI_OUTCOME_WIN && r.defender_leaves && r.attacker_moves);
+    EXPECT(!r.attacker_leaves);
+    /* Whatever the manner, the outcome is junqi_resolve's. */
+    for (int a = 0; a < JUNQI_PIECE_KIND_COUNT; a++) {
+        for (int d = 0; d < JUNQI_PIECE_KIND_COUNT; d++) {
+            junqi_outcome outcome;
+            CHECK(junqi_resolve(rules, a, d, &outcome));
+            for (int attack = JUNQI_ATTACK_MOVE; attack <= JUNQI_ATTACK_BOMBARDMENT; attack++) {
+                CHECK(junqi_resolve_attack(rules, a, d, attack, &r));
+                EXPECT(r.outcome == outcome);
+                EXPECT(!(r.attacker_moves && r.attacker_leaves));
+            }
+        }
+    }
+    const char *names[] = {"move", "flight", "strike", "bombardment"};
+    for (int attack = 0; attack < 4; attack++) {
+        const char *name = NULL;
+        CHECK(junqi_attack_name(attack, &name));
+        EXPECT(strcmp(name, names[attack]) == 0);
+    }
+    junqi_rules_free(rules);
+    puts("resolve_attack: ok");
 }
 
 /* Setups for the constructed reaction: South's fighter on the airport a1^, North's
@@ -340,6 +419,54 @@ static void constructed_reaction(void) {
     puts("constructed reaction: ok");
 }
 
+/* A repelled recon must move away: South's recon scouts North's trap on h10 from the
+ * air (sanjun-modern, the same setups as the reaction). */
+static void constructed_obligation(void) {
+    junqi_rules *rules = NULL;
+    CHECK(junqi_rules_preset("sanjun-modern", &rules));
+    junqi_game *game = NULL;
+    CHECK(junqi_game_new(rules, 1, &game));
+    CHECK(junqi_game_deploy_json(game, JUNQI_SIDE_SOUTH, SOUTH_SETUP, NULL));
+    CHECK(junqi_game_deploy_json(game, JUNQI_SIDE_NORTH, NORTH_SETUP, NULL));
+    uint32_t h10 = 0;
+    CHECK(junqi_point_parse(rules, "h10^", &h10));
+    CHECK(junqi_game_play(game, "i1^-i10^", NULL));
+    CHECK(junqi_game_play(game, "b12-b11", NULL));
+    EXPECT(obligation(game, JUNQI_SIDE_SOUTH) == JUNQI_POINT_NONE);
+
+    char *report = NULL;
+    CHECK(junqi_game_play(game, "i10^-h10^", &report));
+    EXPECT(strstr(report, "\"outcome\":\"repel\"") != NULL);
+    junqi_string_free(report);
+    /* The recon stays above the trap and must move away on South's next turn. */
+    EXPECT(obligation(game, JUNQI_SIDE_SOUTH) == h10);
+    EXPECT(obligation(game, JUNQI_SIDE_NORTH) == JUNQI_POINT_NONE);
+    CHECK(junqi_game_play(game, "b11-b12", NULL));
+    expect_to_act(game, JUNQI_SIDE_SOUTH, JUNQI_PHASE_MOVE);
+    EXPECT(obligation(game, JUNQI_SIDE_SOUTH) == h10);
+
+    size_t space = 0, n = 0;
+    CHECK(junqi_game_action_space(game, &space));
+    uint32_t *ids = malloc(space * sizeof *ids);
+    EXPECT(ids != NULL);
+    CHECK(junqi_game_legal_action_ids(game, ids, space, &n));
+    EXPECT(n > 0);
+    check_obligation(game, h10, ids, n);
+    free(ids);
+    /* Any other South move is refused, and the game is unchanged. */
+    EXPECT_STATUS(JUNQI_STATUS_ILLEGAL_ACTION, junqi_game_play(game, "c1-b1", NULL));
+    EXPECT(strstr(junqi_last_error_message(), "must move away") != NULL);
+    EXPECT(obligation(game, JUNQI_SIDE_SOUTH) == h10);
+
+    CHECK(junqi_game_play(game, "h10^-i10^", NULL));
+    EXPECT(obligation(game, JUNQI_SIDE_SOUTH) == JUNQI_POINT_NONE);
+    CHECK(junqi_game_play(game, "b12-b11", NULL));
+    CHECK(junqi_game_play(game, "c1-b1", NULL));
+    junqi_game_free(game);
+    junqi_rules_free(rules);
+    puts("constructed obligation: ok");
+}
+
 /* With the commander_capture option, losing the commander loses the game: random games
  * until one ends that way. */
 static void commander_capture(uint64_t seed) {
@@ -389,22 +516,28 @@ int main(int argc, char **argv) {
            seed);
     check_names();
     check_notation();
-    struct tally all = {0, 0, 0, 0, 0, 0, 0};
+    check_resolve_attack();
+    struct tally all = {0, 0, 0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < 4; i++) {
-        struct tally t = {0, 0, 0, 0, 0, 0, 0};
+        struct tally t = {0, 0, 0, 0, 0, 0, 0, 0};
         for (unsigned g = 0; g < games; g++) play_random(SANJUN[i], seed + g, &t);
-        printf("%-13s %u games, %u plies: %u reactions, %u struck, %u shot down, "
-               "%u scouted, %u anti-air reveals\n",
-               SANJUN[i], t.games, t.plies, t.reactions, t.struck, t.shot_down, t.scouted,
-               t.anti_air);
+        printf("%-13s %u games, %u plies: %u reactions, %u obligations, %u struck, "
+               "%u shot down, %u scouted, %u anti-air reveals\n",
+               SANJUN[i], t.games, t.plies, t.reactions, t.obligations, t.struck,
+               t.shot_down, t.scouted, t.anti_air);
         /* Reactions need evade_step: sanjun-book and sanjun-forum. */
         if (i < 2) EXPECT(t.reactions == 0);
         all.struck += t.struck;
         all.shot_down += t.shot_down;
         all.scouted += t.scouted;
+        all.obligations += t.obligations;
     }
-    if (games >= 4) EXPECT(all.struck > 0 && all.shot_down > 0 && all.scouted > 0);
+    if (games >= 4) {
+        EXPECT(all.struck > 0 && all.shot_down > 0 && all.scouted > 0);
+        EXPECT(all.obligations > 0); /* a recon that scouts and survives is repelled */
+    }
     constructed_reaction();
+    constructed_obligation();
     commander_capture(seed);
     puts("sanjun: ok");
     return 0;

@@ -255,3 +255,125 @@ def test_open_play_reveals_both_pieces_of_a_combat() -> None:
             assert causes.count(RevealCause.OPEN_PLAY) == 2
             return
     raise AssertionError("no combat in the whole game")
+
+
+def test_attack_enum() -> None:
+    assert [a.id for a in junqi.Attack.members()] == ["move", "flight", "strike", "bombardment"]
+    assert [a.value for a in junqi.Attack.members()] == [0, 1, 2, 3]
+    assert junqi.Attack("bombardment") == junqi.Attack.BOMBARDMENT == junqi.Attack("BOMBARDMENT")
+    assert junqi.Attack(2) == junqi.Attack.STRIKE
+    assert repr(junqi.Attack.FLIGHT) == "Attack.FLIGHT" and str(junqi.Attack.FLIGHT) == "flight"
+    with pytest.raises(junqi.NotationError, match="unknown attack"):
+        junqi.Attack("bombard")
+
+
+def test_resolve_attack() -> None:
+    rules = junqi.RuleSet("sanjun-modern")
+    # A gunboat's bombardment of a commander: the gunboat loses, and nothing happens.
+    r = junqi.resolve_attack("sanjun-modern", "gunboat", "commander", junqi.Attack.BOMBARDMENT)
+    assert isinstance(r, junqi.Resolution)
+    assert r.outcome == Outcome.LOSE
+    assert not r.attacker_leaves and not r.defender_leaves and not r.attacker_moves
+    assert repr(r) == (
+        "Resolution(outcome=Outcome.LOSE, attacker_leaves=False, defender_leaves=False,"
+        " attacker_moves=False)"
+    )
+    # The same attack made by moving would cost the attacker.
+    moved = junqi.resolve_attack(rules, PieceKind.GUNBOAT, PieceKind.COMMANDER, "move")
+    assert moved.outcome == Outcome.LOSE and moved.attacker_leaves
+    # A fort's strike on a cruiser: the cruiser leaves, the fort stays put.
+    r = junqi.resolve_attack(rules, PieceKind.FORT, "cruiser", "strike")
+    assert r.defender_leaves and not r.attacker_moves and not r.attacker_leaves
+    # A battleship landing onto an infantry wins and moves in.
+    r = junqi.resolve_attack(rules, "battleship", "infantry", junqi.Attack.MOVE)
+    assert r.outcome == Outcome.WIN and r.defender_leaves and r.attacker_moves
+    assert not r.attacker_leaves
+    # Equal resolutions compare and hash equal; the method agrees with the function.
+    same = rules.resolve_attack("battleship", "infantry", "MOVE")
+    assert same == r and hash(same) == hash(r) and len({same, r}) == 1
+    # Whatever the manner, the outcome is the combat table's.
+    for attack in junqi.Attack.members():
+        for a in rules.army:
+            for d in rules.army:
+                assert junqi.resolve_attack(rules, a, d, attack).outcome == junqi.resolve(rules, a, d)
+    # Resolutions are frozen.
+    with pytest.raises(AttributeError):
+        r.outcome = Outcome.LOSE  # type: ignore[misc]
+
+
+def test_resolve_attack_bad_arguments() -> None:
+    with pytest.raises(junqi.NotationError, match='unknown attack "bombard"') as info:
+        junqi.resolve_attack("sanjun-modern", "gunboat", "commander", "bombard")
+    assert isinstance(info.value, junqi.JunqiError) and isinstance(info.value, ValueError)
+    with pytest.raises(junqi.NotationError, match="out of range"):
+        junqi.resolve_attack("sanjun-modern", "gunboat", "commander", 4)
+    with pytest.raises(junqi.NotationError, match="unknown piece kind"):
+        junqi.RuleSet("sanjun-modern").resolve_attack("admiral", "commander", "move")
+    with pytest.raises(TypeError):
+        junqi.resolve_attack("sanjun-modern", "gunboat", "commander", 1.5)  # type: ignore[arg-type]
+    with pytest.raises(junqi.RulesError):
+        junqi.resolve_attack("chess", "gunboat", "commander", "move")
+
+
+def test_no_obligation_at_the_start() -> None:
+    for name in SANJUN + ["classic"]:
+        game = junqi.Game(name, 5)
+        for side in game.rules.sides:
+            assert game.obligation(side) is None
+        for side in game.rules.sides:
+            game.deploy_random(side)
+        for side in game.rules.sides:
+            assert game.obligation(side) is None
+    game = junqi.Game("sanjun-modern", 5)
+    with pytest.raises(junqi.SetupError, match="east"):
+        game.obligation("east")
+    with pytest.raises(junqi.NotationError):
+        game.obligation("up")
+
+
+def test_a_repelled_recon_must_move_away() -> None:
+    """South's recon scouts North's trap from the air, is repelled and must move away on
+    South's next turn: until it has, its moves are South's only legal moves."""
+    rules = junqi.RuleSet("sanjun-modern")
+    south = {p: k.id for p, k in rules.random_setup("south", 1).items()}
+    north = {p: k.id for p, k in rules.random_setup("north", 2).items()}
+
+    def put(setup: dict[str, str], point: str, kind: str) -> None:
+        (other,) = [p for p, k in setup.items() if k == kind]
+        setup[other], setup[point] = setup[point], setup[other]
+
+    put(south, "i1^", "recon")
+    put(north, "h10", "trap")
+    game = junqi.Game(rules, 1)
+    game.deploy("south", south)
+    game.deploy("north", north)
+
+    def quiet_move(player: str) -> junqi.Move:
+        view = game.view(player)
+        return next(
+            m for m in game.legal_moves()
+            if not game.board.is_air(m.from_) and view.piece_at(m.to) is None
+        )
+
+    game.play("i1^-i10^")
+    game.play(quiet_move("north"))
+    assert game.obligation("south") is None
+    elsewhere = quiet_move("south")  # an ordinary move of another South piece
+    (attacked,) = game.play("i10^-h10^").public  # the recon attacks the trap below h10^
+    assert attacked.type == "attacked" and attacked.outcome == Outcome.REPEL
+    # The recon stays above the trap; from South's next turn on it must move away.
+    assert game.obligation("south") == "h10^" and game.obligation(Side.NORTH) is None
+    game.play(quiet_move("north"))
+    assert game.to_act == Side.SOUTH and game.obligation(Side.SOUTH) == "h10^"
+    moves = game.legal_moves()
+    assert moves and {m.from_ for m in moves} == {"h10^"}
+    assert not game.is_legal(elsewhere)
+    with pytest.raises(junqi.IllegalMoveError, match="must move away"):
+        game.play(elsewhere)
+    assert game.obligation("south") == "h10^"  # refused: nothing changed
+    again = junqi.Game.from_record(game.record())
+    assert again.obligation("south") == "h10^"
+    game.play("h10^-i10^")
+    assert game.obligation("south") is None
+    game.play(quiet_move("north"))
+    assert game.is_legal(elsewhere)

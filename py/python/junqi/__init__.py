@@ -16,6 +16,7 @@ The engine itself is Rust (``junqi._junqi``); this package re-exports it. See
 from ._junqi import (
     Ability,
     Arm,
+    Attack,
     Board,
     EdgeKind,
     EndReason,
@@ -32,6 +33,7 @@ from ._junqi import (
     Playout,
     RecordError,
     Report,
+    Resolution,
     RevealCause,
     Role,
     RuleSet,
@@ -44,12 +46,14 @@ from ._junqi import (
     __version__,
     random_playouts,
     resolve,
+    resolve_attack,
     rule_sets,
 )
 
 __all__ = [
     "Ability",
     "Arm",
+    "Attack",
     "Board",
     "EdgeKind",
     "EndReason",
@@ -66,6 +70,7 @@ __all__ = [
     "Playout",
     "RecordError",
     "Report",
+    "Resolution",
     "RevealCause",
     "Role",
     "RuleSet",
@@ -78,5 +83,6 @@ __all__ = [
     "__version__",
     "random_playouts",
     "resolve",
+    "resolve_attack",
     "rule_sets",
 ]

@@ -9,6 +9,7 @@ STRIKE_RANGE: int
 __all__ = [
     "Ability",
     "Arm",
+    "Attack",
     "Board",
     "EdgeKind",
     "EndReason",
@@ -25,6 +26,7 @@ __all__ = [
     "Playout",
     "RecordError",
     "Report",
+    "Resolution",
     "RevealCause",
     "Role",
     "RuleSet",
@@ -37,6 +39,7 @@ __all__ = [
     "__version__",
     "random_playouts",
     "resolve",
+    "resolve_attack",
     "rule_sets",
 ]
 
@@ -44,6 +47,7 @@ _Rules = Union[str, Mapping[str, Any], "RuleSet", None]
 _SideArg = Union["Side", str, int]
 _KindArg = Union["PieceKind", str, int]
 _MoveArg = Union["Move", str, int]
+_AttackArg = Union["Attack", str, int]
 
 class JunqiError(ValueError):
     """Base class of every error the engine reports (a ValueError)."""
@@ -116,6 +120,46 @@ class Outcome:
     def attacker_leaves(self) -> bool: ...
     @property
     def defender_leaves(self) -> bool: ...
+
+@final
+class Attack:
+    """How an attack is made (海陆空三军棋), for ``resolve_attack``."""
+
+    MOVE: ClassVar[Attack]
+    FLIGHT: ClassVar[Attack]
+    STRIKE: ClassVar[Attack]
+    BOMBARDMENT: ClassVar[Attack]
+
+    def __new__(cls, value: Attack | str | int) -> Attack: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    @classmethod
+    def members(cls) -> list[Attack]: ...
+    def __int__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[Attack], tuple[int]]: ...
+
+@final
+class Resolution:
+    """What an attack does: the combat outcome and its effect on both pieces."""
+
+    @property
+    def outcome(self) -> Outcome: ...
+    @property
+    def attacker_leaves(self) -> bool: ...
+    @property
+    def defender_leaves(self) -> bool: ...
+    @property
+    def attacker_moves(self) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
 
 @final
 class Phase:
@@ -363,6 +407,11 @@ def rule_sets() -> list[str]:
 def resolve(rules: _Rules, attacker: _KindArg, defender: _KindArg) -> Outcome:
     """The outcome of ``attacker`` attacking ``defender`` under a rule set."""
 
+def resolve_attack(
+    rules: _Rules, attacker: _KindArg, defender: _KindArg, attack: _AttackArg
+) -> Resolution:
+    """What ``attacker`` attacking ``defender`` in a given manner does, without a game."""
+
 def random_playouts(
     rules: _Rules = "classic", n: int = 100, seed: int = 0, max_plies: int | None = None
 ) -> list[Playout]:
@@ -441,6 +490,9 @@ class RuleSet:
     def abilities(self, kind: _KindArg) -> list[Ability]: ...
     def has_ability(self, kind: _KindArg, ability: Ability | str | int) -> bool: ...
     def resolve(self, attacker: _KindArg, defender: _KindArg) -> Outcome: ...
+    def resolve_attack(
+        self, attacker: _KindArg, defender: _KindArg, attack: _AttackArg
+    ) -> Resolution: ...
     def deploy_points(self, side: _SideArg) -> list[str]: ...
     def random_setup(self, side: _SideArg, seed: int) -> dict[str, PieceKind]: ...
     def to_json(self) -> str: ...
@@ -648,6 +700,7 @@ class Game:
     def agree_draw(self) -> Report: ...
     def time_out(self) -> Report: ...
     def timeouts(self, side: _SideArg) -> int: ...
+    def obligation(self, player: _SideArg) -> str | None: ...
     @property
     def eliminated(self) -> list[Side]: ...
     def view(self, player: _SideArg) -> View: ...
