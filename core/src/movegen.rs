@@ -281,7 +281,8 @@ fn flight_targets(pos: &Position, from: Point, forbidden: PointSet) -> PointSet 
             t.insert(q);
         }
         if let Some(s) = board.below[q.index()] {
-            if occupied.contains(s) && !forbidden.contains(s) && board.roles[s.index()] != Role::Hq && s != from {
+            // `forbidden` holds the mover's own point and every occupied HQ.
+            if occupied.contains(s) && !forbidden.contains(s) {
                 t.insert(s);
             }
         }

@@ -111,14 +111,7 @@ fn play_random(variant: (&str, &str), seed: u64, plies: usize) -> Played {
 }
 
 fn swapped(setup: &Setup, rules: &junqi::RuleSet, x: Point, y: Point) -> Setup {
-    let (nx, ny) = (rules.board().name_of(x), rules.board().name_of(y));
-    let kind_of = |n: &str| setup.placements().iter().find(|(p, _)| p == n).unwrap().1.clone();
-    let (kx, ky) = (kind_of(nx), kind_of(ny));
-    let mut s = Setup::new();
-    for (p, k) in setup.placements() {
-        s.place(p.clone(), if p == nx { ky.clone() } else if p == ny { kx.clone() } else { k.clone() });
-    }
-    s
+    common::swap_points(setup, rules.board().name_of(x), rules.board().name_of(y))
 }
 
 /// A view, the legal actions and the error texts of the other actions.

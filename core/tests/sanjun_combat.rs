@@ -306,3 +306,17 @@ fn the_forum_army_has_the_nuke_instead_of_the_atomic_cannon() {
     assert_eq!(resolve(&modern, Destroyer, Infantry), Illegal);
     assert_eq!(resolve(&modern, Infantry, Submarine), Illegal);
 }
+
+#[test]
+fn bad_equivalents_and_camp_exemptions_are_refused_with_their_reason() {
+    let with = |extra: &str| RuleSet::from_json(&format!(r#"{{"extends": "sanjun-modern", "name": "t", {extra}}}"#));
+    let err = with(r#""options": {"camp_exempt": ["@boats"]}"#).unwrap_err();
+    assert!(matches!(err, junqi::RulesError::BadCampExempt(ref p) if p == "@boats"), "{err}");
+    let err = with(r#""equivalents": {"cruiser": {"@weapon": "battleship"}, "battleship": {"*": "tank"}}"#).unwrap_err();
+    assert!(matches!(err, junqi::RulesError::BadEquivalent(_)), "{err}");
+    let err = with(r#""combat_first": {"attacker": "*"}"#).unwrap_err();
+    assert!(err.to_string().contains("combat_first"), "{err}");
+    // Without equivalents a battleship ashore fights no officer at all.
+    let plain = with(r#""equivalents": {}"#).unwrap();
+    assert_eq!(resolve(&plain, Battleship, Commander), Illegal);
+}

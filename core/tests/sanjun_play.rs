@@ -493,14 +493,7 @@ fn deployment_puts_every_arm_in_its_place() {
         assert!(ok, "{k} on {} ({role})", board.name_of(p));
     }
     // Specific errors: a ship on a post, the fort off the coast.
-    let swap = |a: &str, b: &str| {
-        let kind_of = |n: &str| setup.placements().iter().find(|(p, _)| p == n).unwrap().1.clone();
-        let mut s = junqi::Setup::new();
-        for (p, k) in setup.placements() {
-            s.place(p.clone(), if p == a { kind_of(b) } else if p == b { kind_of(a) } else { k.clone() });
-        }
-        s
-    };
+    let swap = |a: &str, b: &str| common::swap_points(&setup, a, b);
     let at = |kind: &str| setup.placements().iter().find(|(_, k)| k == kind).unwrap().0.clone();
     let ship_on_post = swap(&at("battleship"), "c2");
     let err = ship_on_post.validate(&r, South).unwrap_err();

@@ -10,6 +10,7 @@
 //! results); swap them in the enemy's setup (a swap across arms is not a legal setup
 //! and is skipped); replay A's actions. If an enemy action becomes illegal, B is not
 //! consistent with what P saw and is skipped; a P action refused in B is a failure.
+mod common;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -113,14 +114,7 @@ fn play_random(variant: (&str, &str), seed: u64, plies: usize) -> Played {
 }
 
 fn swapped(setup: &Setup, rules: &RuleSet, x: Point, y: Point) -> Setup {
-    let (nx, ny) = (rules.board().name_of(x), rules.board().name_of(y));
-    let kind_of = |n: &str| setup.placements().iter().find(|(p, _)| p == n).unwrap().1.clone();
-    let (kx, ky) = (kind_of(nx), kind_of(ny));
-    let mut s = Setup::new();
-    for (p, k) in setup.placements() {
-        s.place(p.clone(), if p == nx { ky.clone() } else if p == ny { kx.clone() } else { k.clone() });
-    }
-    s
+    common::swap_points(setup, rules.board().name_of(x), rules.board().name_of(y))
 }
 
 type Observed = (junqi::View, Vec<String>, Vec<String>);

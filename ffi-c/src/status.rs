@@ -175,11 +175,8 @@ impl From<PlayError> for Error {
             | PlayError::NotMovePhase
             | PlayError::NotDeployPhase
             | PlayError::AlreadyDeployed(_) => junqi_status::WrongPhase,
-            // During a reaction only the submarine's step is allowed; a plane that was
-            // repelled must move away: both are actions the rules do not allow now.
-            PlayError::ReactionPending(_) | PlayError::MustMoveAway(_) => {
-                junqi_status::IllegalAction
-            }
+            // Everything else, including a pending reaction (only the submarine's step
+            // is allowed) and a plane that must move away: not allowed now.
             _ => junqi_status::IllegalAction,
         };
         Error::new(status, e.to_string())

@@ -11,24 +11,7 @@
 #include <string.h>
 
 #include "junqi.h"
-
-#define CHECK(call)                                                                  \
-    do {                                                                             \
-        junqi_status st_ = (call);                                                   \
-        if (st_ != JUNQI_STATUS_OK) {                                                \
-            fprintf(stderr, "%s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #call,      \
-                    junqi_status_name(st_), junqi_last_error_message());             \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
-
-#define EXPECT(cond)                                                                 \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);      \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
+#include "check.h"
 
 static uint64_t rng_state;
 

@@ -92,3 +92,14 @@ pub fn game_with(
     g.deploy(Side::North, &setup_with(rules, Side::North, north)).unwrap();
     g
 }
+
+/// `setup` with the kinds on the points named `a` and `b` exchanged.
+pub fn swap_points(setup: &Setup, a: &str, b: &str) -> Setup {
+    let kind_of = |n: &str| setup.placements().iter().find(|(p, _)| p == n).unwrap().1.clone();
+    let (ka, kb) = (kind_of(a), kind_of(b));
+    let mut s = Setup::new();
+    for (p, k) in setup.placements() {
+        s.place(p.clone(), if p == a { kb.clone() } else if p == b { ka.clone() } else { k.clone() });
+    }
+    s
+}
