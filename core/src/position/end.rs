@@ -1,0 +1,178 @@
+//! Turns and endings: passing the turn, the draw rule, time-outs, resignation,
+//! eliminations and the result.
+
+use crate::piece::{Side, SideSet};
+
+use super::{Eliminations, EndReason, GameResult, Phase, PlayError, Position, TimeOutOutcome};
+
+impl Position {
+    /// `side` resigns and is out. With two sides (or when its team is then beaten)
+    /// the game ends; otherwise its pieces leave the board and play goes on.
+    pub fn resign(&mut self, side: Side) -> Result<(Eliminations, Option<GameResult>), PlayError> {
+        if self.phase == Phase::Over {
+            return Err(PlayError::GameOver);
+        }
+        if !self.rules.sides().contains(&side) || self.out.contains(side) {
+            return Err(PlayError::NotPlaying(side));
+        }
+        let mut report = Eliminations::default();
+        if self.phase == Phase::Reaction {
+            // The pending evasion step lapses: the submarine stays.
+            self.finish_reaction(&mut report);
+            if self.phase == Phase::Over || self.out.contains(side) {
+                return Ok((report, self.result));
+            }
+        }
+        let was_to_act = self.to_act() == Some(side);
+        if self.eliminate(side, EndReason::Resignation, &mut report) {
+            self.quiet = 0;
+        }
+        if self.phase == Phase::Move && was_to_act {
+            self.advance_turn();
+            self.settle_turn(&mut report);
+        } else if self.phase == Phase::Deploy {
+            self.start_if_deployed();
+        }
+        Ok((report, self.result))
+    }
+
+    /// Ends the game in a draw by agreement.
+    pub fn agree_draw(&mut self) -> Result<GameResult, PlayError> {
+        if self.phase == Phase::Over {
+            return Err(PlayError::GameOver);
+        }
+        self.finish(SideSet::EMPTY, EndReason::Agreement);
+        Ok(self.result.expect("just finished"))
+    }
+
+    /// The referee's time-out for the side to act: the turn passes; with
+    /// `max_timeouts`, a side that reaches it is out.
+    pub fn time_out(&mut self) -> Result<TimeOutOutcome, PlayError> {
+        match self.phase {
+            Phase::Deploy => return Err(PlayError::NotMovePhase),
+            Phase::Over => return Err(PlayError::GameOver),
+            Phase::Move | Phase::Reaction => {}
+        }
+        if self.phase == Phase::Reaction {
+            // The reacting player let its time run out: the submarine stays.
+            let side = self.to_act().expect("a reaction names a player");
+            let count = &mut self.timeouts[side as usize];
+            *count = count.saturating_add(1);
+            let count = *count;
+            let mut eliminated = Eliminations::default();
+            if self.rules.options().max_timeouts.is_some_and(|m| count >= m) {
+                self.react_removed |= self.eliminate(side, EndReason::TimeOuts, &mut eliminated);
+            }
+            if self.phase == Phase::Reaction {
+                self.finish_reaction(&mut eliminated);
+            }
+            return Ok(TimeOutOutcome { side, count, eliminated, result: self.result });
+        }
+        let side = self.rules.sides()[self.turn as usize];
+        let count = &mut self.timeouts[side as usize];
+        *count = count.saturating_add(1);
+        let count = *count;
+        let mut eliminated = Eliminations::default();
+        let mut removed = false;
+        if self.rules.options().max_timeouts.is_some_and(|m| count >= m) {
+            removed = self.eliminate(side, EndReason::TimeOuts, &mut eliminated);
+        }
+        self.end_turn(removed, &mut eliminated);
+        Ok(TimeOutOutcome {
+            side,
+            count,
+            eliminated,
+            result: self.result,
+        })
+    }
+
+    /// Puts `side` out. If the game goes on, its pieces leave the board (and the
+    /// elimination is reported); if this decides the game, the board stays as it is.
+    /// Returns whether pieces left the board.
+    pub(super) fn eliminate(&mut self, side: Side, reason: EndReason, report: &mut Eliminations) -> bool {
+        self.out = self.out.with(side);
+        if self.decide(reason) {
+            return false;
+        }
+        report.push(side, reason);
+        let mut removed = false;
+        let Some(army) = self.armies[side as usize] else {
+            return false;
+        };
+        for p in self.occ[army as usize].iter() {
+            let id = self.cells[p.index()];
+            self.remove(id);
+            removed = true;
+        }
+        removed
+    }
+
+    /// Ends the game if the sides still in are all one team. Returns whether it ended.
+    pub(super) fn decide(&mut self, reason: EndReason) -> bool {
+        let mut alive = self.rules.sides().iter().copied().filter(|s| !self.out.contains(*s));
+        let Some(first) = alive.next() else {
+            self.finish(SideSet::EMPTY, reason);
+            return true;
+        };
+        let team = self.rules.team_of(first);
+        if alive.all(|s| team.contains(s)) {
+            self.finish(team, reason);
+            return true;
+        }
+        false
+    }
+
+    /// After an action: count the ply, apply the draw rule, pass the turn to the next
+    /// side still in, and put out every side that has no legal move on its turn.
+    pub(super) fn end_turn(&mut self, removed: bool, report: &mut Eliminations) {
+        self.ply += 1;
+        self.quiet = if removed { 0 } else { self.quiet + 1 };
+        if self.phase == Phase::Over {
+            return;
+        }
+        let limit = self.rules.options().no_capture_draw_plies;
+        if limit > 0 && self.quiet >= limit {
+            self.finish(SideSet::EMPTY, EndReason::NoCaptureLimit);
+            return;
+        }
+        self.advance_turn();
+        self.settle_turn(report);
+    }
+
+    /// Puts out sides to act with no legal move until one has a move or the game ends.
+    pub(super) fn settle_turn(&mut self, report: &mut Eliminations) {
+        while self.phase == Phase::Move {
+            let side = self.rules.sides()[self.turn as usize];
+            if self.has_legal_move(side) {
+                return;
+            }
+            if self.eliminate(side, EndReason::NoLegalMove, report) {
+                self.quiet = 0;
+            }
+            if self.phase == Phase::Move {
+                self.advance_turn();
+            }
+        }
+    }
+
+    pub(super) fn advance_turn(&mut self) {
+        let n = self.rules.sides().len();
+        for _ in 0..n {
+            self.turn = ((self.turn as usize + 1) % n) as u8;
+            if !self.out.contains(self.rules.sides()[self.turn as usize]) {
+                return;
+            }
+        }
+    }
+
+    pub(super) fn finish(&mut self, winners: SideSet, reason: EndReason) {
+        self.phase = Phase::Over;
+        self.result = Some(GameResult { winners, reason });
+    }
+
+    /// The side to move is out if it has no legal move.
+    pub(super) fn check_stalemate(&mut self) {
+        let mut ignored = Eliminations::default();
+        self.settle_turn(&mut ignored);
+    }
+}

@@ -1,0 +1,383 @@
+//! What the game waits for and what an action did: phases, results, refusals,
+//! reveals and outcomes.
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::Point;
+use crate::combat::Outcome;
+use crate::piece::{Arm, PieceKind, Side, SideSet};
+use crate::rules::Scouting;
+
+/// What kind of action the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Sides still have to deploy (in any order; [`Position::to_act`] names the first).
+    Deploy,
+    /// The side to act moves.
+    Move,
+    /// A reaction is due before play goes on: the owner of a submarine that evaded
+    /// steps it to an empty neighbouring sea point (海陆空三军棋, `evade_step`).
+    Reaction,
+    /// The game is over.
+    Over,
+}
+
+/// Why a game ended (or why a side is out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// A flag was captured.
+    FlagCaptured,
+    /// The side to act had no legal move.
+    NoLegalMove,
+    /// Too many plies in a row without a piece leaving the board.
+    NoCaptureLimit,
+    /// A side resigned.
+    Resignation,
+    /// The players agreed to a draw.
+    Agreement,
+    /// A player ran out of time too often (`max_timeouts`).
+    TimeOuts,
+    /// A side's movable pieces are all gone (`lose_without_movable_pieces`, 翻棋).
+    NoMovablePieces,
+    /// A side's commander left the board (`commander_capture`, 夺取主帅).
+    CommanderCaptured,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The winning sides (one side, or a team); empty for a draw.
+    pub winners: SideSet,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl Phase {
+    /// Every phase.
+    pub const ALL: [Phase; 4] = [Phase::Deploy, Phase::Move, Phase::Reaction, Phase::Over];
+
+    /// The snake_case name, e.g. `"move"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Deploy => "deploy",
+            Phase::Move => "move",
+            Phase::Reaction => "reaction",
+            Phase::Over => "over",
+        }
+    }
+}
+
+impl EndReason {
+    /// Every reason.
+    pub const ALL: [EndReason; 8] = [
+        EndReason::FlagCaptured,
+        EndReason::NoLegalMove,
+        EndReason::NoCaptureLimit,
+        EndReason::Resignation,
+        EndReason::Agreement,
+        EndReason::TimeOuts,
+        EndReason::NoMovablePieces,
+        EndReason::CommanderCaptured,
+    ];
+
+    /// The snake_case name, e.g. `"flag_captured"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::FlagCaptured => "flag_captured",
+            EndReason::NoLegalMove => "no_legal_move",
+            EndReason::NoCaptureLimit => "no_capture_limit",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
+            EndReason::TimeOuts => "time_outs",
+            EndReason::NoMovablePieces => "no_movable_pieces",
+            EndReason::CommanderCaptured => "commander_captured",
+        }
+    }
+}
+
+impl GameResult {
+    /// Whether the game was drawn.
+    pub fn is_draw(&self) -> bool {
+        self.winners.is_empty()
+    }
+
+    /// The single winning side, if exactly one side won.
+    pub fn winner(&self) -> Option<Side> {
+        (self.winners.len() == 1).then(|| self.winners.iter().next()).flatten()
+    }
+}
+
+/// Why an action was refused. The game is left unchanged.
+///
+/// Every message depends only on what the acting player knows: the board, public
+/// facts and its own identities.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// A move before every side has deployed.
+    #[error("the game is in the deployment phase: every side must deploy before moves")]
+    NotMovePhase,
+    /// A deployment after the deployment phase.
+    #[error("deployment is over")]
+    NotDeployPhase,
+    /// A deployment in a rule set that deals face down (翻棋).
+    #[error("this rule set deals every piece face down: nothing is deployed")]
+    Dealt,
+    /// The side has already deployed.
+    #[error("{0} has already deployed")]
+    AlreadyDeployed(Side),
+    /// The side does not play in this rule set, or is already out.
+    #[error("{0} is not in the game")]
+    NotPlaying(Side),
+    /// The side named is not the side to act.
+    #[error("it is {to_act}'s turn, not {side}'s")]
+    NotYourTurn {
+        /// The side that tried to act.
+        side: Side,
+        /// The side to act.
+        to_act: Side,
+    },
+    /// No piece on the starting point.
+    #[error("there is no piece on {0}")]
+    NoPiece(String),
+    /// The piece on the starting point belongs to another side.
+    #[error("the piece on {0} is not yours")]
+    NotYourPiece(String),
+    /// The piece never moves (flag, mine).
+    #[error("the {kind} on {point} never moves")]
+    Immobile {
+        /// Where it stands.
+        point: String,
+        /// Its kind (the mover's own piece).
+        kind: PieceKind,
+    },
+    /// The piece stands in an HQ and may not move again.
+    #[error("the piece on {0} is in a headquarters and may not move again")]
+    InHeadquarters(String),
+    /// The target holds one of the mover's own pieces.
+    #[error("{0} holds one of your own pieces")]
+    OwnPiece(String),
+    /// The target holds an ally's piece.
+    #[error("{0} holds an ally's piece")]
+    AllyPiece(String),
+    /// The piece is face down and cannot move until flipped (翻棋).
+    #[error("the piece on {0} is face down: flip it first")]
+    FaceDown(String),
+    /// A flip of a piece that is already face up (翻棋).
+    #[error("the piece on {0} is already face up")]
+    FaceUp(String),
+    /// An attack on a face-down piece (翻棋).
+    #[error("the piece on {0} is face down and cannot be attacked")]
+    TargetFaceDown(String),
+    /// An attack on a piece sheltered in an HQ (翻棋: only mines and flags there can be).
+    #[error("the piece on {0} is sheltered in a headquarters")]
+    ProtectedByHq(String),
+    /// An attack on a flag whose side still has mines (翻棋).
+    #[error("the flag on {0} cannot be attacked while its side still has mines")]
+    FlagGuardedByMines(String),
+    /// The target is a camp with a piece in it.
+    #[error("the piece on {0} is in a camp and cannot be attacked")]
+    ProtectedByCamp(String),
+    /// A submarine's evasion step is due first (海陆空三军棋).
+    #[error("the submarine on {0} must first step away (a reaction): move it to an empty neighbouring sea point")]
+    ReactionPending(String),
+    /// A plane that was repelled (or scouted) must move away this turn.
+    #[error("the plane on {0} was repelled last turn and must move away now")]
+    MustMoveAway(String),
+    /// An attack on a piece whose kind the mover has been shown and may not attack
+    /// (e.g. the flag in `sanjun-forum`, for all but engineers and aa guns).
+    #[error("the {kind} on {from} may not attack the {target} on {to}")]
+    ForbiddenAttack {
+        /// The mover's kind.
+        kind: PieceKind,
+        /// Its point.
+        from: String,
+        /// The target's kind (known to the mover).
+        target: PieceKind,
+        /// The target's point.
+        to: String,
+    },
+    /// The piece cannot get there this turn.
+    #[error("the {kind} on {from} cannot reach {to} this turn: no step, clear run, flight or strike joins them")]
+    Unreachable {
+        /// The piece's kind (the mover's own piece).
+        kind: PieceKind,
+        /// Start point.
+        from: String,
+        /// Target point.
+        to: String,
+    },
+}
+
+/// Why a piece was revealed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RevealCause {
+    /// Its side's commander left the board (the flag is shown to everyone).
+    CommanderLost,
+    /// An attacking engineer scouted it (`engineer_scouts`).
+    EngineerScout,
+    /// A recon plane scouted it (to the recon's owner).
+    Scouted,
+    /// It shot down or struck a plane (to the plane's owner).
+    AntiAir,
+    /// Open play: both pieces of every combat are shown to everyone.
+    OpenPlay,
+}
+
+impl RevealCause {
+    /// Every cause.
+    pub const ALL: [RevealCause; 5] = [
+        RevealCause::CommanderLost,
+        RevealCause::EngineerScout,
+        RevealCause::Scouted,
+        RevealCause::AntiAir,
+        RevealCause::OpenPlay,
+    ];
+
+    /// The snake_case name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RevealCause::CommanderLost => "commander_lost",
+            RevealCause::EngineerScout => "engineer_scout",
+            RevealCause::Scouted => "scouted",
+            RevealCause::AntiAir => "anti_air",
+            RevealCause::OpenPlay => "open_play",
+        }
+    }
+}
+
+/// A piece's identity shown by an action: to one player, or to everyone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reveal {
+    /// Where the piece stands (or stood, if it has just left the board).
+    pub point: Point,
+    /// Its owner.
+    pub owner: Side,
+    /// Its kind.
+    pub kind: PieceKind,
+    /// The player told, or `None` for everyone.
+    pub to: Option<Side>,
+    /// Why.
+    pub cause: RevealCause,
+}
+
+/// A piece as one player sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SeenPiece {
+    /// Where it stands.
+    pub point: Point,
+    /// Its owner (public), or `None` while it is face down (翻棋).
+    pub owner: Option<Side>,
+    /// Its kind, if the player knows it.
+    pub kind: Option<PieceKind>,
+    /// Its arm: army, navy or air force (public: what started on an anchorage is a
+    /// ship, on an airport a plane).
+    pub arm: Arm,
+}
+
+/// What one move did — the referee's full account, before it is split into what each
+/// player may learn (see [`crate::Report`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveOutcome {
+    /// The side that moved.
+    pub side: Side,
+    /// Start point.
+    pub from: Point,
+    /// Target point (the same as `from` for a flip).
+    pub to: Point,
+    /// Whether the action was a flip (翻棋) rather than a move.
+    pub flipped: bool,
+    /// Whether this flip fixed which army each player commands (the first flip).
+    pub armies_assigned: bool,
+    /// The piece's kind (private to the mover; public for a flip).
+    pub kind: PieceKind,
+    /// The combat, if the target held an enemy piece: defender owner, defender kind
+    /// and outcome.
+    pub combat: Option<(Side, PieceKind, Outcome)>,
+    /// Flags revealed because their side's commander left the board: (side, point).
+    pub flags_revealed: [Option<(Side, Point)>; 2],
+    /// The defender's identity was revealed by an attacking engineer, and to whom.
+    pub scouted: Scouting,
+    /// Sides put out of a game that goes on (their pieces left the board), and why.
+    pub eliminated: Eliminations,
+    /// The game's result, if this move ended it.
+    pub result: Option<GameResult>,
+    /// Where the defender stood (for a plane attacking a surface piece, the point
+    /// below the plane's target position).
+    pub defender_at: Option<Point>,
+    /// The attacker did not move: a strike, a bombardment or anti-aircraft fire.
+    pub struck: bool,
+    /// The plane was shot down at this air position on its way (海陆空三军棋).
+    pub shot_down_at: Option<Point>,
+    /// Identities this action showed (scouting, anti-aircraft guns, open play).
+    pub reveals: [Option<Reveal>; 3],
+    /// A submarine evaded and its owner must now step it away from this point
+    /// ([`Phase::Reaction`]).
+    pub reaction_due: Option<Point>,
+    /// This action was a submarine's evasion step (a reaction).
+    pub reaction: bool,
+}
+
+impl MoveOutcome {
+    pub(super) fn new(side: Side, from: Point, to: Point, kind: PieceKind) -> MoveOutcome {
+        MoveOutcome {
+            side,
+            from,
+            to,
+            flipped: false,
+            armies_assigned: false,
+            kind,
+            combat: None,
+            flags_revealed: [None, None],
+            scouted: Scouting::Off,
+            eliminated: Eliminations::default(),
+            result: None,
+            defender_at: None,
+            struck: false,
+            shot_down_at: None,
+            reveals: [None; 3],
+            reaction_due: None,
+            reaction: false,
+        }
+    }
+
+    pub(super) fn push_reveal(&mut self, r: Reveal) {
+        if let Some(slot) = self.reveals.iter_mut().find(|x| x.is_none()) {
+            *slot = Some(r);
+        }
+    }
+}
+
+/// Sides eliminated by one action while the game went on (at most three of four).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Eliminations([Option<(Side, EndReason)>; 3]);
+
+impl Eliminations {
+    pub(super) fn push(&mut self, side: Side, reason: EndReason) {
+        if let Some(slot) = self.0.iter_mut().find(|e| e.is_none()) {
+            *slot = Some((side, reason));
+        }
+    }
+
+    /// The eliminated sides with the reason, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (Side, EndReason)> + '_ {
+        self.0.iter().flatten().copied()
+    }
+}
+
+/// What a time-out did (see [`Position::time_out`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeOutOutcome {
+    /// The side that timed out.
+    pub side: Side,
+    /// Its time-outs so far.
+    pub count: u8,
+    /// Sides put out of a game that goes on.
+    pub eliminated: Eliminations,
+    /// The game's result, if this ended it.
+    pub result: Option<GameResult>,
+}
