@@ -324,6 +324,11 @@ pub struct Board {
     pub(crate) air_ray_of: Vec<(u32, u32)>,
     pub(crate) air_ray_spans: Vec<(u32, u32)>,
     pub(crate) air_ray_points: Vec<Point>,
+    /// Per entry of `air_ray_points`: the surface points a plane passes over on the way
+    /// to that position from the one before it on the ray (those between the two, then
+    /// the one below it), in flying order — a span of `air_over_points`.
+    pub(crate) air_over_spans: Vec<(u32, u32)>,
+    pub(crate) air_over_points: Vec<Point>,
     lines: Vec<Vec<Point>>,
     air_lines: Vec<Vec<Point>>,
     width: u8,
@@ -364,6 +369,29 @@ fn flat_rays(n: usize, lines: &[Vec<Point>]) -> (Vec<(u32, u32)>, Vec<(u32, u32)
         of.push((first, spans.len() as u32));
     }
     (of, spans, points)
+}
+
+/// The points of `candidates` strictly inside the straight segment from `a` to `b`
+/// (drawing-grid coordinates), nearest `a` first.
+fn segment_interior(
+    a: (i32, i32),
+    b: (i32, i32),
+    candidates: &[usize],
+    xy: &dyn Fn(usize) -> (i32, i32),
+) -> Vec<Point> {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    let mut inside: Vec<(i32, Point)> = candidates
+        .iter()
+        .filter_map(|&i| {
+            let (x, y) = xy(i);
+            let (px, py) = (x - a.0, y - a.1);
+            let along = px * dx + py * dy;
+            (px * dy == py * dx && along > 0 && along < len2).then_some((along, Point(i as u8)))
+        })
+        .collect();
+    inside.sort();
+    inside.into_iter().map(|(_, p)| p).collect()
 }
 
 impl Board {
@@ -518,6 +546,24 @@ impl Board {
                 below[a.index()] = Some(*s);
             }
         }
+        // What a plane passes over on each step of each air ray: the surface points
+        // strictly between the two positions on the drawing grid, then the one below.
+        let surface: Vec<usize> = (0..n).filter(|&i| !air.contains(Point(i as u8))).collect();
+        let xy = |i: usize| (spec.points[i].x as i32, spec.points[i].y as i32);
+        let mut air_over_spans = Vec::with_capacity(air_ray_points.len());
+        let mut air_over_points = Vec::new();
+        for (p, &(first, last)) in air_ray_of.iter().enumerate() {
+            for &(start, end) in &air_ray_spans[first as usize..last as usize] {
+                let mut prev = p;
+                for q in &air_ray_points[start as usize..end as usize] {
+                    let begin = air_over_points.len() as u32;
+                    air_over_points.extend(segment_interior(xy(prev), xy(q.index()), &surface, &xy));
+                    air_over_points.extend(below[q.index()]);
+                    air_over_spans.push((begin, air_over_points.len() as u32));
+                    prev = q.index();
+                }
+            }
+        }
         // The fixed action space: every ordered pair a move could ever join — one edge
         // apart, or in the same railway component.
         let mut component = vec![usize::MAX; n];
@@ -606,6 +652,8 @@ impl Board {
             air_ray_of,
             air_ray_spans,
             air_ray_points,
+            air_over_spans,
+            air_over_points,
             lines,
             air_lines,
             width,
@@ -752,6 +800,33 @@ impl Board {
     /// The surface point directly below an air position, if any.
     pub fn below(&self, p: Point) -> Option<Point> {
         self.below[p.index()]
+    }
+
+    /// The surface points a plane passes over flying from air position `from` to `to`
+    /// along an air line (excluding what is below `from`), in flying order: for each
+    /// position of the run, the surface points strictly between it and the previous
+    /// one on the drawing grid, then the point below it. Empty if no air line joins
+    /// the two positions.
+    ///
+    /// ```
+    /// let rules = junqi::RuleSet::preset("sanjun-modern").unwrap();
+    /// let b = rules.board();
+    /// let names: Vec<&str> = b
+    ///     .passed_over(b.point("d5^").unwrap(), b.point("d7^").unwrap())
+    ///     .map(|p| b.name_of(p))
+    ///     .collect();
+    /// assert_eq!(names, ["d6", "d7"]); // row 6 lies between the air rows 5 and 7
+    /// ```
+    pub fn passed_over(&self, from: Point, to: Point) -> impl Iterator<Item = Point> + '_ {
+        let (first, last) = self.air_ray_of.get(from.index()).copied().unwrap_or((0, 0));
+        let run = self.air_ray_spans[first as usize..last as usize].iter().find_map(|&(start, end)| {
+            let ray = &self.air_ray_points[start as usize..end as usize];
+            ray.iter().position(|&q| q == to).map(|k| start as usize..=start as usize + k)
+        });
+        run.into_iter().flatten().flat_map(move |i| {
+            let (a, b) = self.air_over_spans[i];
+            self.air_over_points[a as usize..b as usize].iter().copied()
+        })
     }
 
     /// Lattice distance `|dx| + |dy|` between two points, in drawing-grid steps.

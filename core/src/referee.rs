@@ -61,14 +61,16 @@ pub enum Event {
         /// What happened (a bombarding gunboat never leaves the board).
         outcome: Outcome,
     },
-    /// A plane flying from `from` was shot down at the air position `at` by an enemy
-    /// anti-aircraft piece below it.
+    /// A plane flying from `from` was shot down by an enemy anti-aircraft piece on a
+    /// surface point its run passed over (below one of its air positions or between
+    /// two of them).
     ShotDown {
         /// The plane's side.
         side: Side,
         /// Where the plane started.
         from: Point,
-        /// Where it was shot down.
+        /// Where it came down: the air position above the gun, or the gun's own point
+        /// when no air position is above it (a gun between the air rows).
         at: Point,
     },
     /// A submarine that evaded must step away: its owner acts next (a reaction).

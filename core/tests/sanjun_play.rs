@@ -42,6 +42,67 @@ fn a_fighter_is_shot_down_halfway_along_its_run() {
     assert_eq!(pos.piece_at(pt(&r, "c8^")), Some((South, Fighter)));
 }
 
+/// Where a South fighter flying `run` comes down (if at all) over the North pieces given.
+fn shot_down_over(r: &Arc<RuleSet>, run: &str, north: &[(&str, junqi::PieceKind)]) -> Option<String> {
+    let from = run.split('-').next().unwrap();
+    let mut pieces = vec![(from, South, Fighter), ("h2", South, Flag), ("b13", North, Flag)];
+    pieces.extend(north.iter().map(|&(p, k)| (p, North, k)));
+    let mut pos = arrange(r, &pieces, South);
+    let out = pos.play(mv(r, run)).unwrap();
+    match out.shot_down_at {
+        Some(at) => {
+            let gun = north.iter().map(|&(p, _)| pt(r, p)).find(|&g| pos.knows(South, g));
+            assert!(gun.is_some(), "{run}: the gun that fired is shown to the plane's owner");
+            assert!(pos.piece_at(pt(r, from)).is_none(), "{run}: the plane is gone");
+            Some(r.board().name_of(at).to_owned())
+        }
+        None => None,
+    }
+}
+
+#[test]
+fn planes_are_shot_down_over_every_point_their_run_passes_over() {
+    for preset in ["sanjun-modern", "sanjun-hk", "sanjun-book", "sanjun-forum"] {
+        let r = rules(preset);
+        let b = r.board();
+        // A gunboat on every anchorage (rows 6 and 9, between the air rows 5/7 and
+        // 8/10): a run along its column passes over it.
+        for anchorage in b.points().filter(|&p| b.role(p) == junqi::Role::Anchorage) {
+            let name = b.name_of(anchorage);
+            let col = &name[..1];
+            let run = format!("{col}1^-{col}12^");
+            assert_eq!(shot_down_over(&r, &run, &[(name, Gunboat)]).as_deref(), Some(name), "{preset} {run} over {name}");
+        }
+        // An aa gun on each land row between air rows (2, 4, 11, 13), and on a row
+        // under the air rows (7), in one column.
+        for row in ["2", "4", "11", "13"] {
+            let gun = format!("d{row}");
+            assert_eq!(shot_down_over(&r, "d1^-d14^", &[(&gun, AaGun)]).as_deref(), Some(gun.as_str()), "{preset} over {gun}");
+        }
+        assert_eq!(shot_down_over(&r, "d1^-d14^", &[("d7", AaGun)]).as_deref(), Some("d7^"));
+        // The first gun on the way fires: d4 before d9, d9 before d11.
+        assert_eq!(shot_down_over(&r, "d1^-d14^", &[("d9", Gunboat), ("d4", AaGun)]).as_deref(), Some("d4"));
+        assert_eq!(shot_down_over(&r, "d1^-d14^", &[("d9", Gunboat), ("d11", AaGun)]).as_deref(), Some("d9"));
+        assert_eq!(shot_down_over(&r, "d3^-d5^", &[("d4", AaGun), ("d6", Gunboat)]).as_deref(), Some("d4"));
+        // Ending next to a gun, or flying along a row beside it, is not flying over it.
+        assert_eq!(shot_down_over(&r, "d1^-d5^", &[("d6", Gunboat)]), None, "{preset}: stops short of d6");
+        assert_eq!(shot_down_over(&r, "d7^-d12^", &[("d6", Gunboat)]), None, "{preset}: starts past d6");
+        assert_eq!(shot_down_over(&r, "a5^-i5^", &[("d6", Gunboat), ("e4", AaGun)]), None, "{preset}: along row 5");
+        assert_eq!(shot_down_over(&r, "d12^-d14^", &[("d11", AaGun)]), None, "{preset}: behind it");
+        assert_eq!(shot_down_over(&r, "c1^-c14^", &[("d11", AaGun), ("d9", Gunboat)]), None, "{preset}: beside them");
+        // Allies' and own guns never fire.
+        let mut pos = arrange(&r, &[("d1^", South, Fighter), ("d6", South, Gunboat), ("h2", South, Flag), ("b13", North, Flag)], South);
+        assert_eq!(pos.play(mv(&r, "d1^-d12^")).unwrap().shot_down_at, None);
+    }
+    // The board data, not a hand list: every surface point of column d below row 14 is
+    // passed over by the run d1^ → d14^, in flying order.
+    let r = rules("sanjun-modern");
+    let b = r.board();
+    let over: Vec<&str> = b.passed_over(pt(&r, "d1^"), pt(&r, "d14^")).map(|p| b.name_of(p)).collect();
+    assert_eq!(over, ["d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14"]);
+    assert_eq!(b.passed_over(pt(&r, "d1^"), pt(&r, "e3^")).count(), 0, "no air line joins them");
+}
+
 #[test]
 fn planes_fly_straight_over_everything_but_not_onto_their_own_plane() {
     let r = rules("sanjun-modern");

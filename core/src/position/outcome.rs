@@ -311,7 +311,8 @@ pub struct MoveOutcome {
     pub defender_at: Option<Point>,
     /// The attacker did not move: a strike, a bombardment or anti-aircraft fire.
     pub struck: bool,
-    /// The plane was shot down at this air position on its way (海陆空三军棋).
+    /// The plane was shot down on its way (海陆空三军棋): at the air position above the
+    /// gun, or at the gun's point when no air position is above it.
     pub shot_down_at: Option<Point>,
     /// Identities this action showed (scouting, anti-aircraft guns, open play).
     pub reveals: [Option<Reveal>; 3],

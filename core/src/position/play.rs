@@ -386,29 +386,23 @@ impl Position {
         self.end_turn(removed, report);
     }
 
-    /// The first air position of a plane's run from `from` to `to` (excluding the start)
-    /// over an enemy piece that shoots planes down, with that piece's slot.
+    /// The first enemy piece that shoots planes down under a plane's run from `from`
+    /// to `to` — on any surface point the run passes over ([`crate::Board::passed_over`]:
+    /// below its air positions and between them), excluding what is below the start —
+    /// with where the plane came down: the air position above the gun, or the gun's
+    /// own point when no air position is above it.
     pub(super) fn first_gun_on_run(&self, from: Point, to: Point, army: Side) -> Option<(Point, u8)> {
         let rules = &self.rules;
         let board = rules.board();
-        let (first, last) = board.air_ray_of[from.index()];
-        for &(start, end) in &board.air_ray_spans[first as usize..last as usize] {
-            let ray = &board.air_ray_points[start as usize..end as usize];
-            let Some(len) = ray.iter().position(|&q| q == to) else { continue };
-            for &q in &ray[..=len] {
-                let Some(s) = board.below(q) else { continue };
-                let id = self.cells[s.index()];
-                if id == EMPTY {
-                    continue;
-                }
-                let g = self.slots[id as usize];
-                if !rules.team_of(army).contains(g.owner) && rules.has_ability(g.kind, Ability::AntiAir) {
-                    return Some((q, id));
-                }
+        board.passed_over(from, to).find_map(|s| {
+            let id = self.cells[s.index()];
+            if id == EMPTY {
+                return None;
             }
-            return None;
-        }
-        None
+            let g = self.slots[id as usize];
+            (!rules.team_of(army).contains(g.owner) && rules.has_ability(g.kind, Ability::AntiAir))
+                .then(|| (board.above(s).unwrap_or(s), id))
+        })
     }
 
     /// Turns the face-down piece on `at` face up for everyone; the first flip gives the
