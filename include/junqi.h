@@ -307,6 +307,11 @@ typedef enum {
    */
   JUNQI_END_REASON_COMMANDER_CAPTURED = 7,
   /**
+   * One action ended the game for both sides at once: a draw, whatever the sides
+   * are called.
+   */
+  JUNQI_END_REASON_MUTUAL_ELIMINATION = 8,
+  /**
    * A reason this version of the header does not know yet (a newer core); the
    * result JSON (`junqi_game_view_json`) names it.
    */
@@ -569,7 +574,8 @@ junqi_status junqi_phase_name(int phase, const char **name_out);
 /**
  * The name of an end reason: `"flag_captured"`, `"no_legal_move"`,
  * `"no_capture_limit"`, `"resignation"`, `"agreement"`, `"time_outs"`,
- * `"no_movable_pieces"`, `"commander_captured"` (as in result JSON).
+ * `"no_movable_pieces"`, `"commander_captured"`, `"mutual_elimination"` (as in
+ * result JSON).
  *
  * `name_out` receives a static string; do **not** free it. Status: `OK`;
  * `NULL_POINTER`; `OUT_OF_RANGE` (also for `JUNQI_END_REASON_NONE` and

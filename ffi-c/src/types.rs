@@ -116,6 +116,9 @@ pub enum junqi_end_reason {
     NoMovablePieces = 6,
     /// A side's commander left the board (`commander_capture`, 海陆空三军棋's 夺取主帅).
     CommanderCaptured = 7,
+    /// One action ended the game for both sides at once: a draw, whatever the sides
+    /// are called.
+    MutualElimination = 8,
     /// A reason this version of the header does not know yet (a newer core); the
     /// result JSON (`junqi_game_view_json`) names it.
     Other = 99,
@@ -374,6 +377,7 @@ pub(crate) fn reason_to_c(reason: EndReason) -> junqi_end_reason {
         EndReason::TimeOuts => junqi_end_reason::TimeOuts,
         EndReason::NoMovablePieces => junqi_end_reason::NoMovablePieces,
         EndReason::CommanderCaptured => junqi_end_reason::CommanderCaptured,
+        EndReason::MutualElimination => junqi_end_reason::MutualElimination,
         _ => junqi_end_reason::Other,
     }
 }
@@ -467,7 +471,7 @@ fn phase_names() -> &'static [CString] {
 }
 
 /// The reasons this mirror knows, in `junqi_end_reason` value order.
-pub(crate) const REASONS: [EndReason; 8] = [
+pub(crate) const REASONS: [EndReason; 9] = [
     EndReason::FlagCaptured,
     EndReason::NoLegalMove,
     EndReason::NoCaptureLimit,
@@ -476,6 +480,7 @@ pub(crate) const REASONS: [EndReason; 8] = [
     EndReason::TimeOuts,
     EndReason::NoMovablePieces,
     EndReason::CommanderCaptured,
+    EndReason::MutualElimination,
 ];
 
 fn reason_names() -> &'static [CString] {
@@ -665,7 +670,8 @@ pub unsafe extern "C" fn junqi_phase_name(
 
 /// The name of an end reason: `"flag_captured"`, `"no_legal_move"`,
 /// `"no_capture_limit"`, `"resignation"`, `"agreement"`, `"time_outs"`,
-/// `"no_movable_pieces"`, `"commander_captured"` (as in result JSON).
+/// `"no_movable_pieces"`, `"commander_captured"`, `"mutual_elimination"` (as in
+/// result JSON).
 ///
 /// `name_out` receives a static string; do **not** free it. Status: `OK`;
 /// `NULL_POINTER`; `OUT_OF_RANGE` (also for `JUNQI_END_REASON_NONE` and

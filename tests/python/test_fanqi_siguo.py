@@ -79,3 +79,10 @@ def test_enum_members_hash_as_their_values() -> None:
     table: dict[object, str] = {0: "x"}
     assert table[junqi.Side.SOUTH] == "x"
     assert {junqi.PieceKind.ENGINEER: 1}[junqi.PieceKind("工兵")] == 1
+
+
+def test_mutual_elimination_is_an_end_reason() -> None:
+    # One action that ends the game for both sides is a draw with its own reason.
+    reason = junqi.EndReason("mutual_elimination")
+    assert reason == junqi.EndReason.MUTUAL_ELIMINATION
+    assert reason.id == "mutual_elimination"

@@ -5,6 +5,35 @@ use crate::piece::{Side, SideSet};
 
 use super::{Eliminations, EndReason, GameResult, Phase, PlayError, Position, TimeOutOutcome};
 
+/// The players one action puts out, with why, each once (at most four).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Losers {
+    list: [(Side, EndReason); 4],
+    len: usize,
+}
+
+impl Default for Losers {
+    fn default() -> Self {
+        Losers { list: [(Side::South, EndReason::FlagCaptured); 4], len: 0 }
+    }
+}
+
+impl Losers {
+    /// Adds a player (if any, and not listed yet).
+    pub(super) fn push(&mut self, player: Option<Side>, reason: EndReason) {
+        let Some(player) = player else { return };
+        if self.len < self.list.len() && self.as_slice().iter().all(|(s, _)| *s != player) {
+            self.list[self.len] = (player, reason);
+            self.len += 1;
+        }
+    }
+
+    /// The players in the order they were added.
+    pub(super) fn as_slice(&self) -> &[(Side, EndReason)] {
+        &self.list[..self.len]
+    }
+}
+
 impl Position {
     /// `side` resigns and is out. With two sides (or when its team is then beaten)
     /// the game ends; otherwise its pieces leave the board and play goes on.
@@ -90,36 +119,56 @@ impl Position {
     /// elimination is reported); if this decides the game, the board stays as it is.
     /// Returns whether pieces left the board.
     pub(super) fn eliminate(&mut self, side: Side, reason: EndReason, report: &mut Eliminations) -> bool {
-        self.out = self.out.with(side);
-        if self.decide(reason) {
-            return false;
-        }
-        report.push(side, reason);
-        let mut removed = false;
-        let Some(army) = self.armies[side as usize] else {
-            return false;
-        };
-        for p in self.occ[army as usize].iter() {
-            let id = self.cells[p.index()];
-            self.remove(id);
-            removed = true;
-        }
-        removed
+        self.eliminate_together(&[(side, reason)], report)
     }
 
-    /// Ends the game if the sides still in are all one team. Returns whether it ended.
-    pub(super) fn decide(&mut self, reason: EndReason) -> bool {
-        let mut alive = self.rules.sides().iter().copied().filter(|s| !self.out.contains(*s));
-        let Some(first) = alive.next() else {
-            self.finish(SideSet::EMPTY, reason);
-            return true;
-        };
-        let team = self.rules.team_of(first);
-        if alive.all(|s| team.contains(s)) {
-            self.finish(team, reason);
-            return true;
+    /// Puts out every player one action eliminates, all at once: they leave together,
+    /// then the game is decided. When nobody is left — one action ended the game for
+    /// both sides — it is a draw ([`EndReason::MutualElimination`]), whatever the
+    /// sides are called. If the game goes on, their pieces leave the board and each
+    /// elimination is reported. Returns whether pieces left the board.
+    pub(super) fn eliminate_together(&mut self, losers: &[(Side, EndReason)], report: &mut Eliminations) -> bool {
+        let mut fresh = Losers::default();
+        for &(side, reason) in losers {
+            if !self.out.contains(side) {
+                fresh.push(Some(side), reason);
+            }
         }
-        false
+        let fresh = fresh.as_slice();
+        let Some(&(_, first_reason)) = fresh.first() else {
+            return false;
+        };
+        for &(side, _) in fresh {
+            self.out = self.out.with(side);
+        }
+        let mut alive = self.rules.sides().iter().copied().filter(|s| !self.out.contains(*s));
+        match alive.next() {
+            None => {
+                let reason = if fresh.len() > 1 { EndReason::MutualElimination } else { first_reason };
+                self.finish(SideSet::EMPTY, reason);
+                return false;
+            }
+            Some(first) => {
+                let team = self.rules.team_of(first);
+                if alive.all(|s| team.contains(s)) {
+                    // The reason the (last) beaten side went out.
+                    let reason = fresh.iter().find(|(s, _)| !team.contains(*s)).map_or(first_reason, |l| l.1);
+                    self.finish(team, reason);
+                    return false;
+                }
+            }
+        }
+        let mut removed = false;
+        for &(side, reason) in fresh {
+            report.push(side, reason);
+            let Some(army) = self.armies[side as usize] else { continue };
+            for p in self.occ[army as usize].iter() {
+                let id = self.cells[p.index()];
+                self.remove(id);
+                removed = true;
+            }
+        }
+        removed
     }
 
     /// After an action: count the ply, apply the draw rule, pass the turn to the next

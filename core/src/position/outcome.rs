@@ -43,6 +43,9 @@ pub enum EndReason {
     NoMovablePieces,
     /// A side's commander left the board (`commander_capture`, 夺取主帅).
     CommanderCaptured,
+    /// One action ended the game for both sides at once (e.g. in 翻棋 both armies lost
+    /// their last movable pieces in one capture): a draw, whatever the sides are called.
+    MutualElimination,
 }
 
 /// The result of a finished game.
@@ -71,7 +74,7 @@ impl Phase {
 
 impl EndReason {
     /// Every reason.
-    pub const ALL: [EndReason; 8] = [
+    pub const ALL: [EndReason; 9] = [
         EndReason::FlagCaptured,
         EndReason::NoLegalMove,
         EndReason::NoCaptureLimit,
@@ -80,6 +83,7 @@ impl EndReason {
         EndReason::TimeOuts,
         EndReason::NoMovablePieces,
         EndReason::CommanderCaptured,
+        EndReason::MutualElimination,
     ];
 
     /// The snake_case name, e.g. `"flag_captured"`.
@@ -93,6 +97,7 @@ impl EndReason {
             EndReason::TimeOuts => "time_outs",
             EndReason::NoMovablePieces => "no_movable_pieces",
             EndReason::CommanderCaptured => "commander_captured",
+            EndReason::MutualElimination => "mutual_elimination",
         }
     }
 }

@@ -7,6 +7,7 @@ use crate::combat::{resolution, Attack, Outcome};
 use crate::piece::{PieceKind, Side};
 use crate::rules::{Ability, Mobility, Scouting};
 
+use super::end::Losers;
 use super::{Eliminations, EndReason, MoveOutcome, Phase, PlayError, Position, Reveal, RevealCause, EMPTY, OFF_BOARD};
 
 impl Position {
@@ -329,25 +330,23 @@ impl Position {
                 }
             }
         }
+        // Every player this action puts out, decided together: the result never depends
+        // on which army is listed first (labels are not rules).
+        let mut losers = Losers::default();
         if flag_taken {
-            if let Some(loser) = self.player_of(def_slot.owner) {
-                self.eliminate(loser, EndReason::FlagCaptured, &mut out.eliminated);
-            }
+            losers.push(self.player_of(def_slot.owner), EndReason::FlagCaptured);
         }
-        if rules.options().commander_capture && commanders_lost == 1 && self.phase != Phase::Over {
-            if let Some(loser) = self.player_of(lost_army) {
-                self.eliminate(loser, EndReason::CommanderCaptured, &mut out.eliminated);
-            }
+        if rules.options().commander_capture && commanders_lost == 1 {
+            losers.push(self.player_of(lost_army), EndReason::CommanderCaptured);
         }
         if removed && rules.options().lose_without_movable_pieces {
             for &a in rules.sides() {
-                if self.phase != Phase::Over && !self.has_movable_piece(a) {
-                    if let Some(loser) = self.player_of(a).filter(|p| !self.out.contains(*p)) {
-                        self.eliminate(loser, EndReason::NoMovablePieces, &mut out.eliminated);
-                    }
+                if !self.has_movable_piece(a) {
+                    losers.push(self.player_of(a), EndReason::NoMovablePieces);
                 }
             }
         }
+        self.eliminate_together(losers.as_slice(), &mut out.eliminated);
         // A submarine that evaded steps away first, if the rule set asks for it and it can.
         if outcome == Outcome::Evade
             && rules.options().evade_step

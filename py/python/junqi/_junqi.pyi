@@ -197,6 +197,7 @@ class EndReason:
     TIME_OUTS: ClassVar[EndReason]
     NO_MOVABLE_PIECES: ClassVar[EndReason]
     COMMANDER_CAPTURED: ClassVar[EndReason]
+    MUTUAL_ELIMINATION: ClassVar[EndReason]
 
     def __new__(cls, value: EndReason | str | int) -> EndReason: ...
     @property
