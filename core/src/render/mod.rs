@@ -44,7 +44,11 @@ use crate::referee::View;
 use crate::rules::RuleSet;
 
 /// What a drawing includes. `SvgOptions::default()` draws everything at scale 1.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// As JSON (the C API, [`SvgOptions::from_json`]) every field is optional:
+/// `{"legend": false, "scale": 0.5}`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct SvgOptions {
     /// A legend below the board (default true).
     pub legend: bool,
@@ -80,7 +84,33 @@ impl SvgOptions {
             ..SvgOptions::default()
         }
     }
+
+    /// Options from JSON such as `{"legend": false}`; missing fields keep their
+    /// defaults, unknown fields and a scale that is not a positive number are refused.
+    pub fn from_json(json: &str) -> Result<SvgOptions, SvgOptionsError> {
+        let value: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| SvgOptionsError(e.to_string()))?;
+        if !value.is_object() {
+            return Err(SvgOptionsError(format!(
+                "expected a JSON object, not {value}"
+            )));
+        }
+        let options: SvgOptions =
+            serde_json::from_value(value).map_err(|e| SvgOptionsError(e.to_string()))?;
+        if !(options.scale.is_finite() && options.scale > 0.0) {
+            return Err(SvgOptionsError(format!(
+                "scale must be a positive number, not {}",
+                options.scale
+            )));
+        }
+        Ok(options)
+    }
 }
+
+/// SVG options that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid SVG options: {0}")]
+pub struct SvgOptionsError(pub String);
 
 /// A player's view as SVG, drawn from that player's seat: see the [module
 /// docs](self). Uses only what the view holds.
@@ -117,6 +147,26 @@ mod tests {
     use super::svg::piece_label;
     use crate::piece::Arm;
     use crate::{PieceKind, RuleSet};
+
+    #[test]
+    fn options_read_from_json() {
+        use super::SvgOptions;
+        let o = SvgOptions::from_json(r#"{"legend": false, "scale": 0.5}"#).unwrap();
+        assert_eq!(
+            o,
+            SvgOptions {
+                legend: false,
+                scale: 0.5,
+                ..SvgOptions::default()
+            }
+        );
+        assert_eq!(SvgOptions::from_json("{}").unwrap(), SvgOptions::default());
+        let unknown = SvgOptions::from_json(r#"{"legnd": false}"#).unwrap_err();
+        assert!(unknown.to_string().contains("legnd"), "{unknown}");
+        assert!(SvgOptions::from_json(r#"{"scale": 0}"#).is_err());
+        assert!(SvgOptions::from_json("[").is_err());
+        assert!(SvgOptions::from_json("[]").is_err());
+    }
 
     /// Every piece of every preset fits every tile it could stand on, seen from every
     /// seat, at a readable size: the label's computed width and height against the box.
