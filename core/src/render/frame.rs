@@ -269,8 +269,7 @@ impl<'a> Frame<'a> {
             let Some(text) = self.shared_part(pts) else {
                 continue;
             };
-            let rs = pts.iter().map(|&p| self.cell(p).1);
-            let (lo, hi) = (rs.clone().min().unwrap_or(0), rs.max().unwrap_or(0));
+            let (lo, hi) = snap(pts.iter().map(|&p| self.cell(p).1), rows);
             out.push((
                 text.clone(),
                 self.col_x[c],
@@ -286,8 +285,7 @@ impl<'a> Frame<'a> {
             let Some(text) = self.shared_part(pts) else {
                 continue;
             };
-            let cs = pts.iter().map(|&p| self.cell(p).0);
-            let (lo, hi) = (cs.clone().min().unwrap_or(0), cs.max().unwrap_or(0));
+            let (lo, hi) = snap(pts.iter().map(|&p| self.cell(p).0), cols);
             out.push((
                 text.clone(),
                 self.col_x[lo] - self.cw / 2.0 - pad,
@@ -317,6 +315,19 @@ impl<'a> Frame<'a> {
         }
         None
     }
+}
+
+/// The first and last of `cells` (screen rows or columns out of `n`), moved out to the
+/// edge of the board when they are one cell short of it, so that the labels of a
+/// rectangular board line up along its edges while those of 四国's arms follow the
+/// cross.
+fn snap(cells: impl Iterator<Item = usize> + Clone, n: usize) -> (usize, usize) {
+    let lo = cells.clone().min().unwrap_or(0);
+    let hi = cells.max().unwrap_or(0);
+    (
+        if lo <= 1 { 0 } else { lo },
+        if hi + 2 >= n { n.saturating_sub(1) } else { hi },
+    )
 }
 
 /// A point name's letters and digits: `"c12^"` → `("c", "12")`; `("", "")` if the name

@@ -24,6 +24,8 @@ const INK: &str = "#7a6440";
 const ROAD: &str = "#8b7550";
 const RAIL: &str = "#262626";
 const RIVER: &str = "#cfe6f0";
+/// Neutral ground between the halves (四国's centre).
+const CENTRE: &str = "#dbeaee";
 const WAVE: &str = "#8fc0da";
 const WATER: &str = "#a7cfe9";
 const SEA_INK: &str = "#2f6f9f";
@@ -82,6 +84,7 @@ impl<'a> Scene<'a> {
     pub fn of_view(view: &'a View, rules_name: &str, sides: &[Side], deals: bool) -> Scene<'a> {
         let mut last_move = None;
         let mut last_combat = None;
+        let mut actions = 0;
         for e in view.events.iter().rev() {
             let (mv, combat) = match *e {
                 Event::Moved { from, to, .. } => (Some((from, Some(to))), None),
@@ -97,13 +100,19 @@ impl<'a> Scene<'a> {
                 Event::Flipped { point, .. } => (Some((point, None)), None),
                 _ => (None, None),
             };
+            if mv.is_none() {
+                continue;
+            }
+            // The last move; the last combat if there was one in the last round (one
+            // action per side), not an old one.
             if last_move.is_none() {
                 last_move = mv;
-                last_combat = combat;
-            } else if last_combat.is_none() {
+            }
+            if last_combat.is_none() {
                 last_combat = combat;
             }
-            if last_move.is_some() && last_combat.is_some() {
+            actions += 1;
+            if last_combat.is_some() || actions >= sides.len().max(1) {
                 break;
             }
         }
@@ -330,11 +339,7 @@ fn layers(s: &mut String, f: &Frame<'_>) {
             y1 = y1.max(y);
         }
         let (pad_x, pad_y) = (f.cw / 2.0 - 3.0, f.ch / 2.0 - 3.0);
-        let fill = if side.is_some() {
-            LAND.to_owned()
-        } else {
-            "#e4ecd6".to_owned()
-        };
+        let fill = if side.is_some() { LAND } else { CENTRE };
         let _ = write!(
             s,
             r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="6" fill="{fill}" stroke="{LAND_EDGE}" stroke-width="1.5"/>"#,
@@ -915,6 +920,18 @@ fn legend(s: &mut String, f: &Frame<'_>, scene: Option<&Scene<'_>>, top: f32) ->
                 )
             }),
             "front line, mountain 山界",
+        ));
+    }
+    if b.points().any(|p| b.is_land(p) && b.side_of(p).is_none()) {
+        items.push((
+            Box::new(|x: f32, y: f32| {
+                format!(
+                    r#"<rect x="{:.1}" y="{:.1}" width="30" height="20" rx="4" fill="{CENTRE}" stroke="{LAND_EDGE}" stroke-width="1.5"/>"#,
+                    x - 15.0,
+                    y - 10.0
+                )
+            }),
+            "centre 中央",
         ));
     }
     if has(Role::Stronghold) {
