@@ -214,7 +214,7 @@ def test_svg_pictures_hide_enemy_kinds(game: junqi.Game) -> None:
     with pytest.raises(junqi.JunqiError, match="scale"):
         game.view("north").to_svg(scale=0)
     with pytest.raises(TypeError):
-        game.view("north").to_svg(True)  # type: ignore[misc]
+        game.view("north").to_svg(True)  # type: ignore[call-arg]
 
 
 def test_board_pictures_from_each_seat() -> None:
