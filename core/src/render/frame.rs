@@ -377,6 +377,36 @@ mod tests {
         }
     }
 
+    /// 四国 is a square cross: square cells, and the four arms the same size from every
+    /// seat.
+    #[test]
+    fn siguo_is_a_cross_of_four_equal_arms() {
+        let board = Board::preset("siguo").unwrap();
+        for seat in Side::ALL {
+            let frame = Frame::new(&board, seat, 0.0);
+            assert_eq!(frame.cw, frame.ch);
+            let mut sizes: Vec<(f32, f32)> = Side::ALL
+                .iter()
+                .map(|&side| {
+                    let pts: Vec<(f32, f32)> = board
+                        .points()
+                        .filter(|&p| board.side_of(p) == Some(side))
+                        .map(|p| frame.pos(p))
+                        .collect();
+                    let span = |f: fn(&(f32, f32)) -> f32| {
+                        let v: Vec<f32> = pts.iter().map(f).collect();
+                        v.iter().cloned().fold(f32::MIN, f32::max)
+                            - v.iter().cloned().fold(f32::MAX, f32::min)
+                    };
+                    let (w, h) = (span(|p| p.0), span(|p| p.1));
+                    (w.max(h), w.min(h))
+                })
+                .collect();
+            sizes.dedup();
+            assert_eq!(sizes.len(), 1, "{seat}: {sizes:?}");
+        }
+    }
+
     #[test]
     fn names_split_into_letters_and_digits() {
         assert_eq!(split_name("c12^"), ("c", "12"));
