@@ -217,6 +217,14 @@ fn coordinates_follow_the_notation_and_the_turn() {
 }
 
 #[test]
+fn an_empty_board_draws() {
+    let board = junqi::Board::from_json(r#"{"name":"empty","points":[],"edges":{}}"#).unwrap();
+    for seat in Side::ALL {
+        parse(&board_svg(&board, seat, &SvgOptions::default()));
+    }
+}
+
+#[test]
 fn names_from_a_custom_board_are_escaped() {
     let board = junqi::Board::from_json(
         r#"{"name":"<&>","points":[{"name":"a<1","x":0,"y":0,"role":"post"},{"name":"b&2","x":1,"y":0,"role":"camp"}],

@@ -212,11 +212,14 @@ impl<'a> Frame<'a> {
 
     /// Left edge, right edge, top and bottom of the board's cells.
     pub fn extent(&self) -> (f32, f32, f32, f32) {
+        // An empty board has no cells: its extent is the margin's corner.
+        let first = |v: &[f32], d: f32| v.first().map_or(MARGIN, |x| x - d / 2.0);
+        let last = |v: &[f32], d: f32| v.last().map_or(MARGIN, |x| x + d / 2.0);
         (
-            self.col_x[0] - self.cw / 2.0,
-            self.col_x[self.col_x.len() - 1] + self.cw / 2.0,
-            self.row_y[0] - self.ch / 2.0,
-            self.row_y[self.row_y.len() - 1] + self.ch / 2.0,
+            first(&self.col_x, self.cw),
+            last(&self.col_x, self.cw),
+            first(&self.row_y, self.ch),
+            last(&self.row_y, self.ch),
         )
     }
 

@@ -124,7 +124,7 @@ impl<'a> Scene<'a> {
         }
         match view.army {
             Some(a) if a != view.player => write!(caption, " · commands {a}'s army").unwrap_or(()),
-            None => caption.push_str(" · army not yet drawn"),
+            None => caption.push_str(" · army not yet assigned"),
             _ => {}
         }
         Scene {
