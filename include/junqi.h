@@ -1296,6 +1296,44 @@ junqi_status junqi_game_from_record(const char *json, junqi_game **game_out);
  */
 junqi_status junqi_test_panic(junqi_game *game);
 
+/**
+ * One player's view as an SVG picture, drawn from that player's seat (its army at the
+ * bottom; in `siguo` turned so that the player sits south), with the coordinates of
+ * the notation along the edges, Chinese piece names, the last move and combat
+ * highlighted. It shows exactly what `junqi_game_view_json` holds for that player.
+ *
+ * - `side`: the player, a `junqi_side` value.
+ * - `options_json`: NULL for the defaults, or a JSON object with any of `"legend"`,
+ *   `"coordinates"`, `"caption"`, `"highlight"` (booleans, default true) and
+ *   `"scale"` (a positive number, default 1), e.g. `{"legend": false}`.
+ * - `svg_out`: receives a new string; free it with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `INVALID_JSON`
+ * (options that are not JSON, or with an unknown field or a bad scale); `POISONED`.
+ * Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `options_json` is NULL or a NUL-terminated
+ * string; `svg_out` is NULL or writable.
+ */
+junqi_status junqi_view_svg(const junqi_game *game, int side, const char *options_json, char **svg_out);
+
+/**
+ * The empty board of a rule set as an SVG picture, as the seat `side` sees it (any
+ * `junqi_side`; `JUNQI_SIDE_SOUTH` draws the board as printed).
+ *
+ * - `options_json`: NULL or JSON options, as for `junqi_view_svg`.
+ * - `svg_out`: receives a new string; free it with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `INVALID_JSON`. Thread safety: any
+ * thread.
+ *
+ * # Safety
+ * `rules` is NULL or a live `junqi_rules`; `options_json` is NULL or a NUL-terminated
+ * string; `svg_out` is NULL or writable.
+ */
+junqi_status junqi_board_svg(const junqi_rules *rules, int side, const char *options_json, char **svg_out);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

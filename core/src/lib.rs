@@ -116,7 +116,8 @@
 //! - [`piece`]: kinds, classes, sides · [`board`]: geometry · [`rules`]: rule sets ·
 //!   [`combat`]: outcomes · [`setup`]: deployment · [`action`]: actions and notation ·
 //!   [`position`]: state, movement and play · [`referee`]: games, events, views ·
-//!   [`record`]: records · [`rng`]: the seeded generator.
+//!   [`record`]: records · [`render`]: SVG pictures of boards and views ·
+//!   [`rng`]: the seeded generator.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -128,6 +129,7 @@ pub mod piece;
 pub mod position;
 pub mod record;
 pub mod referee;
+pub mod render;
 pub mod rng;
 pub mod rules;
 pub mod setup;

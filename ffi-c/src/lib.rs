@@ -31,6 +31,8 @@ mod types;
 mod rules;
 // Games:
 mod game;
+// Pictures:
+mod render;
 // Internals:
 mod boundary;
 mod ptr;
@@ -41,6 +43,7 @@ mod tests;
 use std::ffi::{c_char, c_int};
 
 pub use game::*;
+pub use render::*;
 pub use rules::*;
 pub use status::junqi_status;
 pub use types::*;

@@ -176,9 +176,27 @@ impl Board {
         serde_json::to_string_pretty(self.inner.spec()).expect("a board serialises")
     }
 
-    /// An SVG drawing of the board (shown by Jupyter).
+    /// An SVG picture of the empty board as ``seat`` sees it (South: as printed), with
+    /// the coordinates of the notation along the edges; ``legend``, ``coordinates``,
+    /// ``caption`` and ``highlight`` switch those parts, ``scale`` sizes the picture.
+    #[pyo3(signature = (seat = None, *, legend = true, coordinates = true, caption = true, highlight = true, scale = 1.0))]
+    fn to_svg(
+        &self,
+        seat: Option<&Bound<'_, PyAny>>,
+        legend: bool,
+        coordinates: bool,
+        caption: bool,
+        highlight: bool,
+        scale: f32,
+    ) -> PyResult<String> {
+        let seat = seat.map(crate::enums::side_arg).transpose()?.unwrap_or(junqi::Side::South);
+        let options = crate::render::options(legend, coordinates, caption, highlight, scale)?;
+        Ok(self.inner.to_svg(seat, &options))
+    }
+
+    /// An SVG picture of the board from South's seat (shown by Jupyter).
     fn _repr_svg_(&self) -> String {
-        crate::svg::render(&self.inner, &[])
+        self.inner.to_svg(junqi::Side::South, &junqi::render::SvgOptions::default())
     }
 
     fn __len__(&self) -> usize {

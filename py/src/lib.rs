@@ -15,7 +15,7 @@ mod game;
 mod playouts;
 mod report;
 mod rules;
-mod svg;
+mod render;
 
 #[pymodule]
 fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {

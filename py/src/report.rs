@@ -510,10 +510,20 @@ impl View {
         self.render()
     }
 
-    /// An SVG drawing of the view (shown by Jupyter).
+    /// An SVG picture of the view from the player's seat (its army at the bottom), with
+    /// Chinese piece names, the coordinates of the notation, the last move and combat
+    /// highlighted and a legend; ``legend``, ``coordinates``, ``caption`` and
+    /// ``highlight`` switch those parts, ``scale`` sizes the picture. It shows only
+    /// what the view holds.
+    #[pyo3(signature = (*, legend = true, coordinates = true, caption = true, highlight = true, scale = 1.0))]
+    fn to_svg(&self, legend: bool, coordinates: bool, caption: bool, highlight: bool, scale: f32) -> PyResult<String> {
+        let options = crate::render::options(legend, coordinates, caption, highlight, scale)?;
+        Ok(self.inner.to_svg(&self.rules, &options))
+    }
+
+    /// An SVG picture of the view (shown by Jupyter): ``to_svg()`` with its defaults.
     fn _repr_svg_(&self) -> String {
-        let pieces: Vec<_> = self.inner.pieces.iter().map(|p| (p.point, p.owner, p.kind)).collect();
-        crate::svg::render(self.rules.board(), &pieces)
+        self.inner.to_svg(&self.rules, &junqi::render::SvgOptions::default())
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

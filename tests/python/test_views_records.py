@@ -7,6 +7,8 @@ import json
 import pickle
 import random
 
+import pytest
+
 import junqi
 from junqi import PieceKind, Side
 from conftest import NORTH, SOUTH
@@ -194,9 +196,32 @@ def test_reprs_are_readable(game: junqi.Game) -> None:
     assert repr(game.result) == "GameResult(winners=[Side.NORTH], reason=EndReason.RESIGNATION)"
 
 
-def test_svg_drawings_hide_enemy_kinds(game: junqi.Game) -> None:
+def test_svg_pictures_hide_enemy_kinds(game: junqi.Game) -> None:
+    import xml.etree.ElementTree as ET
+
     svg = game.view("south")._repr_svg_()
+    assert svg == game.view("south").to_svg()
+    ET.fromstring(svg)  # well-formed
     assert svg.startswith("<svg") and svg.endswith("</svg>")
-    assert svg.count("north (unknown)") == 25
-    assert svg.count("south ") >= 25 and "north flag" not in svg
-    assert junqi.Board()._repr_svg_().count("<circle") == 60 - 4  # HQs are drawn as boxes
+    assert svg.count("north's piece (unknown)") == 25
+    assert svg.count('class="piece own"') == 25 and "north's flag" not in svg
+    assert "south's view" in svg and "军旗" in svg
+    # North sees South's pieces as backs, from its own seat.
+    north = game.view("north").to_svg(legend=False, caption=False)
+    assert north.count("south's piece (unknown)") == 25
+    assert "railway 铁路" not in north and "ply 0" not in north  # no legend, no caption
+    assert 'width="' in game.view("north").to_svg(scale=0.5)
+    with pytest.raises(junqi.JunqiError, match="scale"):
+        game.view("north").to_svg(scale=0)
+    with pytest.raises(TypeError):
+        game.view("north").to_svg(True)  # type: ignore[call-arg]
+
+
+def test_board_pictures_from_each_seat() -> None:
+    board = junqi.Board("siguo")
+    assert board._repr_svg_() == board.to_svg("south")
+    east = board.to_svg(junqi.Side.EAST, legend=False)
+    assert east.startswith("<svg") and "seen from east" in east and east != board.to_svg()
+    assert junqi.Board()._repr_svg_().count("大本营") >= 4
+    with pytest.raises(ValueError):
+        board.to_svg("up")

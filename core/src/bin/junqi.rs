@@ -2,7 +2,7 @@
 //! each player sees as the game goes.
 //!
 //! ```text
-//! cargo run --release -- [--rules classic] [--seed N] [--every N] [--quiet] [--json]
+//! cargo run --release -- [--rules classic] [--seed N] [--every N] [--quiet] [--json] [--svg DIR]
 //! ```
 
 use std::process::ExitCode;
@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use junqi::{describe_result, Game, Rng, RuleSet};
 
 const USAGE: &str = "\
-usage: junqi [--rules NAME|FILE.json] [--seed N] [--every N] [--max-plies N] [--quiet] [--json]
+usage: junqi [--rules NAME|FILE.json] [--seed N] [--every N] [--max-plies N] [--quiet] [--json] [--svg DIR]
 
 Plays a refereed game between two random players and prints each player's view.
   --rules NAME    rule set preset (default classic; presets: PRESETS) or a JSON file
@@ -19,6 +19,8 @@ Plays a refereed game between two random players and prints each player's view.
   --max-plies N   stop after N plies even if the game is not over (default 2000)
   --quiet         print only the result
   --json          print the final views and the record as JSON instead of text
+  --svg DIR       also draw each player's view as DIR/RULES-PLY-SEAT.svg at the end
+                  (and every N plies with --every N)
 ";
 
 struct Args {
@@ -28,6 +30,9 @@ struct Args {
     max_plies: u32,
     quiet: bool,
     json: bool,
+    svg: Option<String>,
+    /// Whether `--every` was given (SVG pictures are drawn every N plies only then).
+    every_given: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -38,6 +43,8 @@ fn parse_args() -> Result<Args, String> {
         max_plies: 2000,
         quiet: false,
         json: false,
+        svg: None,
+        every_given: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -45,12 +52,16 @@ fn parse_args() -> Result<Args, String> {
         match arg.as_str() {
             "--rules" => a.rules = value("--rules")?,
             "--seed" => a.seed = value("--seed")?.parse().map_err(|e| format!("--seed: {e}"))?,
-            "--every" => a.every = value("--every")?.parse().map_err(|e| format!("--every: {e}"))?,
+            "--every" => {
+                a.every = value("--every")?.parse().map_err(|e| format!("--every: {e}"))?;
+                a.every_given = true;
+            }
             "--max-plies" => {
                 a.max_plies = value("--max-plies")?.parse().map_err(|e| format!("--max-plies: {e}"))?
             }
             "--quiet" => a.quiet = true,
             "--json" => a.json = true,
+            "--svg" => a.svg = Some(value("--svg")?),
             "-h" | "--help" => {
                 print!("{}", USAGE.replace("PRESETS", &RuleSet::preset_names().join(", ")));
                 std::process::exit(0);
@@ -77,6 +88,27 @@ fn print_views(game: &Game) {
             println!("    {line}");
         }
     }
+}
+
+/// Draws each player's view as `DIR/RULES-PLY-SEAT.svg` (nothing without `--svg`).
+fn write_svgs(game: &Game, dir: Option<&str>) -> Result<(), String> {
+    let Some(dir) = dir else { return Ok(()) };
+    std::fs::create_dir_all(dir).map_err(|e| format!("--svg {dir}: {e}"))?;
+    let options = junqi::render::SvgOptions::default();
+    for &side in game.rules().sides() {
+        let svg = game.view(side).to_svg(game.rules(), &options);
+        // A custom rule set's name may hold anything: keep it to a plain file name.
+        let rules: String = game
+            .rules()
+            .name()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+            .collect();
+        let name = format!("{rules}-{:04}-{side}.svg", game.position().ply());
+        let path = std::path::Path::new(dir).join(name);
+        std::fs::write(&path, svg).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 fn run(args: Args) -> Result<(), String> {
@@ -110,6 +142,10 @@ fn run(args: Args) -> Result<(), String> {
         let actions = game.legal_actions();
         let action = actions[rng.below(actions.len())];
         let report = game.play(action).map_err(|e| e.to_string())?;
+        let ply = game.position().ply();
+        if args.every_given && args.every > 0 && ply % args.every == 0 && game.result().is_none() {
+            write_svgs(&game, args.svg.as_deref())?;
+        }
         if text {
             let ply = game.position().ply();
             for e in &report.public {
@@ -124,6 +160,7 @@ fn run(args: Args) -> Result<(), String> {
             }
         }
     }
+    write_svgs(&game, args.svg.as_deref())?;
     if args.json {
         let views: Vec<_> = rules.sides().iter().map(|s| game.view(*s).to_json(&rules)).collect();
         let out = serde_json::json!({
