@@ -5,8 +5,9 @@
 //! and the rules engine under it.
 //!
 //! Presets: `classic` (陆战棋), `siguo` (四国军棋, four players in two teams) and
-//! `fanqi` (翻棋, dealt face down); see the `docs/` pages of the repository for every
-//! rules decision.
+//! `fanqi` (翻棋, dealt face down), and the four 海陆空三军棋 presets `sanjun-modern`,
+//! `sanjun-hk`, `sanjun-book`, `sanjun-forum`; see the `docs/` pages of the repository
+//! for the rules and every decision.
 //!
 //! ## A tour
 //!
@@ -144,6 +145,12 @@ pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, 
 pub use rng::Rng;
 pub use rules::{Ability, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
 pub use setup::{Deployment, Setup, SetupError};
+
+/// The README's Rust code, compiled and run as doctests by `cargo test` (only then:
+/// this item exists only under `cfg(doctest)`).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
 
 /// The crate version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -417,7 +417,18 @@ pub struct Game {
 }
 
 /// Anything a [`Game`] method can refuse.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+///
+/// Its `Debug` form is its message, so that `fn main() -> Result<(), GameError>`, `?`
+/// into `Box<dyn Error>` and `unwrap` print the reason in words rather than the
+/// variants (match on the variants to tell the errors apart).
+///
+/// ```
+/// let mut game = junqi::Game::new("classic", 1).unwrap();
+/// let err = game.play_notation("a2-a6").unwrap_err();
+/// assert_eq!(format!("{err:?}"), err.to_string());
+/// assert!(err.to_string().starts_with("the game is in the deployment phase"));
+/// ```
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
     /// The rule set could not be loaded.
     #[error(transparent)]
@@ -434,6 +445,12 @@ pub enum GameError {
     /// A record that cannot be read or does not replay.
     #[error("invalid record: {0}")]
     Record(String),
+}
+
+impl std::fmt::Debug for GameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 impl Game {
