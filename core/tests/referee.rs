@@ -1,4 +1,4 @@
-//! The referee (rules/referee.md): views, events, private reveals, records.
+//! The referee (docs/referee.md): views, events, private reveals, records.
 mod common;
 use common::*;
 use junqi::{Event, Game, Outcome, PieceKind::*, Record, RevealCause, RuleSet, Side::*};
@@ -221,4 +221,20 @@ fn random_games_run_to_the_end() {
         let last = g.events(South).last().unwrap();
         assert_eq!(*last, Event::GameOver { result });
     }
+}
+
+#[test]
+fn events_in_words_name_the_outcome_and_who_left() {
+    let r = classic();
+    let b = r.board();
+    let attack = |outcome| Event::Attacked { side: South, from: pt(&r, "c6"), to: pt(&r, "c7"), outcome };
+    assert_eq!(attack(Outcome::Lose).describe(b), "south c6xc7: lose (the attacker left the board)");
+    assert_eq!(attack(Outcome::Win).describe(b), "south c6xc7: win (the defender left the board)");
+    assert_eq!(attack(Outcome::Both).describe(b), "south c6xc7: both (both left the board)");
+    assert_eq!(attack(Outcome::Repel).describe(b), "south c6xc7: repel (nobody left the board)");
+    let shown = |kind| Event::Revealed { point: pt(&r, "c7"), owner: North, kind, cause: junqi::RevealCause::AntiAir };
+    assert_eq!(shown(junqi::PieceKind::AaGun).describe(b), "north's piece on c7 is an aa_gun (anti_air)");
+    assert_eq!(shown(Flag).describe(b), "north's piece on c7 is a flag (anti_air)");
+    let assigned = Event::ArmyAssigned { player: South, army: North };
+    assert_eq!(assigned.describe(b), "the south player commands the army labelled north");
 }

@@ -184,7 +184,7 @@ def test_reprs_are_readable(game: junqi.Game) -> None:
     assert repr(game).startswith('<Game "classic" move ply=1')
     assert "seed" not in repr(game), "the seed rebuilds hidden identities"
     assert "c6xc7" in repr(report) and "c6xc7" in str(report)
-    assert repr(report.public[0]) == "<Event attacked: south c6xc7: both left the board>"
+    assert repr(report.public[0]) == "<Event attacked: south c6xc7: both (both left the board)>"
     assert repr(game.legal_moves()[0]).startswith("Move(")
     assert repr(game.view("south")).startswith("<View of south ply=1")
     assert repr(game.view("south").pieces[0]) == 'SeenPiece(point="a1", owner=Side.SOUTH, kind=PieceKind.MINE, arm=Arm.ARMY)'
