@@ -106,7 +106,7 @@ pub enum Scouting {
     Everyone,
 }
 
-/// Rule-set options (rules/classic.md "Switches").
+/// Rule-set options (docs/classic.md, "Options").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
