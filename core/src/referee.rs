@@ -314,8 +314,26 @@ pub struct View {
 }
 
 impl View {
-    /// The view as JSON.
+    /// The view as JSON: `{"player", "army", "rules", "phase", "to_act", "ply",
+    /// "quiet_plies", "pieces", "events", "result"}`.
     pub fn to_json(&self, rules: &RuleSet) -> Value {
+        let mut json = self.state_json(rules);
+        json["events"] = self.events.iter().map(|e| e.to_json(rules.board())).collect();
+        json
+    }
+
+    /// The view as JSON without the event log (`"events"`): the current state only,
+    /// much cheaper than [`View::to_json`] late in a game.
+    ///
+    /// ```
+    /// let mut game = junqi::Game::new("classic", 1).unwrap();
+    /// game.deploy_random(junqi::Side::South, 1).unwrap();
+    /// let view = game.view(junqi::Side::North);
+    /// let state = view.state_json(game.rules());
+    /// assert!(state.get("events").is_none());
+    /// assert_eq!(state["pieces"], view.to_json(game.rules())["pieces"]);
+    /// ```
+    pub fn state_json(&self, rules: &RuleSet) -> Value {
         let board = rules.board();
         json!({
             "player": self.player,

@@ -35,6 +35,10 @@ def test_view_hides_enemy_kinds(game: junqi.Game) -> None:
         text = str(view)
         assert "??" in text and text.count("FL") == 1  # only the own flag is shown
         assert json.loads(view.to_json()) == as_dict
+        state = view.to_dict(events=False)
+        assert "events" not in state and as_dict["events"]
+        assert state == {k: v for k, v in as_dict.items() if k != "events"}
+        assert json.loads(view.to_json(events=False)) == state
 
 
 def test_view_depends_only_on_the_players_information() -> None:
