@@ -346,7 +346,6 @@ impl View {
             "pieces": self.pieces.iter().map(|p| json!({
                 "point": board.name_of(p.point), "owner": p.owner, "kind": p.kind, "arm": p.arm
             })).collect::<Vec<_>>(),
-            "events": self.events.iter().map(|e| e.to_json(board)).collect::<Vec<_>>(),
             "result": self.result,
         })
     }
