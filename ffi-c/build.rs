@@ -6,7 +6,10 @@
 fn main() {
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     // ELF platforms whose linkers take `-soname` (Linux with glibc or musl, the BSDs).
-    if matches!(os.as_str(), "linux" | "android" | "freebsd" | "netbsd" | "openbsd" | "dragonfly") {
+    if matches!(
+        os.as_str(),
+        "linux" | "android" | "freebsd" | "netbsd" | "openbsd" | "dragonfly"
+    ) {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libjunqi.so.0");
     }
     println!("cargo:rerun-if-changed=build.rs");

@@ -14,7 +14,12 @@ fn run(args: &[&str], stdin: &str) -> (bool, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("junqi runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     (
         out.status.success(),
@@ -27,10 +32,16 @@ const MINE: &str = r#"{"extends": "classic", "name": "mine", "options": {"rail_m
 
 #[test]
 fn rules_come_from_a_preset_any_file_or_standard_input() {
-    for args in [&["--rules", "-", "--quiet"][..], &["--rules", "/dev/stdin", "--quiet"]] {
+    for args in [
+        &["--rules", "-", "--quiet"][..],
+        &["--rules", "/dev/stdin", "--quiet"],
+    ] {
         let (ok, out, err) = run(args, MINE);
         assert!(ok, "{args:?}: {err}");
-        assert!(out.starts_with("result after") || out.starts_with("stopped after"), "{out}");
+        assert!(
+            out.starts_with("result after") || out.starts_with("stopped after"),
+            "{out}"
+        );
     }
     let dir = std::env::temp_dir().join(format!("junqi-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -41,9 +52,16 @@ fn rules_come_from_a_preset_any_file_or_standard_input() {
     std::fs::remove_dir_all(&dir).unwrap();
 
     let (ok, _, err) = run(&["--rules", "nope"], "");
-    assert!(!ok && err.contains("\"nope\" is not a preset (classic, siguo") && err.contains("not a readable file"), "{err}");
+    assert!(
+        !ok && err.contains("\"nope\" is not a preset (classic, siguo")
+            && err.contains("not a readable file"),
+        "{err}"
+    );
     let (ok, _, err) = run(&["--rules", "-"], "{");
-    assert!(!ok && err.contains("standard input: invalid rule set JSON"), "{err}");
+    assert!(
+        !ok && err.contains("standard input: invalid rule set JSON"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -56,12 +74,25 @@ fn a_reader_that_goes_away_stops_the_program_quietly() {
             .spawn()
             .unwrap();
         let mut first = [0u8; 16];
-        child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+        child
+            .stdout
+            .as_mut()
+            .unwrap()
+            .read_exact(&mut first)
+            .unwrap();
         drop(child.stdout.take()); // `| head -c 16`
         let mut err = String::new();
-        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
         let status = child.wait().unwrap();
-        assert!(status.success() && err.is_empty(), "{args:?}: {status} {err}");
+        assert!(
+            status.success() && err.is_empty(),
+            "{args:?}: {status} {err}"
+        );
     }
 }
 
@@ -73,20 +104,41 @@ fn the_legend_fits_the_rule_set() {
         out[..out.find("== start ==").unwrap()].to_owned()
     };
     let classic = legend("classic");
-    for needed in [". an empty post", "( ) an empty camp (行营)", "[ ] an empty HQ (大本营)", "= and | railway", "EN engineer 工兵 ×3", "FL flag 军旗"] {
-        assert!(classic.contains(needed), "{needed:?} missing from\n{classic}");
+    for needed in [
+        ". an empty post",
+        "( ) an empty camp (行营)",
+        "[ ] an empty HQ (大本营)",
+        "= and | railway",
+        "EN engineer 工兵 ×3",
+        "FL flag 军旗",
+    ] {
+        assert!(
+            classic.contains(needed),
+            "{needed:?} missing from\n{classic}"
+        );
     }
     for absent in ["ship", "翻棋", "~", "plane", "Teams"] {
-        assert!(!classic.contains(absent), "{absent:?} in the classic legend\n{classic}");
+        assert!(
+            !classic.contains(absent),
+            "{absent:?} in the classic legend\n{classic}"
+        );
     }
     assert!(legend("fanqi").contains("## is a face-down piece (翻棋)"));
     assert!(legend("siguo").contains("Teams: south and north against east and west."));
     let sanjun = legend("sanjun-modern");
-    assert!(sanjun.contains("<~?> a ship") && sanjun.contains("c7^ is the air above c7") && sanjun.contains("AA aa_gun 高射炮"));
+    assert!(
+        sanjun.contains("<~?> a ship")
+            && sanjun.contains("c7^ is the air above c7")
+            && sanjun.contains("AA aa_gun 高射炮")
+    );
 }
 
 #[test]
 fn help_names_every_preset_and_the_four_player_game() {
     let (ok, out, _) = run(&["--help"], "");
-    assert!(ok && out.contains("four in siguo") && out.contains("sanjun-forum") && out.contains("`-` for standard input"));
+    assert!(
+        ok && out.contains("four in siguo")
+            && out.contains("sanjun-forum")
+            && out.contains("`-` for standard input")
+    );
 }

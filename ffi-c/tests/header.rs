@@ -16,7 +16,8 @@ use std::path::Path;
 fn the_checked_in_header_is_what_cbindgen_generates() {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let header = crate_dir.join("../include/junqi.h");
-    let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("ffi-c/cbindgen.toml is readable");
+    let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
+        .expect("ffi-c/cbindgen.toml is readable");
     let bindings = cbindgen::Builder::new()
         .with_crate(crate_dir)
         .with_config(config)
@@ -37,7 +38,13 @@ fn the_checked_in_header_is_what_cbindgen_generates() {
             .zip(generated.lines())
             .position(|(a, b)| a != b)
             .unwrap_or_else(|| checked_in.lines().count().min(generated.lines().count()));
-        let show = |text: &str| text.lines().skip(first).take(5).collect::<Vec<_>>().join("\n");
+        let show = |text: &str| {
+            text.lines()
+                .skip(first)
+                .take(5)
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
         panic!(
             "include/junqi.h is stale (first difference at line {}):\n--- checked in\n{}\n--- generated\n{}\n\
              Regenerate it with: JUNQI_WRITE_HEADER=1 cargo test -p junqi-ffi --test header",
