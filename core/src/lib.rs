@@ -146,6 +146,20 @@ pub use rng::Rng;
 pub use rules::{Ability, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
 pub use setup::{Deployment, Setup, SetupError};
 
+/// Gives error types a `Debug` form equal to their message: what `unwrap`, `?` into
+/// `Box<dyn Error>` and `fn main() -> Result<…>` print is the reason in words (with
+/// point names), not `Play(Unreachable { kind: Engineer, .. })`.
+macro_rules! debug_is_message {
+    ($($t:ty),* $(,)?) => {$(
+        impl std::fmt::Debug for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Display::fmt(self, f)
+            }
+        }
+    )*};
+}
+debug_is_message!(GameError, PlayError, SetupError, NotationError, RulesError, BoardError);
+
 /// The README's Rust code, compiled and run as doctests by `cargo test` (only then:
 /// this item exists only under `cfg(doctest)`).
 #[cfg(doctest)]

@@ -501,9 +501,10 @@ pub struct Game {
 
 /// Anything a [`Game`] method can refuse.
 ///
-/// Its `Debug` form is its message, so that `fn main() -> Result<(), GameError>`, `?`
-/// into `Box<dyn Error>` and `unwrap` print the reason in words rather than the
-/// variants (match on the variants to tell the errors apart).
+/// Its `Debug` form is its message (as for every error type of the crate), so that
+/// `fn main() -> Result<(), GameError>`, `?` into `Box<dyn Error>` and `unwrap` print
+/// the reason in words rather than the variants (match on the variants to tell the
+/// errors apart).
 ///
 /// ```
 /// let mut game = junqi::Game::new("classic", 1).unwrap();
@@ -528,12 +529,6 @@ pub enum GameError {
     /// A record that cannot be read or does not replay.
     #[error("invalid record: {0}")]
     Record(String),
-}
-
-impl std::fmt::Debug for GameError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(self, f)
-    }
 }
 
 impl Game {

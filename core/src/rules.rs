@@ -283,7 +283,7 @@ pub struct RuleSpec {
 }
 
 /// A rule set that could not be loaded.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// No preset has this name.
     #[error("unknown rule set {0:?} (presets: {presets})", presets = RuleSet::preset_names().join(", "))]

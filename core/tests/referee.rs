@@ -238,3 +238,21 @@ fn events_in_words_name_the_outcome_and_who_left() {
     let assigned = Event::ArmyAssigned { player: South, army: North };
     assert_eq!(assigned.describe(b), "the south player commands the army labelled north");
 }
+
+#[test]
+fn errors_debug_as_their_messages() {
+    fn same<E: std::fmt::Debug + std::fmt::Display>(e: E) -> String {
+        assert_eq!(format!("{e:?}"), e.to_string());
+        e.to_string()
+    }
+    let r = classic();
+    let a2a6 = junqi::Action::parse(r.board(), "a2-a6").unwrap();
+    let play = junqi::Position::new(r.clone()).play(a2a6).unwrap_err();
+    assert!(same(play).starts_with("the game is in the deployment phase"));
+    assert!(same(junqi::Action::parse(r.board(), "a2a6").unwrap_err()).starts_with("malformed action"));
+    assert!(same(junqi::Setup::from_json("{").unwrap_err()).starts_with("invalid setup JSON"));
+    assert!(same(RuleSet::preset("nope").unwrap_err()).starts_with("unknown rule set \"nope\""));
+    assert!(same(junqi::Board::from_json("{").unwrap_err()).starts_with("invalid board JSON"));
+    let mut g = Game::new("classic", 1).unwrap();
+    assert!(same(g.play_notation("a2-a6").unwrap_err()).starts_with("the game is in the deployment phase"));
+}
