@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate core/data/boards/classic.json from the description in ../shared/rules/classic.md.
+"""Generate core/data/boards/classic.json from the board described in docs/classic.md.
 
 The JSON file is the source of truth the engine loads; this script documents how it was
 derived and is kept so the board can be regenerated and reviewed. Run from the repo root:
@@ -64,7 +64,7 @@ lines.append(["c6", "c7"])
 
 board = {
     "name": "classic",
-    "description": "陆战棋: the 60-point two-player board (rules/classic.md)",
+    "description": "陆战棋: the 60-point two-player board (docs/classic.md)",
     "columns": COLS,
     "rows": 12,
     "points": points,

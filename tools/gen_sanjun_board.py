@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate core/data/boards/sanjun.json from ../shared/rules/sanjun.md, section 1 (the
+"""Generate core/data/boards/sanjun.json from docs/sanjun.md, section 1 (the
 project's reconstruction of the 海陆空三军棋 board).
 
 Columns a..i (x = 0..8), rows 1..14; South owns rows 1-5 and the piers c6 g6, North is
@@ -132,7 +132,7 @@ rail_lines = [
 board = {
     "name": "sanjun",
     "description": "海陆空三军棋: the project's reconstruction of the land-sea-air board "
-                   "(rules/sanjun.md section 1); air positions end in ^",
+                   "(docs/sanjun.md section 1); air positions end in ^",
     "points": points,
     "edges": {"road": road, "railway": rail, "sea": sea_edges, "coast": coast, "air": air},
     "rail_lines": rail_lines,

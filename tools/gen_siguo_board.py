@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate core/data/boards/siguo.json from the description in ../shared/rules/siguo.md.
+"""Generate core/data/boards/siguo.json from the board described in docs/siguo.md.
 
 A 17 x 17 lattice, (r, c) zero-based from the top-left; a point is named by its column
 letter a..q (c = 0..16) and row number 17 - r, so South's back row is row 1. North's
@@ -116,7 +116,7 @@ lines.append(col(10, [15, 14, 13, 12, 11]) + row(10, [11, 12, 13, 14, 15]))
 
 board = {
     "name": "siguo",
-    "description": "四国军棋: the 129-point four-player board (rules/siguo.md)",
+    "description": "四国军棋: the 129-point four-player board (docs/siguo.md)",
     "points": points,
     "edges": {"road": road, "railway": rail},
     "rail_lines": lines,

@@ -28,7 +28,7 @@ pub enum Action {
 }
 
 /// Text that is not a point or an action of the board.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
     /// Not of the form `from-to`.
     #[error("malformed action {0:?}: expected two points joined by '-', e.g. \"a2-a6\", or \"flip c3\"")]

@@ -252,7 +252,7 @@ pub struct BoardSpec {
 }
 
 /// A board file that does not describe a usable board.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
     /// The JSON text could not be read.
     #[error("invalid board JSON: {0}")]

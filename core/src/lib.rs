@@ -5,8 +5,9 @@
 //! and the rules engine under it.
 //!
 //! Presets: `classic` (陆战棋), `siguo` (四国军棋, four players in two teams) and
-//! `fanqi` (翻棋, dealt face down); see the `docs/` pages of the repository for every
-//! rules decision.
+//! `fanqi` (翻棋, dealt face down), and the four 海陆空三军棋 presets `sanjun-modern`,
+//! `sanjun-hk`, `sanjun-book`, `sanjun-forum`; see the `docs/` pages of the repository
+//! for the rules and every decision.
 //!
 //! ## A tour
 //!
@@ -146,6 +147,26 @@ pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, 
 pub use rng::Rng;
 pub use rules::{Ability, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
 pub use setup::{Deployment, Setup, SetupError};
+
+/// Gives error types a `Debug` form equal to their message: what `unwrap`, `?` into
+/// `Box<dyn Error>` and `fn main() -> Result<…>` print is the reason in words (with
+/// point names), not `Play(Unreachable { kind: Engineer, .. })`.
+macro_rules! debug_is_message {
+    ($($t:ty),* $(,)?) => {$(
+        impl std::fmt::Debug for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Display::fmt(self, f)
+            }
+        }
+    )*};
+}
+debug_is_message!(GameError, PlayError, SetupError, NotationError, RulesError, BoardError);
+
+/// The README's Rust code, compiled and run as doctests by `cargo test` (only then:
+/// this item exists only under `cfg(doctest)`).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
 
 /// The crate version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -2,7 +2,7 @@
 //! steps, landings, air runs, missile flights and strikes.
 //!
 //! Legality uses only the board, occupancy, owners and arms (public) and the mover's
-//! own piece kind — never an enemy identity (rules/referee.md, principle 1).
+//! own piece kind — never an enemy identity (docs/referee.md, principle 1).
 //!
 //! Occupancy is kept as bitsets ([`PointSet`]) so a piece's one-step targets are a few
 //! word operations; railway runs walk precomputed straight rays, the engineer's turning

@@ -1,7 +1,7 @@
 //! Piece kinds, piece classes and sides.
 //!
 //! Every API names a piece kind by its canonical id (`"engineer"`, `"flag"`, …, see
-//! `rules/pieces.md`); [`PieceKind::from_name`] also accepts the Chinese names,
+//! `docs/pieces.md`); [`PieceKind::from_name`] also accepts the Chinese names,
 //! traditional or simplified.
 
 use std::fmt;
@@ -83,7 +83,7 @@ piece_kinds! {
     Recon = "recon", Plane, ["侦察机", "偵察機"];
 }
 
-/// The broad class of a piece kind (pieces.md).
+/// The broad class of a piece kind (`docs/pieces.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PieceClass {
@@ -99,7 +99,7 @@ pub enum PieceClass {
     Plane,
 }
 
-/// The arm a piece belongs to. Arms are public (rules/referee.md): what started on an
+/// The arm a piece belongs to. Arms are public (`docs/referee.md`): what started on an
 /// anchorage is a ship, on an airport a plane, anywhere else an army piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -147,21 +147,31 @@ impl PieceKind {
             .find(|k| k.id() == name || k.chinese_names().contains(&name))
     }
 
-    /// Two-letter abbreviation used by the text renderings of boards.
+    /// Two-letter code used by the text renderings of boards: upper case, distinct for
+    /// every kind even ignoring case, and mostly the English abbreviation (`GN` the
+    /// commander, a general; `HO` the cavalry, horse).
+    ///
+    /// ```
+    /// use junqi::PieceKind;
+    /// let codes: std::collections::HashSet<String> =
+    ///     PieceKind::ALL.iter().map(|k| k.short().to_ascii_lowercase()).collect();
+    /// assert_eq!(codes.len(), PieceKind::COUNT);
+    /// assert!(PieceKind::ALL.iter().all(|k| k.short().len() == 2 && k.short() == k.short().to_ascii_uppercase()));
+    /// ```
     pub const fn short(self) -> &'static str {
         use PieceKind::*;
         match self {
             Flag => "FL",
-            Commander => "C9",
-            CorpsCommander => "CC",
-            ArmyCommander => "A8",
-            DivisionCommander => "D7",
-            BrigadeCommander => "B6",
-            RegimentCommander => "R5",
-            BattalionCommander => "b4",
-            CompanyCommander => "c3",
-            PlatoonLeader => "p2",
-            Cavalry => "CV",
+            Commander => "GN",
+            CorpsCommander => "CP",
+            ArmyCommander => "AM",
+            DivisionCommander => "DV",
+            BrigadeCommander => "BG",
+            RegimentCommander => "RG",
+            BattalionCommander => "BN",
+            CompanyCommander => "CO",
+            PlatoonLeader => "PL",
+            Cavalry => "HO",
             Infantry => "IN",
             Engineer => "EN",
             Mine => "MI",

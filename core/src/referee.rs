@@ -169,38 +169,34 @@ impl Event {
         }
     }
 
-    /// The event in one line of text, e.g. `"south a2-a6 attacked: win"`.
+    /// The event in one line of text, e.g. `"south a6xa7: win (the defender left the
+    /// board)"`. A combat names its [`Outcome`] (`win`, `lose`, `both`, `repel`,
+    /// `evade`, from the attacker's side), then says who left the board.
     pub fn describe(&self, board: &Board) -> String {
         let n = |p: Point| board.name_of(p);
         match *self {
             Event::Deployed { side } => format!("{side} deployed"),
             Event::Moved { side, from, to } => format!("{side} {}-{}", n(from), n(to)),
             Event::Struck { side, from, to, outcome } => {
-                format!("{side} {} struck {}: {}", n(from), n(to), outcome_words(outcome))
+                format!("{side} {} struck {}: {outcome} ({})", n(from), n(to), strike_words(outcome))
             }
             Event::ShotDown { side, from, at } => format!("{side}'s plane from {} was shot down at {}", n(from), n(at)),
             Event::ReactionDue { player, point } => {
                 format!("{player} must step the submarine on {} away", n(point))
             }
             Event::Attacked { side, from, to, outcome } => {
-                let what = match outcome {
-                    Outcome::Win => "the defender left the board",
-                    Outcome::Lose => "the attacker left the board",
-                    Outcome::Both => "both left the board",
-                    Outcome::Repel => "the attacker was repelled",
-                    Outcome::Evade => "the defender evaded",
-                    Outcome::Illegal => "no combat",
-                };
-                format!("{side} {}x{}: {what}", n(from), n(to))
+                format!("{side} {}x{}: {outcome} ({})", n(from), n(to), attack_words(outcome))
             }
             Event::Revealed { point, owner, kind, cause } => {
-                format!("{owner}'s piece on {} is a {kind} ({})", n(point), cause.name())
+                format!("{owner}'s piece on {} is {} {kind} ({})", n(point), article(kind), cause.name())
             }
             Event::Resigned { side } => format!("{side} resigned"),
             Event::Flipped { side, point, owner, kind } => {
                 format!("{side} flipped {}: {owner}'s {kind}", n(point))
             }
-            Event::ArmyAssigned { player, army } => format!("{player} commands the {army} army"),
+            // In 翻棋 the armies carry side names as labels, which need not be the
+            // player's seat: say which is which.
+            Event::ArmyAssigned { player, army } => format!("the {player} player commands the army labelled {army}"),
             Event::TimedOut { side, count } => format!("{side} timed out ({count})"),
             Event::Eliminated { side, reason } => {
                 format!("{side} is out ({}); its pieces leave the board", reason.name())
@@ -211,7 +207,29 @@ impl Event {
     }
 }
 
-fn outcome_words(outcome: Outcome) -> &'static str {
+/// `a` or `an` before a kind's id.
+fn article(kind: PieceKind) -> &'static str {
+    if kind.id().starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// Who left the board after an attack made by moving.
+fn attack_words(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win => "the defender left the board",
+        Outcome::Lose => "the attacker left the board",
+        Outcome::Both => "both left the board",
+        Outcome::Repel => "nobody left the board",
+        Outcome::Evade => "the defender evaded",
+        Outcome::Illegal => "no combat",
+    }
+}
+
+/// Who left the board after a strike (the striker stays on its point).
+fn strike_words(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Win => "the target left the board",
         Outcome::Lose => "the striker left the board",
@@ -298,8 +316,26 @@ pub struct View {
 }
 
 impl View {
-    /// The view as JSON.
+    /// The view as JSON: `{"player", "army", "rules", "phase", "to_act", "ply",
+    /// "quiet_plies", "pieces", "events", "result"}`.
     pub fn to_json(&self, rules: &RuleSet) -> Value {
+        let mut json = self.state_json(rules);
+        json["events"] = self.events.iter().map(|e| e.to_json(rules.board())).collect();
+        json
+    }
+
+    /// The view as JSON without the event log (`"events"`): the current state only,
+    /// much cheaper than [`View::to_json`] late in a game.
+    ///
+    /// ```
+    /// let mut game = junqi::Game::new("classic", 1).unwrap();
+    /// game.deploy_random(junqi::Side::South, 1).unwrap();
+    /// let view = game.view(junqi::Side::North);
+    /// let state = view.state_json(game.rules());
+    /// assert!(state.get("events").is_none());
+    /// assert_eq!(state["pieces"], view.to_json(game.rules())["pieces"]);
+    /// ```
+    pub fn state_json(&self, rules: &RuleSet) -> Value {
         let board = rules.board();
         json!({
             "player": self.player,
@@ -312,64 +348,111 @@ impl View {
             "pieces": self.pieces.iter().map(|p| json!({
                 "point": board.name_of(p.point), "owner": p.owner, "kind": p.kind, "arm": p.arm
             })).collect::<Vec<_>>(),
-            "events": self.events.iter().map(|e| e.to_json(board)).collect::<Vec<_>>(),
             "result": self.result,
         })
     }
 
-    /// The board as text from this player's seat: own pieces by their two-letter code,
-    /// other sides' pieces in angle brackets (`<??>` when unknown, `<~?>` for an unknown
-    /// ship), face-down pieces (翻棋) as `##`; `( )` an empty camp, `[ ]` an empty HQ, `~`
-    /// open sea. On a board
-    /// with an air layer the planes follow the grid, one line, by air position.
+    /// The board as text from this player's seat: own pieces by their two-letter code
+    /// ([`PieceKind::short`]), other sides' pieces in angle brackets (`<??>` when
+    /// unknown, `<~?>` for an unknown ship), face-down pieces (翻棋) as `##`; an empty
+    /// post is `.`, `( )` an empty camp, `[ ]` an empty HQ, `~` open sea. Railways are
+    /// drawn between the points they join: `=` across, `|` up and down, `/` and `\`
+    /// for a diagonal railway (the corner arcs of 四国). On a board with an air layer the
+    /// planes follow the grid, one line, by air position.
+    ///
+    /// ```
+    /// let game = junqi::Game::new("classic", 1).unwrap();
+    /// let text = game.view(junqi::Side::South).render(game.board());
+    /// // Row 6, South's front row, is one railway.
+    /// assert!(text.lines().any(|l| l == "  6  .=====.=====.=====.=====."));
+    /// ```
     pub fn render(&self, board: &Board) -> String {
-        use crate::board::Role;
+        use crate::board::{EdgeKind, Role};
+        // Every grid column is CELL characters wide: a 4-character cell, then a
+        // 2-character gap where a railway to the east is drawn.
+        const CELL: usize = 6;
         let (w, h) = board.grid_size();
-        let mut grid = vec![vec![None::<String>; w as usize]; h as usize];
-        let cell_of = |piece: &SeenPiece| {
-            // An unknown ship shows its arm (public): `~?`.
-            let unknown = if piece.arm == crate::piece::Arm::Navy { "~?" } else { "??" };
-            let code = piece.kind.map_or(unknown, PieceKind::short);
-            match piece.owner {
-                None => "##".to_owned(),
-                Some(o) if Some(o) == self.army => code.to_owned(),
-                Some(_) => format!("<{code}>"),
+        let (w, h) = (w as usize, h as usize);
+        // Text rows from the top: grid row y is text row 2 * (h - 1 - y); the rows in
+        // between carry the vertical railway marks.
+        let mut rows = vec![vec![' '; w * CELL]; 2 * h - 1];
+        let text_row = |y: usize| 2 * (h - 1 - y);
+        let put = |rows: &mut Vec<Vec<char>>, x: usize, y: usize, cell: &str| {
+            for (i, c) in cell.chars().take(4).enumerate() {
+                rows[text_row(y)][x * CELL + i] = c;
             }
         };
-        for p in board.points() {
+        // Air positions above a surface point are listed under the grid, not drawn.
+        let drawn = |p: Point| !(board.is_air(p) && board.below(p).is_some());
+        for p in board.points().filter(|&p| drawn(p)) {
             let (x, y) = board.coords(p);
             let mark = match board.role(p) {
-                Role::Camp => " ( ) ",
-                Role::Hq => " [ ] ",
-                Role::Sea | Role::Anchorage => "  ~  ",
-                Role::Air | Role::Airport if board.below(p).is_some() => continue,
-                _ => "  .  ",
+                Role::Camp => "( ) ",
+                Role::Hq => "[ ] ",
+                Role::Sea | Role::Anchorage => " ~  ",
+                Role::Air | Role::Airport => " ^  ",
+                _ => " .  ",
             };
-            grid[y as usize][x as usize] = Some(mark.to_owned());
+            put(&mut rows, x as usize, y as usize, mark);
+        }
+        // Railways: straight runs along a row or a column, and one-cell diagonals.
+        for a in board.points().filter(|&p| drawn(p)) {
+            for b in board.neighbours_by(a, EdgeKind::Railway).filter(|&b| a < b && drawn(b)) {
+                let ((ax, ay), (bx, by)) = (board.coords(a), board.coords(b));
+                let (ax, ay, bx, by) = (ax as usize, ay as usize, bx as usize, by as usize);
+                if ay == by {
+                    let r = text_row(ay);
+                    for c in ax.min(bx) * CELL + 2..ax.max(bx) * CELL + 1 {
+                        if rows[r][c] == ' ' {
+                            rows[r][c] = '=';
+                        }
+                    }
+                } else if ax == bx {
+                    let c = ax * CELL + 1;
+                    for r in text_row(ay.max(by)) + 1..text_row(ay.min(by)) {
+                        if rows[r][c] == ' ' {
+                            rows[r][c] = '|';
+                        }
+                    }
+                } else if ax.abs_diff(bx) == 1 && ay.abs_diff(by) == 1 {
+                    // In the gap right of the western point, on the text row between.
+                    let (west, east) = if ax < bx { ((ax, ay), (bx, by)) } else { ((bx, by), (ax, ay)) };
+                    let r = text_row(west.1.max(east.1)) + 1;
+                    let mark = if east.1 > west.1 { '/' } else { '\\' };
+                    rows[r][west.0 * CELL + 4] = mark;
+                    rows[r][west.0 * CELL + 5] = mark;
+                }
+            }
         }
         let mut air = Vec::new();
         for piece in &self.pieces {
-            let cell = cell_of(piece);
-            if board.is_air(piece.point) {
-                air.push(format!("{cell} {}", board.name_of(piece.point)));
+            // An unknown ship shows its arm (public): `~?`.
+            let unknown = if piece.arm == crate::piece::Arm::Navy { "~?" } else { "??" };
+            let code = piece.kind.map_or(unknown, PieceKind::short);
+            let cell = match piece.owner {
+                None => " ## ".to_owned(),
+                Some(o) if Some(o) == self.army => format!(" {code} "),
+                Some(_) => format!("<{code}>"),
+            };
+            if !drawn(piece.point) {
+                air.push(format!("{} {}", cell.trim(), board.name_of(piece.point)));
                 continue;
             }
             let (x, y) = board.coords(piece.point);
-            let cell = if cell.starts_with('<') { format!("{cell} ") } else { format!(" {cell}  ") };
-            grid[y as usize][x as usize] = Some(cell);
+            put(&mut rows, x as usize, y as usize, &cell);
         }
         let mut s = String::new();
-        for (y, row) in grid.iter().enumerate().rev() {
-            s.push_str(&format!("{:>3} ", y + 1));
-            for cell in row {
-                s.push_str(cell.as_deref().unwrap_or("     "));
-            }
+        for (i, row) in rows.iter().enumerate() {
+            let label = if i % 2 == 0 { format!("{:>3} ", h - i / 2) } else { String::new() };
+            let line = format!("{label:4}{}", row.iter().collect::<String>());
+            s.push_str(line.trim_end());
             s.push('\n');
         }
-        s.push_str("    ");
+        let mut columns = String::from("    ");
         for x in 0..w {
-            s.push_str(&format!("  {}  ", (b'a' + x) as char));
+            columns.push_str(&format!(" {}    ", (b'a' + x as u8) as char));
         }
+        s.push_str(columns.trim_end());
         s.push('\n');
         if !board.air_lines().is_empty() {
             s.push_str(&format!("    air: {}\n", if air.is_empty() { "-".to_owned() } else { air.join(", ") }));
@@ -419,7 +502,19 @@ pub struct Game {
 }
 
 /// Anything a [`Game`] method can refuse.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+///
+/// Its `Debug` form is its message (as for every error type of the crate), so that
+/// `fn main() -> Result<(), GameError>`, `?` into `Box<dyn Error>` and `unwrap` print
+/// the reason in words rather than the variants (match on the variants to tell the
+/// errors apart).
+///
+/// ```
+/// let mut game = junqi::Game::new("classic", 1).unwrap();
+/// let err = game.play_notation("a2-a6").unwrap_err();
+/// assert_eq!(format!("{err:?}"), err.to_string());
+/// assert!(err.to_string().starts_with("the game is in the deployment phase"));
+/// ```
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
     /// The rule set could not be loaded.
     #[error(transparent)]

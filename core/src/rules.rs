@@ -106,7 +106,7 @@ pub enum Scouting {
     Everyone,
 }
 
-/// Rule-set options (rules/classic.md "Switches").
+/// Rule-set options (docs/classic.md, "Options").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
@@ -283,7 +283,7 @@ pub struct RuleSpec {
 }
 
 /// A rule set that could not be loaded.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// No preset has this name.
     #[error("unknown rule set {0:?} (presets: {presets})", presets = RuleSet::preset_names().join(", "))]

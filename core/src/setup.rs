@@ -31,7 +31,7 @@ pub struct Deployment {
 }
 
 /// Why a setup is not a legal deployment.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// The JSON text could not be read.
     #[error("invalid setup JSON: {0}")]

@@ -1,4 +1,4 @@
-//! The classic board (rules/classic.md, "Board").
+//! The classic board (docs/classic.md, "Board").
 mod common;
 use common::*;
 use junqi::{Board, EdgeKind, Role, Side};

@@ -1,4 +1,4 @@
-//! The combat table (rules/classic.md, "Combat"), every attacker × defender pair against
+//! The combat table (docs/classic.md, "The rules": combat), every attacker × defender pair against
 //! an independent reading of the rules, under each table option.
 mod common;
 use common::*;
@@ -19,7 +19,7 @@ fn rank(k: PieceKind) -> u8 {
     }
 }
 
-/// classic.md's combat section, written out independently of the JSON table.
+/// docs/classic.md's combat rules, written out independently of the JSON table.
 fn expected(a: PieceKind, d: PieceKind, mine_survives: bool, bomb_may_hit_flag: bool) -> Outcome {
     if matches!(a, Flag | Mine) {
         return Outcome::Illegal; // never move, so never attack

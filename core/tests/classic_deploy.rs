@@ -1,4 +1,4 @@
-//! Deployment rules (rules/classic.md, "Pieces and deployment"): every error has its
+//! Deployment rules (docs/classic.md, "The rules": pieces and deployment): every error has its
 //! own variant and message.
 mod common;
 use common::*;

@@ -1,4 +1,4 @@
-//! End of game (rules/classic.md, "Information and end of game").
+//! End of game (docs/classic.md, "The rules": information and the end).
 mod common;
 use common::*;
 use junqi::{Action, EndReason, Phase, PieceKind::*, Side, Side::*, SideSet};

@@ -1,4 +1,4 @@
-//! Movement (rules/classic.md, "Movement"): road steps, railway runs with blockers,
+//! Movement (docs/classic.md, "The rules": movement): road steps, railway runs with blockers,
 //! engineer turns, HQs, camps, immobile pieces, options.
 mod common;
 use common::*;

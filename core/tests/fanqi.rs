@@ -1,4 +1,4 @@
-//! 翻棋 (rules/fanqi.md): the face-down deal, flips, colours fixed by the first flip,
+//! 翻棋 (docs/fanqi.md): the face-down deal, flips, colours fixed by the first flip,
 //! attacks on face-up pieces only, HQ shelter, the flag guarded by its mines, losing
 //! the movable pieces, the draw rule counting flips as progress.
 mod common;

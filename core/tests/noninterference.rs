@@ -1,4 +1,4 @@
-//! Non-interference (rules/referee.md, principle 2): two games that differ only in
+//! Non-interference (docs/referee.md, principle 2): two games that differ only in
 //! identities a player has never been shown give that player identical views, legal
 //! actions, event logs and error texts.
 //!

@@ -1,4 +1,4 @@
-//! The referee (rules/referee.md): views, events, private reveals, records.
+//! The referee (docs/referee.md): views, events, private reveals, records.
 mod common;
 use common::*;
 use junqi::{Event, Game, Outcome, PieceKind::*, Record, RevealCause, RuleSet, Side::*};
@@ -221,4 +221,38 @@ fn random_games_run_to_the_end() {
         let last = g.events(South).last().unwrap();
         assert_eq!(*last, Event::GameOver { result });
     }
+}
+
+#[test]
+fn events_in_words_name_the_outcome_and_who_left() {
+    let r = classic();
+    let b = r.board();
+    let attack = |outcome| Event::Attacked { side: South, from: pt(&r, "c6"), to: pt(&r, "c7"), outcome };
+    assert_eq!(attack(Outcome::Lose).describe(b), "south c6xc7: lose (the attacker left the board)");
+    assert_eq!(attack(Outcome::Win).describe(b), "south c6xc7: win (the defender left the board)");
+    assert_eq!(attack(Outcome::Both).describe(b), "south c6xc7: both (both left the board)");
+    assert_eq!(attack(Outcome::Repel).describe(b), "south c6xc7: repel (nobody left the board)");
+    let shown = |kind| Event::Revealed { point: pt(&r, "c7"), owner: North, kind, cause: junqi::RevealCause::AntiAir };
+    assert_eq!(shown(junqi::PieceKind::AaGun).describe(b), "north's piece on c7 is an aa_gun (anti_air)");
+    assert_eq!(shown(Flag).describe(b), "north's piece on c7 is a flag (anti_air)");
+    let assigned = Event::ArmyAssigned { player: South, army: North };
+    assert_eq!(assigned.describe(b), "the south player commands the army labelled north");
+}
+
+#[test]
+fn errors_debug_as_their_messages() {
+    fn same<E: std::fmt::Debug + std::fmt::Display>(e: E) -> String {
+        assert_eq!(format!("{e:?}"), e.to_string());
+        e.to_string()
+    }
+    let r = classic();
+    let a2a6 = junqi::Action::parse(r.board(), "a2-a6").unwrap();
+    let play = junqi::Position::new(r.clone()).play(a2a6).unwrap_err();
+    assert!(same(play).starts_with("the game is in the deployment phase"));
+    assert!(same(junqi::Action::parse(r.board(), "a2a6").unwrap_err()).starts_with("malformed action"));
+    assert!(same(junqi::Setup::from_json("{").unwrap_err()).starts_with("invalid setup JSON"));
+    assert!(same(RuleSet::preset("nope").unwrap_err()).starts_with("unknown rule set \"nope\""));
+    assert!(same(junqi::Board::from_json("{").unwrap_err()).starts_with("invalid board JSON"));
+    let mut g = Game::new("classic", 1).unwrap();
+    assert!(same(g.play_notation("a2-a6").unwrap_err()).starts_with("the game is in the deployment phase"));
 }

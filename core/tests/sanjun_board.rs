@@ -1,4 +1,4 @@
-//! The 海陆空三军棋 board (rules/sanjun.md, section 1) as data: the counts the seeds
+//! The 海陆空三军棋 board (docs/sanjun.md, section 1) as data: the counts the seeds
 //! agree on, the reconstruction's named points and edges, and the air lattice. (The
 //! sanjun rule sets themselves are issue #5's next step.)
 use junqi::{Board, EdgeKind, Role, Side};

@@ -1,5 +1,5 @@
 //! 海陆空三军棋 combat tables: every attacker/defender pair of every preset, checked
-//! against a second, independent transcription of rules/sanjun.md §4–5 written here as
+//! against a second, independent transcription of docs/sanjun.md §5 written here as
 //! code. The presets' JSON tables and these functions must agree on all 30 × 30 pairs.
 use junqi::{resolve, Outcome, Outcome::*, PieceKind, PieceKind::*, RuleSet};
 
@@ -101,7 +101,7 @@ fn army_row(a: PieceKind, d: PieceKind) -> Outcome {
     }
 }
 
-/// rules/sanjun.md §4 (`sanjun-modern`).
+/// docs/sanjun.md §5, the `sanjun-modern` table.
 fn modern(a: PieceKind, d: PieceKind) -> Outcome {
     if immobile(a) {
         return Illegal;

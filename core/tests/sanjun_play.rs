@@ -1,5 +1,4 @@
-//! 海陆空三军棋 movement and mechanisms, one scenario per rule (rules/sanjun.md §3, §5,
-//! §6), on positions arranged by hand; and random games of all four presets.
+//! 海陆空三军棋 movement and mechanisms, one scenario per rule (docs/sanjun.md §4–§6), on positions arranged by hand; and random games of all four presets.
 mod common;
 use std::sync::Arc;
 

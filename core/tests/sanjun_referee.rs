@@ -1,4 +1,4 @@
-//! 海陆空三军棋 and the referee: non-interference (rules/referee.md, principle 2) for
+//! 海陆空三军棋 and the referee: non-interference (docs/referee.md, principle 2) for
 //! all four presets and the book's switches. Two games that differ only in identities a
 //! player has never been shown give that player identical views, legal actions, event
 //! logs and error texts — with planes shot down, strikes, scouting, submarine

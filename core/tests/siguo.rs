@@ -1,4 +1,4 @@
-//! 四国军棋 (rules/siguo.md): the 129-point board, four players in two teams,
+//! 四国军棋 (docs/siguo.md): the 129-point board, four players in two teams,
 //! elimination, time-outs, team victory, views.
 mod common;
 use std::sync::Arc;

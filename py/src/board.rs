@@ -165,7 +165,9 @@ impl Board {
             .map(|(a, b)| (self.name_of(a), self.name_of(b)))
             .ok_or_else(|| {
                 NotationError::new_err(format!(
-                    "action index {index} is outside the action space (0..{})",
+                    "{index} is not a move index of this board (moves are 0..{}); a rule set's \
+                     action space may hold more actions after the moves (翻棋's flips): \
+                     RuleSet.action_at names any action",
                     self.inner.move_space()
                 ))
             })

@@ -36,7 +36,7 @@ create_exception!(
     junqi,
     IllegalMoveError,
     JunqiError,
-    "An action the rules do not allow now (the game is left unchanged)."
+    "An action the rules do not allow now, or a side that is not in the game (the game is left unchanged)."
 );
 create_exception!(
     junqi,

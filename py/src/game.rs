@@ -99,15 +99,14 @@ impl Move {
     }
 }
 
-/// Refuses a side that does not play in the game's rule set (as the C API does).
+/// Refuses a side that does not play in the game's rule set: `IllegalMoveError`, the
+/// class `resign` and every other call give for a side that is not in the game (the
+/// core's `PlayError::NotPlaying`, the C API's `JUNQI_STATUS_SIDE_NOT_IN_GAME`).
 fn playing(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
     if g.rules().sides().contains(&side) {
         Ok(())
     } else {
-        Err(game_err(junqi::GameError::Setup(junqi::SetupError::NoSuchSide {
-            side,
-            rules: g.rules().name().to_owned(),
-        })))
+        Err(game_err(junqi::GameError::Play(junqi::PlayError::NotPlaying(side))))
     }
 }
 

@@ -491,14 +491,22 @@ impl View {
         self.inner.result.map(|inner| GameResult { inner })
     }
 
-    /// The view as JSON text.
-    fn to_json(&self) -> String {
-        self.inner.to_json(&self.rules).to_string()
+    /// The view as JSON text. With ``events=False`` the ``"events"`` key (the whole
+    /// event log, which grows with the game) is left out: the current state only.
+    #[pyo3(signature = (events = true))]
+    fn to_json(&self, events: bool) -> String {
+        if events {
+            self.inner.to_json(&self.rules).to_string()
+        } else {
+            self.inner.state_json(&self.rules).to_string()
+        }
     }
 
-    /// The view as a dict (same shape as ``to_json``).
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_loads(py, &self.to_json())
+    /// The view as a dict (same shape as ``to_json``). ``events=False`` leaves the event
+    /// log out: much cheaper late in a game, for a bot that needs only the state.
+    #[pyo3(signature = (events = true))]
+    fn to_dict<'py>(&self, py: Python<'py>, events: bool) -> PyResult<Bound<'py, PyAny>> {
+        json_loads(py, &self.to_json(events))
     }
 
     /// The board as text from this player's seat (unknown enemy pieces as ``??``).

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# C API tests: header freshness (cbindgen --verify), the C programs in tests/c built with
-# -Wall -Wextra -Werror -std=c11 and linked against the static and the shared libjunqi,
-# the docs/c.md example, pkg-config, and the game, sanjun, render and errors programs under
-# Valgrind.
+# C API tests: scripts/install-c into a temporary prefix (soname, symlinks, stripped
+# libraries with separate debug info, junqi.pc, the CMake package, DESTDIR), the C
+# programs in tests/c built with -Wall -Wextra -Werror -std=c11 and linked against the
+# installed static and shared libjunqi, the docs/c.md example built through pkg-config
+# and through CMake, and the game, sanjun, render and errors programs under Valgrind.
+# Installs cmake and valgrind with apt-get when they are missing.
 set -euo pipefail
 # The whole script is one function, read in full before it runs (so that editing this
 # file cannot disturb a run in progress).
@@ -10,8 +12,6 @@ main() {
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 BUILD=$ROOT/tests/c/build
-CBINDGEN_VERSION=0.29.4   # the pinned cbindgen version (see docs/c.md)
-export PATH="$HOME/.cargo/bin:$PATH"
 step() { echo "-- c: $*"; }
 
 # Runs of this script (e.g. two `scripts/test` at once) share tests/c/build: take turns.
@@ -22,32 +22,54 @@ if command -v flock > /dev/null; then
 fi
 find "$BUILD" -mindepth 1 -maxdepth 1 ! -name .lock -exec rm -rf {} +
 
-# 1. cbindgen, pinned, and the checked-in header must be up to date.
-if [ "$(cbindgen --version 2>/dev/null || true)" != "cbindgen $CBINDGEN_VERSION" ]; then
-  step "installing cbindgen $CBINDGEN_VERSION"
-  cargo install --locked cbindgen --version "$CBINDGEN_VERSION"
-fi
-step "include/junqi.h is up to date (cbindgen --verify)"
-# `--verify` rewrites a stale file before failing: verify a copy, so that a failing
-# test leaves the checked-in header alone.
-mkdir -p "$BUILD/verify"
-cp include/junqi.h "$BUILD/verify/junqi.h"
-if ! (cd ffi-c && cbindgen --quiet --config cbindgen.toml -o "$BUILD/verify/junqi.h" --verify); then
-  diff -u include/junqi.h "$BUILD/verify/junqi.h" | head -n 40 >&2 || true
-  echo "include/junqi.h is stale: regenerate it with" >&2
-  echo "  (cd ffi-c && cbindgen --config cbindgen.toml -o ../include/junqi.h)" >&2
-  exit 1
-fi
+# The header's freshness is a Rust test (ffi-c/tests/header.rs, cbindgen as a library),
+# run by `cargo test --workspace` in scripts/test: nothing to install here.
 
-# 2. The library (already built by `cargo test --workspace --release` in scripts/test).
-step "cargo build --release -p junqi-ffi"
+# 1. The library (already built by `cargo test --workspace --release` in scripts/test),
+#    installed with scripts/install-c into a temporary prefix. Every program below uses
+#    the installed files, as a user would.
+step "scripts/install-c into tests/c/build/prefix"
 cargo build --release -p junqi-ffi --quiet
-LIBDIR=$ROOT/target/release
-STATIC_LIBS="-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
+PREFIX=$BUILD/prefix
+PREFIX=$PREFIX bash scripts/install-c --no-build > /dev/null
+LIBDIR=$PREFIX/lib
+VERSION=$(sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
+for f in include/junqi.h lib/libjunqi.so.$VERSION lib/libjunqi.so.0 lib/libjunqi.so lib/libjunqi.a \
+         lib/.debug/libjunqi.so.$VERSION.debug lib/pkgconfig/junqi.pc \
+         lib/cmake/junqi/junqiConfig.cmake lib/cmake/junqi/junqiConfigVersion.cmake; do
+  [ -e "$PREFIX/$f" ] || { echo "install-c did not install $f" >&2; exit 1; }
+done
+cmp -s include/junqi.h "$PREFIX/include/junqi.h"
+[ "$(readlink "$LIBDIR/libjunqi.so.0")" = "libjunqi.so.$VERSION" ]
+[ "$(readlink "$LIBDIR/libjunqi.so")" = "libjunqi.so.0" ]
+step "soname, stripped libraries, separate debug info"
+[ "$(objdump -p "$LIBDIR/libjunqi.so.$VERSION" | sed -n 's/^ *SONAME *//p')" = "libjunqi.so.0" ] \
+  || { echo "libjunqi.so has no soname libjunqi.so.0" >&2; exit 1; }
+sections() { readelf -S --wide "$1" 2>/dev/null; }
+if grep -q '\.debug_info' <<<"$(sections "$LIBDIR/libjunqi.so.$VERSION")"; then
+  echo "the installed libjunqi.so still has debug info" >&2; exit 1
+fi
+grep -q '\.gnu_debuglink' <<<"$(sections "$LIBDIR/libjunqi.so.$VERSION")" \
+  || { echo "the installed libjunqi.so has no .gnu_debuglink" >&2; exit 1; }
+grep -q '\.debug_info' <<<"$(sections "$LIBDIR/.debug/libjunqi.so.$VERSION.debug")" \
+  || { echo "the debug file has no debug info" >&2; exit 1; }
+if grep -q '\.debug_info' <<<"$(readelf -S --wide "$LIBDIR/libjunqi.a" 2>/dev/null)"; then
+  echo "the installed libjunqi.a still has debug info" >&2; exit 1
+fi
+echo "   libjunqi.so $(stat -c %s "$LIBDIR/libjunqi.so.$VERSION") bytes (built: $(stat -c %s target/release/libjunqi.so)), debug info $(stat -c %s "$LIBDIR/.debug/libjunqi.so.$VERSION.debug") bytes apart; libjunqi.a $(stat -c %s "$LIBDIR/libjunqi.a") bytes (built: $(stat -c %s target/release/libjunqi.a))"
+step "DESTDIR staging writes the final paths"
+PREFIX=/opt/junqi DESTDIR=$BUILD/stage bash scripts/install-c --no-build > /dev/null
+[ -e "$BUILD/stage/opt/junqi/lib/libjunqi.so.0" ] && [ ! -e /opt/junqi/lib/libjunqi.so.0 ] \
+  || { echo "DESTDIR was not honoured" >&2; exit 1; }
+grep -qx 'prefix=/opt/junqi' "$BUILD/stage/opt/junqi/lib/pkgconfig/junqi.pc"
+if grep -q '@\|^#' "$BUILD/stage/opt/junqi/lib/pkgconfig/junqi.pc"; then
+  echo "junqi.pc has an unfilled field or a comment" >&2; exit 1
+fi
 
-# 3. Every program, linked once against each library.
+# 2. Every program, linked once against each installed library.
+STATIC_LIBS="-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
 CC=${CC:-cc}
-CFLAGS="-std=c11 -Wall -Wextra -Werror -pedantic -O1 -g -I$ROOT/include"
+CFLAGS="-std=c11 -Wall -Wextra -Werror -pedantic -O1 -g -I$PREFIX/include"
 for prog in example game errors sanjun render; do
   step "compile $prog.c (static and shared)"
   $CC $CFLAGS "tests/c/$prog.c" "$LIBDIR/libjunqi.a" $STATIC_LIBS -o "$BUILD/$prog-static"
@@ -60,7 +82,8 @@ shared_deps=$(ldd "$BUILD/game-shared")
 if grep -q libjunqi <<<"$static_deps"; then
   echo "game-static is linked against the shared library" >&2; exit 1
 fi
-grep -q "libjunqi.so" <<<"$shared_deps" || { echo "game-shared does not use libjunqi.so" >&2; exit 1; }
+grep -q "libjunqi.so.0 => $LIBDIR/libjunqi.so.0" <<<"$shared_deps" \
+  || { echo "game-shared does not load $LIBDIR/libjunqi.so.0:" >&2; echo "$shared_deps" >&2; exit 1; }
 
 for kind in static shared; do
   step "run ($kind)"
@@ -76,25 +99,41 @@ done
 cmp -s "$BUILD/example-static.out" "$BUILD/example-shared.out" || {
   echo "the static and shared example runs differ" >&2; exit 1; }
 
-# 4. The docs show tests/c/example.c verbatim, and the documented link lines work.
+# 3. The docs show tests/c/example.c verbatim, and the documented build lines work.
 step "docs/c.md shows tests/c/example.c verbatim"
 awk '/<!-- example.c begin -->/{f=1; next} /<!-- example.c end -->/{f=0} f' docs/c.md \
   | sed -e '1{/^```c$/d}' -e '${/^```$/d}' > "$BUILD/doc-example.c"
 diff -u tests/c/example.c "$BUILD/doc-example.c"
-step "plain cc line and pkg-config"
-(cd "$BUILD" && cc -std=c11 ../example.c -I"$ROOT/include" -L"$LIBDIR" -ljunqi -o plain-example \
-  && LD_LIBRARY_PATH="$LIBDIR" ./plain-example > /dev/null)
-PREFIX=$BUILD/prefix
-mkdir -p "$PREFIX/include" "$PREFIX/lib/pkgconfig"
-cp include/junqi.h "$PREFIX/include/"
-cp "$LIBDIR/libjunqi.so" "$LIBDIR/libjunqi.a" "$PREFIX/lib/"
-VERSION=$(sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
-sed -e "s|@PREFIX@|$PREFIX|" -e "s|@VERSION@|$VERSION|" ffi-c/junqi.pc.in > "$PREFIX/lib/pkgconfig/junqi.pc"
-export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
+step "pkg-config (PKG_CONFIG_PATH=\$PREFIX/lib/pkgconfig), shared and static"
+export PKG_CONFIG_PATH="$LIBDIR/pkgconfig"
 [ "$(pkg-config --modversion junqi)" = "$VERSION" ]
 # shellcheck disable=SC2046
-cc -std=c11 tests/c/example.c $(pkg-config --cflags --libs junqi) -o "$BUILD/pc-example"
-LD_LIBRARY_PATH="$PREFIX/lib" "$BUILD/pc-example" > /dev/null
+cc -std=c11 tests/c/example.c $(pkg-config --cflags --libs junqi) \
+   -Wl,-rpath,"$(pkg-config --variable=libdir junqi)" -o "$BUILD/pc-example"
+"$BUILD/pc-example" > /dev/null
+# shellcheck disable=SC2046
+cc -std=c11 tests/c/example.c $(pkg-config --cflags junqi) "$(pkg-config --variable=libdir junqi)/libjunqi.a" \
+   $(pkg-config --static --libs-only-l junqi | sed 's/-ljunqi//') -o "$BUILD/pc-example-static"
+"$BUILD/pc-example-static" > /dev/null
+step "CMake: find_package(junqi) (tests/c/cmake)"
+if ! command -v cmake > /dev/null; then
+  step "installing cmake"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq cmake > /dev/null
+fi
+cmake -S tests/c/cmake -B "$BUILD/cmake" -DCMAKE_PREFIX_PATH="$PREFIX" > "$BUILD/cmake.log" \
+  || { cat "$BUILD/cmake.log"; exit 1; }
+cmake --build "$BUILD/cmake" > "$BUILD/cmake-build.log" || { cat "$BUILD/cmake-build.log"; exit 1; }
+"$BUILD/cmake/example" > /dev/null
+"$BUILD/cmake/example_static" > /dev/null
+# The installed tree is relocatable, and the version file refuses a newer request.
+mv "$PREFIX" "$BUILD/moved"
+cmake -S tests/c/cmake -B "$BUILD/cmake-moved" -DCMAKE_PREFIX_PATH="$BUILD/moved" > /dev/null
+mv "$BUILD/moved" "$PREFIX"
+if cmake -S tests/c/cmake -B "$BUILD/cmake-newer" -DCMAKE_PREFIX_PATH="$PREFIX" \
+     -DJUNQI_MIN_VERSION=0.2 > "$BUILD/cmake-newer.log" 2>&1; then
+  echo "find_package(junqi 0.2) accepted version $VERSION" >&2; exit 1
+fi
 
 # 5. Valgrind: no memory errors, no definite or indirect leaks.
 if ! command -v valgrind > /dev/null; then

@@ -4,7 +4,8 @@
 
 Measures games/second of ``junqi.random_playouts`` (whole games in Rust, GIL
 released) and the per-call cost, from Python, of one ``legal_action_ids()`` +
-``play_id()`` pair on a refereed ``Game``.
+``play_id()`` pair on a refereed ``Game``, and of a view as a dict with and without
+its event log (``view.to_dict()`` against ``view.to_dict(events=False)``).
 """
 
 from __future__ import annotations
@@ -63,8 +64,27 @@ def bench_calls(pairs: int = 100_000) -> float:
     return us
 
 
+def bench_view(plies: int = 300, reps: int = 2000) -> None:
+    """A player's view as a dict after ``plies`` plies: with the event log and without."""
+    rng = random.Random(2)
+    game = junqi.Game(seed=3)
+    game.deploy_random("south")
+    game.deploy_random("north")
+    while not game.is_over and game.ply < plies:
+        ids = game.legal_action_ids()
+        game.play_id(ids[rng.randrange(len(ids))])
+    for events in (True, False):
+        t = time.perf_counter()
+        for _ in range(reps):
+            game.view("north").to_dict(events=events)
+        us = (time.perf_counter() - t) / reps * 1e6
+        n = len(game.events("north"))
+        print(f"view('north').to_dict(events={events}) at ply {game.ply} ({n} events): {us:.0f} µs")
+
+
 if __name__ == "__main__":
     for name in junqi.rule_sets():
         bench_playouts(name, 2000 if name == "classic" else 500)
     bench_threads()
     bench_calls()
+    bench_view()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import junqi
 
 
@@ -15,6 +17,10 @@ def test_fanqi_flip_events_and_armies() -> None:
     assert first.notation == f"flip {first.from_}" and first.to == first.from_
     assert first.id is not None
     assert game.rules.action_at(first.id) == first
+    # A flip is an action but not a move of the board: the error says where to look.
+    assert game.action_space == 1248 and first.id >= 1188
+    with pytest.raises(junqi.NotationError, match=r"moves are 0\.\.1188.*RuleSet\.action_at"):
+        game.board.move_at(first.id)
     report = game.play(first)
     flipped, *assigned = report.public
     assert flipped.type == "flipped"
@@ -64,12 +70,13 @@ def test_siguo_time_outs_and_elimination() -> None:
 
 
 def test_sides_that_do_not_play_are_refused() -> None:
+    """The same class as ``resign("east")`` (C: JUNQI_STATUS_SIDE_NOT_IN_GAME)."""
     game = junqi.Game("classic", seed=1)
-    for call in (game.view, game.events, game.player_record, game.timeouts):
+    for call in (game.view, game.events, game.player_record, game.timeouts, game.obligation, game.resign):
         try:
             call("east")
-        except junqi.SetupError as e:
-            assert "east does not play in classic" in str(e)
+        except junqi.IllegalMoveError as e:
+            assert str(e) == "east is not in the game"
         else:
             raise AssertionError(f"{call.__name__} accepted east")
 

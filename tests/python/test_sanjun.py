@@ -325,7 +325,7 @@ def test_no_obligation_at_the_start() -> None:
         for side in game.rules.sides:
             assert game.obligation(side) is None
     game = junqi.Game("sanjun-modern", 5)
-    with pytest.raises(junqi.SetupError, match="east"):
+    with pytest.raises(junqi.IllegalMoveError, match="east is not in the game"):
         game.obligation("east")
     with pytest.raises(junqi.NotationError):
         game.obligation("up")

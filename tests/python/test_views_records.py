@@ -37,6 +37,10 @@ def test_view_hides_enemy_kinds(game: junqi.Game) -> None:
         text = str(view)
         assert "??" in text and text.count("FL") == 1  # only the own flag is shown
         assert json.loads(view.to_json()) == as_dict
+        state = view.to_dict(events=False)
+        assert "events" not in state and as_dict["events"]
+        assert state == {k: v for k, v in as_dict.items() if k != "events"}
+        assert json.loads(view.to_json(events=False)) == state
 
 
 def test_view_depends_only_on_the_players_information() -> None:
@@ -186,7 +190,7 @@ def test_reprs_are_readable(game: junqi.Game) -> None:
     assert repr(game).startswith('<Game "classic" move ply=1')
     assert "seed" not in repr(game), "the seed rebuilds hidden identities"
     assert "c6xc7" in repr(report) and "c6xc7" in str(report)
-    assert repr(report.public[0]) == "<Event attacked: south c6xc7: both left the board>"
+    assert repr(report.public[0]) == "<Event attacked: south c6xc7: both (both left the board)>"
     assert repr(game.legal_moves()[0]).startswith("Move(")
     assert repr(game.view("south")).startswith("<View of south ply=1")
     assert repr(game.view("south").pieces[0]) == 'SeenPiece(point="a1", owner=Side.SOUTH, kind=PieceKind.MINE, arm=Arm.ARMY)'

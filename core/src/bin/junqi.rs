@@ -1,27 +1,36 @@
-//! `junqi` — plays a refereed sample game between two random players and prints what
-//! each player sees as the game goes.
+//! `junqi` — plays a refereed sample game between random players and prints what each
+//! player sees as the game goes.
 //!
 //! ```text
-//! cargo run --release -- [--rules classic] [--seed N] [--every N] [--quiet] [--json] [--svg DIR]
+//! cargo run --release -- [--rules NAME|FILE|-] [--seed N] [--every N] [--quiet] [--json] [--svg DIR]
 //! ```
 
+use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use junqi::{describe_result, Game, Rng, RuleSet};
+use junqi::{describe_result, EdgeKind, Game, Rng, RuleSet};
 
 const USAGE: &str = "\
-usage: junqi [--rules NAME|FILE.json] [--seed N] [--every N] [--max-plies N] [--quiet] [--json] [--svg DIR]
+usage: junqi [--rules NAME|FILE|-] [--seed N] [--every N] [--max-plies N] [--quiet] [--json] [--svg DIR]
 
-Plays a refereed game between two random players and prints each player's view.
-  --rules NAME    rule set preset (default classic; presets: PRESETS) or a JSON file
-  --seed N        seed for the setups and the players' choices (default 1)
-  --every N       print both players' boards every N plies (default 20; 0 = only at the end)
+Plays a refereed game between random players (two; four in siguo) and prints what each
+player sees: its own pieces, the others' as <??> until the referee shows them.
+  --rules R       a preset (default classic), else a file of rule-set JSON: any path,
+                  `-` for standard input.
+                  Presets: PRESETS
+  --seed N        seed for the setups (or the deal) and the players' choices (default 1)
+  --every N       print every player's board every N plies (default 20; 0 = only at the end)
   --max-plies N   stop after N plies even if the game is not over (default 2000)
   --quiet         print only the result
   --json          print the final views and the record as JSON instead of text
   --svg DIR       also draw each player's view as DIR/RULES-PLY-SEAT.svg at the end
                   (and every N plies with --every N)
 ";
+
+fn usage() -> String {
+    USAGE.replace("PRESETS", &RuleSet::preset_names().join(", "))
+}
 
 struct Args {
     rules: String,
@@ -35,7 +44,8 @@ struct Args {
     every_given: bool,
 }
 
-fn parse_args() -> Result<Args, String> {
+/// The parsed arguments, or `Ok(None)` for `--help`.
+fn parse_args() -> Result<Option<Args>, String> {
     let mut a = Args {
         rules: "classic".into(),
         seed: 1,
@@ -62,31 +72,115 @@ fn parse_args() -> Result<Args, String> {
             "--quiet" => a.quiet = true,
             "--json" => a.json = true,
             "--svg" => a.svg = Some(value("--svg")?),
-            "-h" | "--help" => {
-                print!("{}", USAGE.replace("PRESETS", &RuleSet::preset_names().join(", ")));
-                std::process::exit(0);
-            }
+            "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    Ok(a)
+    Ok(Some(a))
 }
 
-fn load_rules(name: &str) -> Result<std::sync::Arc<RuleSet>, String> {
-    if name.ends_with(".json") {
-        let text = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
-        return RuleSet::from_json(&text).map(std::sync::Arc::new).map_err(|e| e.to_string());
+/// A preset by name; anything else is a file of rule-set JSON (`-`: standard input).
+fn load_rules(name: &str) -> Result<Arc<RuleSet>, String> {
+    if RuleSet::preset_names().contains(&name) {
+        return RuleSet::preset(name).map_err(|e| e.to_string());
     }
-    RuleSet::preset(name).map_err(|e| e.to_string())
+    let text = if name == "-" {
+        let mut text = String::new();
+        io::stdin().read_to_string(&mut text).map_err(|e| format!("standard input: {e}"))?;
+        text
+    } else {
+        std::fs::read_to_string(name).map_err(|e| {
+            let presets = RuleSet::preset_names().join(", ");
+            format!("--rules {name:?} is not a preset ({presets}) and not a readable file: {e}")
+        })?
+    };
+    let source = if name == "-" { "standard input" } else { name };
+    RuleSet::from_json(&text).map(Arc::new).map_err(|e| format!("{source}: {e}"))
 }
 
-fn print_views(game: &Game) {
+/// What the text boards of this rule set show, with every piece's code, id and Chinese
+/// name.
+fn legend(rules: &RuleSet) -> String {
+    let board = rules.board();
+    let sea = board.points().any(|p| board.is_sea(p));
+    let air = !board.air_lines().is_empty();
+    let arcs = board.points().any(|a| {
+        board.neighbours_by(a, EdgeKind::Railway).any(|b| {
+            let ((ax, ay), (bx, by)) = (board.coords(a), board.coords(b));
+            ax != bx && ay != by
+        })
+    });
+    let mut s = String::new();
+    let unknown = if sea { "<??> (<~?> a ship)" } else { "<??>" };
+    if rules.deals() {
+        s.push_str(
+            "## is a face-down piece (翻棋): nobody knows it until it is flipped. Face up, a piece\n\
+             shows its code to both players: CODE for the player's own army, <CODE> for the other.\n\
+             The two armies are labelled south and north; the first flip decides which army each\n\
+             player commands.\n",
+        );
+    } else {
+        s.push_str(&format!(
+            "Each player sees its own pieces by code and the other sides' as {unknown} until the\n\
+             referee shows them (then <CODE>, e.g. <FL>).\n"
+        ));
+    }
+    let partners: Vec<String> = rules
+        .sides()
+        .iter()
+        .filter(|&&side| rules.team_of(side).len() > 1 && rules.team_of(side).iter().next() == Some(side))
+        .map(|&side| rules.team_of(side).iter().map(|s| s.name()).collect::<Vec<_>>().join(" and "))
+        .collect();
+    if !partners.is_empty() {
+        s.push_str(&format!("Teams: {}.\n", partners.join(" against ")));
+    }
+    let land = if sea { "an empty land point" } else { "an empty post (兵站)" };
+    s.push_str(&format!("Board: . {land}, ( ) an empty camp (行营), [ ] an empty HQ (大本营)"));
+    if sea {
+        s.push_str(", ~ sea");
+    }
+    if air {
+        s.push_str(", ^ an airport");
+    }
+    s.push_str(";\n       = and | railway (铁路)");
+    if arcs {
+        s.push_str(", // and \\\\ the railway arcs joining neighbouring halves");
+    }
+    s.push_str(";\n       roads (公路) join neighbouring points and are not drawn.\n");
+    if air {
+        s.push_str("Planes are listed under the board by air position (c7^ is the air above c7).\n");
+    }
+    s.push_str("Pieces:\n");
+    let entries: Vec<String> = rules
+        .army()
+        .map(|(k, n)| format!("{} {} {}{}", k.short(), k.id(), k.chinese_names()[0], if n > 1 { format!(" ×{n}") } else { String::new() }))
+        .collect();
+    for line in entries.chunks(3) {
+        s.push_str(&format!("  {}\n", line.join(", ")));
+    }
+    s
+}
+
+fn print_views(out: &mut impl Write, game: &Game) -> io::Result<()> {
     for &side in game.rules().sides() {
         let view = game.view(side);
-        println!("  {side}'s view:");
+        writeln!(out, "  {side}'s view:")?;
         for line in view.render(game.board()).lines() {
-            println!("    {line}");
+            writeln!(out, "{}", format!("    {line}").trim_end())?;
         }
+    }
+    Ok(())
+}
+
+/// Why a run stopped early: a game error, or standard output went away.
+enum Failure {
+    Game(String),
+    Io(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Io(e)
     }
 }
 
@@ -111,23 +205,22 @@ fn write_svgs(game: &Game, dir: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
-fn run(args: Args) -> Result<(), String> {
+impl From<String> for Failure {
+    fn from(e: String) -> Failure {
+        Failure::Game(e)
+    }
+}
+
+fn run(args: Args, out: &mut impl Write) -> Result<(), Failure> {
     let rules = load_rules(&args.rules)?;
     let mut game = Game::with_rules(rules.clone(), args.seed);
     let mut rng = Rng::new(args.seed);
     let text = !args.quiet && !args.json;
     if text {
-        println!("junqi {} — rule set {}, seed {}", junqi::VERSION, rules.name(), args.seed);
-        println!("Each player sees its own pieces by code, other sides' as <??> (<~?> a ship) unless revealed,");
-        println!("face-down pieces (翻棋) as ##; ( ) empty camp, [ ] empty HQ, ~ sea. Codes:");
-        let codes: Vec<String> = rules.army().map(|(k, _)| format!("{} {}", k.short(), k.id())).collect();
-        for line in codes.chunks(5) {
-            println!("  {}", line.join(", "));
-        }
-        if !rules.board().air_lines().is_empty() {
-            println!("Planes are listed under the board by air position (c7^ is the air above c7).");
-        }
-        println!();
+        let players = rules.sides().iter().map(|s| s.name()).collect::<Vec<_>>().join(", ");
+        writeln!(out, "junqi {} — rule set {}, seed {}; players {players}", junqi::VERSION, rules.name(), args.seed)?;
+        write!(out, "{}", legend(&rules))?;
+        writeln!(out)?;
     }
     if game.phase() == junqi::Phase::Deploy {
         for &side in rules.sides() {
@@ -135,8 +228,8 @@ fn run(args: Args) -> Result<(), String> {
         }
     }
     if text {
-        println!("== start ==");
-        print_views(&game);
+        writeln!(out, "== start ==")?;
+        print_views(out, &game)?;
     }
     while game.result().is_none() && game.position().ply() < args.max_plies {
         let actions = game.legal_actions();
@@ -149,50 +242,62 @@ fn run(args: Args) -> Result<(), String> {
         if text {
             let ply = game.position().ply();
             for e in &report.public {
-                println!("ply {ply:>4} [everyone]   {}", e.describe(game.board()));
+                writeln!(out, "ply {ply:>4} [everyone]   {}", e.describe(game.board()))?;
             }
             for (side, e) in &report.private {
-                println!("ply {ply:>4} [{:<5} only] {}", side.name(), e.describe(game.board()));
+                writeln!(out, "ply {ply:>4} [{:<5} only] {}", side.name(), e.describe(game.board()))?;
             }
             if args.every > 0 && ply % args.every == 0 && game.result().is_none() {
-                println!("== after ply {ply} ==");
-                print_views(&game);
+                writeln!(out, "== after ply {ply} ==")?;
+                print_views(out, &game)?;
             }
         }
     }
     write_svgs(&game, args.svg.as_deref())?;
     if args.json {
         let views: Vec<_> = rules.sides().iter().map(|s| game.view(*s).to_json(&rules)).collect();
-        let out = serde_json::json!({
+        let json = serde_json::json!({
             "views": views,
             "record": serde_json::to_value(game.record()).map_err(|e| e.to_string())?,
         });
-        println!("{}", serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
-        return Ok(());
+        writeln!(out, "{}", serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?)?;
+        return Ok(out.flush()?);
     }
     if text {
-        println!("== final ==");
-        print_views(&game);
+        writeln!(out, "== final ==")?;
+        print_views(out, &game)?;
     }
     match game.result() {
-        Some(r) => println!("result after {} plies: {}", game.position().ply(), describe_result(&r)),
-        None => println!("stopped after {} plies without a result (--max-plies)", game.position().ply()),
+        Some(r) => writeln!(out, "result after {} plies: {}", game.position().ply(), describe_result(&r))?,
+        None => writeln!(out, "stopped after {} plies without a result (--max-plies)", game.position().ply())?,
     }
-    Ok(())
+    Ok(out.flush()?)
 }
 
 fn main() -> ExitCode {
     let args = match parse_args() {
-        Ok(a) => a,
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            // Even `junqi --help | head -n 1` must not panic on the closed pipe.
+            let _ = io::stdout().lock().write_all(usage().as_bytes());
+            return ExitCode::SUCCESS;
+        }
         Err(e) => {
             eprintln!("junqi: {e}");
-            eprintln!("{}", USAGE.replace("PRESETS", &RuleSet::preset_names().join(", ")));
+            eprint!("{}", usage());
             return ExitCode::from(2);
         }
     };
-    match run(args) {
+    let mut out = BufWriter::new(io::stdout().lock());
+    match run(args, &mut out) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        // The reader went away (`junqi --json | head`): stop quietly, as `cat` does.
+        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Io(e)) => {
+            eprintln!("junqi: writing the output: {e}");
+            ExitCode::FAILURE
+        }
+        Err(Failure::Game(e)) => {
             eprintln!("junqi: {e}");
             ExitCode::FAILURE
         }

@@ -118,7 +118,7 @@ impl GameResult {
 ///
 /// Every message depends only on what the acting player knows: the board, public
 /// facts and its own identities.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
     /// The game has ended.
     #[error("the game is over")]

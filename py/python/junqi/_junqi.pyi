@@ -62,7 +62,7 @@ class NotationError(JunqiError):
     """Text that is not a point, a move, an action index, a side or a piece kind."""
 
 class IllegalMoveError(JunqiError):
-    """An action the rules do not allow now (the game is left unchanged)."""
+    """An action the rules do not allow now, or a side that is not in the game (the game is left unchanged)."""
 
 class RecordError(JunqiError):
     """A record that cannot be read or does not replay."""
@@ -643,8 +643,10 @@ class View:
     @property
     def result(self) -> GameResult | None: ...
     def piece_at(self, point: str) -> SeenPiece | None: ...
-    def to_json(self) -> str: ...
-    def to_dict(self) -> dict[str, Any]: ...
+    def to_json(self, events: bool = True) -> str:
+        """The view as JSON text; ``events=False`` leaves the event log out."""
+    def to_dict(self, events: bool = True) -> dict[str, Any]:
+        """The view as a dict; ``events=False`` leaves the event log out (cheaper)."""
     def render(self) -> str: ...
     def to_svg(
         self,

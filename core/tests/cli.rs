@@ -1,0 +1,144 @@
+//! The `junqi` program (the main job): rule sets from any path or standard input, a
+//! legend per rule set, and a quiet stop when its reader goes away.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+
+const JUNQI: &str = env!("CARGO_BIN_EXE_junqi");
+
+fn run(args: &[&str], stdin: &str) -> (bool, String, String) {
+    let mut child = Command::new(JUNQI)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("junqi runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+const MINE: &str = r#"{"extends": "classic", "name": "mine", "options": {"rail_max_steps": 3}}"#;
+
+#[test]
+fn rules_come_from_a_preset_any_file_or_standard_input() {
+    for args in [
+        &["--rules", "-", "--quiet"][..],
+        &["--rules", "/dev/stdin", "--quiet"],
+    ] {
+        let (ok, out, err) = run(args, MINE);
+        assert!(ok, "{args:?}: {err}");
+        assert!(
+            out.starts_with("result after") || out.starts_with("stopped after"),
+            "{out}"
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("junqi-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rules.txt"); // any name, not only *.json
+    std::fs::write(&file, MINE).unwrap();
+    let (ok, out, _) = run(&["--rules", file.to_str().unwrap(), "--max-plies", "3"], "");
+    assert!(ok && out.contains("rule set mine"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let (ok, _, err) = run(&["--rules", "nope"], "");
+    assert!(
+        !ok && err.contains("\"nope\" is not a preset (classic, siguo")
+            && err.contains("not a readable file"),
+        "{err}"
+    );
+    let (ok, _, err) = run(&["--rules", "-"], "{");
+    assert!(
+        !ok && err.contains("standard input: invalid rule set JSON"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_reader_that_goes_away_stops_the_program_quietly() {
+    for args in [&["--json"][..], &["--every", "1"]] {
+        let mut child = Command::new(JUNQI)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 16];
+        child
+            .stdout
+            .as_mut()
+            .unwrap()
+            .read_exact(&mut first)
+            .unwrap();
+        drop(child.stdout.take()); // `| head -c 16`
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(
+            status.success() && err.is_empty(),
+            "{args:?}: {status} {err}"
+        );
+    }
+}
+
+#[test]
+fn the_legend_fits_the_rule_set() {
+    let legend = |rules: &str| {
+        let (ok, out, err) = run(&["--rules", rules, "--max-plies", "0", "--every", "0"], "");
+        assert!(ok, "{err}");
+        out[..out.find("== start ==").unwrap()].to_owned()
+    };
+    let classic = legend("classic");
+    for needed in [
+        ". an empty post",
+        "( ) an empty camp (行营)",
+        "[ ] an empty HQ (大本营)",
+        "= and | railway",
+        "EN engineer 工兵 ×3",
+        "FL flag 军旗",
+    ] {
+        assert!(
+            classic.contains(needed),
+            "{needed:?} missing from\n{classic}"
+        );
+    }
+    for absent in ["ship", "翻棋", "~", "plane", "Teams"] {
+        assert!(
+            !classic.contains(absent),
+            "{absent:?} in the classic legend\n{classic}"
+        );
+    }
+    assert!(legend("fanqi").contains("## is a face-down piece (翻棋)"));
+    assert!(legend("siguo").contains("Teams: south and north against east and west."));
+    let sanjun = legend("sanjun-modern");
+    assert!(
+        sanjun.contains("<~?> a ship")
+            && sanjun.contains("c7^ is the air above c7")
+            && sanjun.contains("AA aa_gun 高射炮")
+    );
+}
+
+#[test]
+fn help_names_every_preset_and_the_four_player_game() {
+    let (ok, out, _) = run(&["--help"], "");
+    assert!(
+        ok && out.contains("four in siguo")
+            && out.contains("sanjun-forum")
+            && out.contains("`-` for standard input")
+    );
+}
