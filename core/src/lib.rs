@@ -142,7 +142,7 @@ pub use position::{
 pub use record::{PlayerRecord, Record, RecordEntry, RulesRef};
 pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, View};
 pub use rng::Rng;
-pub use rules::{Ability, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
+pub use rules::{Ability, MineDigging, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
 pub use setup::{Deployment, Setup, SetupError};
 
 /// The crate version.

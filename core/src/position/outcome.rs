@@ -43,6 +43,8 @@ pub enum EndReason {
     NoMovablePieces,
     /// A side's commander left the board (`commander_capture`, 夺取主帅).
     CommanderCaptured,
+    /// A player left the game mid-way ([`crate::Game::escape`]; seed 003 line 78).
+    Escape,
 }
 
 /// The result of a finished game.
@@ -71,7 +73,7 @@ impl Phase {
 
 impl EndReason {
     /// Every reason.
-    pub const ALL: [EndReason; 8] = [
+    pub const ALL: [EndReason; 9] = [
         EndReason::FlagCaptured,
         EndReason::NoLegalMove,
         EndReason::NoCaptureLimit,
@@ -80,6 +82,7 @@ impl EndReason {
         EndReason::TimeOuts,
         EndReason::NoMovablePieces,
         EndReason::CommanderCaptured,
+        EndReason::Escape,
     ];
 
     /// The snake_case name, e.g. `"flag_captured"`.
@@ -93,6 +96,7 @@ impl EndReason {
             EndReason::TimeOuts => "time_outs",
             EndReason::NoMovablePieces => "no_movable_pieces",
             EndReason::CommanderCaptured => "commander_captured",
+            EndReason::Escape => "escape",
         }
     }
 }
@@ -200,6 +204,14 @@ pub enum PlayError {
         target: PieceKind,
         /// The target's point.
         to: String,
+    },
+    /// A resignation before `min_plies_before_resign` plies (seed 003 line 79).
+    #[error("no resignation within the first {min} plies (ply {ply} now)")]
+    TooEarlyToResign {
+        /// Plies played so far.
+        ply: u32,
+        /// The rule set's minimum.
+        min: u32,
     },
     /// The piece cannot get there this turn.
     #[error("the {kind} on {from} cannot reach {to} this turn: no step, clear run, flight or strike joins them")]
