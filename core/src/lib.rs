@@ -116,7 +116,8 @@
 //! - [`piece`]: kinds, classes, sides · [`board`]: geometry · [`rules`]: rule sets ·
 //!   [`combat`]: outcomes · [`setup`]: deployment · [`action`]: actions and notation ·
 //!   [`position`]: state, movement and play · [`referee`]: games, events, views ·
-//!   [`record`]: records · [`rng`]: the seeded generator.
+//!   [`record`]: records · [`rng`]: the seeded generator · [`platform`]: surrender,
+//!   escape, scoring, levels and ratings around a game (the QQ platform, seed 003).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -125,6 +126,7 @@ pub mod board;
 pub mod combat;
 mod movegen;
 pub mod piece;
+pub mod platform;
 pub mod position;
 pub mod record;
 pub mod referee;

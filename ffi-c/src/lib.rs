@@ -31,6 +31,8 @@ mod types;
 mod rules;
 // Games:
 mod game;
+// The platform around games (scoring, levels):
+mod platform;
 // Internals:
 mod boundary;
 mod ptr;
@@ -41,6 +43,7 @@ mod tests;
 use std::ffi::{c_char, c_int};
 
 pub use game::*;
+pub use platform::*;
 pub use rules::*;
 pub use status::junqi_status;
 pub use types::*;

@@ -116,6 +116,8 @@ pub enum junqi_end_reason {
     NoMovablePieces = 6,
     /// A side's commander left the board (`commander_capture`, 海陆空三军棋's 夺取主帅).
     CommanderCaptured = 7,
+    /// A player left the game mid-way (`junqi_game_escape`; seed 003 line 78).
+    Escape = 8,
     /// A reason this version of the header does not know yet (a newer core); the
     /// result JSON (`junqi_game_view_json`) names it.
     Other = 99,
@@ -374,6 +376,7 @@ pub(crate) fn reason_to_c(reason: EndReason) -> junqi_end_reason {
         EndReason::TimeOuts => junqi_end_reason::TimeOuts,
         EndReason::NoMovablePieces => junqi_end_reason::NoMovablePieces,
         EndReason::CommanderCaptured => junqi_end_reason::CommanderCaptured,
+        EndReason::Escape => junqi_end_reason::Escape,
         _ => junqi_end_reason::Other,
     }
 }
@@ -467,7 +470,7 @@ fn phase_names() -> &'static [CString] {
 }
 
 /// The reasons this mirror knows, in `junqi_end_reason` value order.
-pub(crate) const REASONS: [EndReason; 8] = [
+pub(crate) const REASONS: [EndReason; 9] = [
     EndReason::FlagCaptured,
     EndReason::NoLegalMove,
     EndReason::NoCaptureLimit,
@@ -476,6 +479,7 @@ pub(crate) const REASONS: [EndReason; 8] = [
     EndReason::TimeOuts,
     EndReason::NoMovablePieces,
     EndReason::CommanderCaptured,
+    EndReason::Escape,
 ];
 
 fn reason_names() -> &'static [CString] {

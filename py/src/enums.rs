@@ -222,6 +222,7 @@ py_enum! {
         TimeOuts = "TIME_OUTS", "time_outs";
         NoMovablePieces = "NO_MOVABLE_PIECES", "no_movable_pieces";
         CommanderCaptured = "COMMANDER_CAPTURED", "commander_captured";
+        Escape = "ESCAPE", "escape";
     }
 }
 

@@ -43,7 +43,9 @@ impl Position {
         }
         let team = self.rules.team_of(side);
         let sides = self.rules.sides().to_vec();
-        let partner_in = sides.iter().any(|&s| s != side && team.contains(s) && !self.out.contains(s));
+        let partner_in = sides
+            .iter()
+            .any(|&s| s != side && team.contains(s) && !self.out.contains(s));
         self.out = self.out.with(side);
         let winners = if partner_in {
             SideSet::EMPTY

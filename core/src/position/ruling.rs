@@ -27,7 +27,11 @@ impl Position {
         {
             return Outcome::Lose;
         }
-        let kind = if d.kind == PieceKind::Mine && self.digs_mines(a) { PieceKind::Engineer } else { a.kind };
+        let kind = if d.kind == PieceKind::Mine && self.digs_mines(a) {
+            PieceKind::Engineer
+        } else {
+            a.kind
+        };
         match rules.combat_outcome(kind, d.kind) {
             // A pairing the rules forbid, on a kind the mover could not see: repelled.
             Outcome::Illegal => Outcome::Repel,
@@ -43,17 +47,26 @@ impl Position {
     pub(super) fn digs_mines(&self, a: Slot) -> bool {
         let rules = &self.rules;
         let mode = rules.options().smallest_digs_mines;
-        if mode == MineDigging::Off || a.kind == PieceKind::Engineer || a.kind.class() != PieceClass::Officer {
+        if mode == MineDigging::Off
+            || a.kind == PieceKind::Engineer
+            || a.kind.class() != PieceClass::Officer
+        {
             return false;
         }
         let ranks = &rules.spec().ranks;
-        let Some(&mine) = ranks.get(&a.kind) else { return false };
+        let Some(&mine) = ranks.get(&a.kind) else {
+            return false;
+        };
         for p in self.occ[a.owner as usize].iter() {
             let k = self.slots[self.cells[p.index()] as usize].kind;
             match k {
                 PieceKind::Engineer => return false,
                 PieceKind::Bomb if mode == MineDigging::EngineersAndBombsGone => return false,
-                _ if k.class() == PieceClass::Officer && ranks.get(&k).is_some_and(|&r| r < mine) => return false,
+                _ if k.class() == PieceClass::Officer
+                    && ranks.get(&k).is_some_and(|&r| r < mine) =>
+                {
+                    return false
+                }
                 _ => {}
             }
         }
