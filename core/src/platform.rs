@@ -280,6 +280,12 @@ impl Platform {
                 )));
             }
         }
+        if let Some(w) = result.winners.iter().find(|w| !sides.contains(w)) {
+            return Err(PlatformError::Seats(format!(
+                "the result names {w} as a winner, who does not play {}",
+                rules.name()
+            )));
+        }
         if let Some(missing) = sides.iter().find(|s| !seats.iter().any(|t| t.side == **s)) {
             return Err(PlatformError::Seats(format!("{missing} has no seat")));
         }

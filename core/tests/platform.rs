@@ -316,6 +316,9 @@ fn the_ledger_gives_new_points_levels_and_ratings() {
     assert!(
         matches!(bad(&[(South, 0), (North, 0), (East, 0)]), PlatformError::Seats(m) if m.contains("does not play"))
     );
+    let east = result(&[East], EndReason::FlagCaptured);
+    let e = Platform::QQ.apply(&rules, &east, 100, &seats(&[(South, 0), (North, 0)])).unwrap_err();
+    assert!(matches!(e, PlatformError::Seats(m) if m.contains("east as a winner")));
     let g = Game::new("classic", 1).unwrap();
     assert_eq!(
         Platform::QQ.apply_game(&g, &seats(&[(South, 0), (North, 0)])),
