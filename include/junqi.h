@@ -312,6 +312,10 @@ typedef enum {
    */
   JUNQI_END_REASON_MUTUAL_ELIMINATION = 8,
   /**
+   * A player left the game mid-way (`junqi_game_escape`; seed 003 line 78).
+   */
+  JUNQI_END_REASON_ESCAPE = 9,
+  /**
    * A reason this version of the header does not know yet (a newer core); the
    * result JSON (`junqi_game_view_json`) names it.
    */
@@ -1144,6 +1148,23 @@ junqi_status junqi_game_play_as(junqi_game *game, int side, const char *notation
 junqi_status junqi_game_resign(junqi_game *game, int side, char **report_out);
 
 /**
+ * `side` leaves the game (an escape, seed 003 line 78): the game ends at once, with
+ * reason `JUNQI_END_REASON_ESCAPE`. If no partner of the escaper is still in, the
+ * other side (team) wins; if a partner is still in (four players, both enemies in),
+ * nobody wins and nobody scores. Allowed at any time before the game ends (also out
+ * of turn).
+ *
+ * - `report_out`: as for `junqi_game_play` (may be NULL).
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME` (also: already
+ * out); `WRONG_PHASE` (the game is over); `POISONED`. Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `report_out` is NULL or writable.
+ */
+junqi_status junqi_game_escape(junqi_game *game, int side, char **report_out);
+
+/**
  * The referee's time-out for the side to act (a player who ran out of time): its turn
  * passes (during a reaction, the submarine stays where it is); under a rule set with
  * `max_timeouts`, a side that reaches that many is out.
@@ -1333,6 +1354,62 @@ junqi_status junqi_view_svg(const junqi_game *game, int side, const char *option
  * string; `svg_out` is NULL or writable.
  */
 junqi_status junqi_board_svg(const junqi_rules *rules, int side, const char *options_json, char **svg_out);
+
+/**
+ * The platform level held with `points` (seed 003 lines 94–111: 小兵 from 0 … 司令 from
+ * 12 750; below 0 is 小兵), as JSON: `{"index": 4, "name": "排长", "english":
+ * "platoon leader", "min_points": 50}`.
+ *
+ * - `json_out`: receives a new string; free it with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
+ *
+ * # Safety
+ * `json_out` is NULL or writable.
+ */
+junqi_status junqi_platform_level_for(int64_t points, char **json_out);
+
+/**
+ * Scores a finished game on the QQ platform (the ledger): each seat's change, new
+ * points, level and rating. The rules are in docs/platform.md: a win is +1/−1 with two
+ * players and +2/−2 per seat with four; the winners score 0 when the game ended
+ * within 30 (two players) or 40 (four) plies; a winner above 50 points gains nothing
+ * against an opponent below 50; draws and no-score escapes move nothing.
+ *
+ * - `rules`: the game's rule set (for its sides and teams).
+ * - `request_json`: `{"result": {"winners": ["south"], "reason": "flag_captured"},
+ *   "plies": 120, "seats": [{"side": "south", "points": 49, "rating": 1500}, …]}`
+ *   (`rating` may be left out: 1500). Every side of the rule set has one seat.
+ * - `json_out`: receives a new string, a list in seat order of `{"side", "rule",
+ *   "points_before", "delta", "points", "level": {…}, "rating_before", "rating"}`;
+ *   free it with `junqi_string_free`. `rule` is `"win"`, `"quick_win"`,
+ *   `"protected"`, `"loss"`, `"draw"` or `"no_score"`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `INVALID_UTF8`; `INVALID_JSON` (also: not of that
+ * shape); `SIDE_NOT_IN_GAME` (a seat for a side that does not play, twice, or missing).
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `rules` is NULL or a live `junqi_rules`; `request_json` is NULL or a NUL-terminated
+ * string; `json_out` is NULL or writable.
+ */
+junqi_status junqi_platform_score(const junqi_rules *rules, const char *request_json, char **json_out);
+
+/**
+ * Scores a finished game (see `junqi_platform_score`) from the game itself: its
+ * result and its ply count.
+ *
+ * - `seats_json`: `[{"side": "south", "points": 49, "rating": 1500}, …]`.
+ * - `json_out`: as for `junqi_platform_score`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `INVALID_UTF8`; `INVALID_JSON`; `SIDE_NOT_IN_GAME`;
+ * `WRONG_PHASE` (the game is not over); `POISONED`. Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `seats_json` is NULL or a NUL-terminated
+ * string; `json_out` is NULL or writable.
+ */
+junqi_status junqi_game_platform_score(const junqi_game *game, const char *seats_json, char **json_out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -118,7 +118,8 @@
 //!   [`combat`]: outcomes · [`setup`]: deployment · [`action`]: actions and notation ·
 //!   [`position`]: state, movement and play · [`referee`]: games, events, views ·
 //!   [`record`]: records · [`render`]: SVG pictures of boards and views ·
-//!   [`rng`]: the seeded generator.
+//!   [`rng`]: the seeded generator · [`platform`]: surrender, escape, scoring, levels
+//!   and ratings around a game (the QQ platform, seed 003).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -127,6 +128,7 @@ pub mod board;
 pub mod combat;
 mod movegen;
 pub mod piece;
+pub mod platform;
 pub mod position;
 pub mod record;
 pub mod referee;
@@ -145,7 +147,7 @@ pub use position::{
 pub use record::{PlayerRecord, Record, RecordEntry, RulesRef};
 pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, View};
 pub use rng::Rng;
-pub use rules::{Ability, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
+pub use rules::{Ability, MineDigging, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
 pub use setup::{Deployment, Setup, SetupError};
 
 /// Gives error types a `Debug` form equal to their message: what `unwrap`, `?` into

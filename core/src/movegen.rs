@@ -79,6 +79,10 @@ pub(crate) fn reachable(pos: &Position, from: Point) -> PointSet {
     if rules.has_ability(me.kind, Ability::Flight) {
         forbidden = forbidden.or(board.hqs.and(occupied));
     }
+    // `hq_safe_from` (seed 001's variant: bombs may not attack HQs); HQs are public.
+    if rules.spares_hqs(me.kind) {
+        forbidden = forbidden.or(board.hqs.and(occupied));
+    }
     let mut t = match mobility {
         _ if locked => PointSet::EMPTY,
         Mobility::Immobile => PointSet::EMPTY,
@@ -296,12 +300,26 @@ fn flight_targets(pos: &Position, from: Point, forbidden: PointSet) -> PointSet 
     t
 }
 
+/// Whether a plane's run from `from` to `to` ends on an enemy piece: a plane at `to`,
+/// or a surface piece below an empty air position.
+fn lock_on_target(pos: &Position, from: Point, to: Point) -> bool {
+    let board = pos.rules().board();
+    let Some(me) = pos.slot_at(from) else { return false };
+    let team = pos.rules().team_of(me.owner);
+    let at = if pos.occupied().contains(to) { Some(to) } else { board.below(to) };
+    at.and_then(|q| pos.owner_at(q)).is_some_and(|o| !team.contains(o))
+}
+
 /// The manner of a legal action (see [`targets`]).
 pub(crate) fn manner(pos: &Position, from: Point, to: Point, kind: PieceKind) -> Attack {
     let rules = pos.rules();
     let board = rules.board();
     let mobility = rules.mobility(kind);
     if mobility == Mobility::Fly {
+        // `recon_lock_on`: a scout's attack is made from where it is (lock-on).
+        if rules.options().recon_lock_on && rules.has_ability(kind, Ability::Scout) && lock_on_target(pos, from, to) {
+            return Attack::Strike;
+        }
         return Attack::Move;
     }
     if mobility == Mobility::Immobile {

@@ -71,6 +71,11 @@ pub enum RecordEntry {
         /// The side resigning.
         resign: Side,
     },
+    /// A player who left the game (an escape).
+    Escape {
+        /// The side escaping.
+        escape: Side,
+    },
     /// A time-out applied by the referee to the side to act.
     TimeOut {
         /// The side that timed out.
@@ -121,6 +126,7 @@ impl Record {
                     },
                     Entry::Play(a) => RecordEntry::Action(a.to_notation(board)),
                     Entry::Resign(side) => RecordEntry::Resign { resign: *side },
+                    Entry::Escape(side) => RecordEntry::Escape { escape: *side },
                     Entry::TimeOut(side) => RecordEntry::TimeOut { timeout: *side },
                     Entry::Draw => RecordEntry::Action("draw".to_owned()),
                     Entry::Deal(deal) => RecordEntry::Deal {
@@ -174,6 +180,7 @@ impl Record {
             let step = match entry {
                 RecordEntry::Deploy { deploy, setup } => game.deploy(*deploy, setup),
                 RecordEntry::Resign { resign } => game.resign(*resign),
+                RecordEntry::Escape { escape } => game.escape(*escape),
                 RecordEntry::Deal { .. } => Err(GameError::Record("a deal may only come first".into())),
                 RecordEntry::TimeOut { timeout } => {
                     if game.to_act() == Some(*timeout) {

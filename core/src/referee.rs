@@ -114,6 +114,11 @@ pub enum Event {
         /// The side.
         side: Side,
     },
+    /// A player left the game (an escape); the game ends.
+    Escaped {
+        /// The side.
+        side: Side,
+    },
     /// The referee applied a time-out to the side to act: its turn passed.
     TimedOut {
         /// The side.
@@ -158,6 +163,7 @@ impl Event {
                 "type": "revealed", "point": n(point), "owner": owner, "kind": kind, "cause": cause.name()
             }),
             Event::Resigned { side } => json!({"type": "resigned", "side": side}),
+            Event::Escaped { side } => json!({"type": "escaped", "side": side}),
             Event::Flipped { side, point, owner, kind } => json!({
                 "type": "flipped", "side": side, "point": n(point), "owner": owner, "kind": kind
             }),
@@ -191,6 +197,7 @@ impl Event {
                 format!("{owner}'s piece on {} is {} {kind} ({})", n(point), article(kind), cause.name())
             }
             Event::Resigned { side } => format!("{side} resigned"),
+            Event::Escaped { side } => format!("{side} left the game (escape)"),
             Event::Flipped { side, point, owner, kind } => {
                 format!("{side} flipped {}: {owner}'s {kind}", n(point))
             }
@@ -474,6 +481,7 @@ pub(crate) enum Entry {
     Deploy(Side, Setup),
     Play(Action),
     Resign(Side),
+    Escape(Side),
     TimeOut(Side),
     Draw,
     Deal(Vec<(Point, Side, PieceKind)>),
@@ -715,7 +723,7 @@ impl Game {
                 match outcome.scouted {
                     Scouting::Off => {}
                     Scouting::Attacker => private.push((side, reveal)),
-                    Scouting::Everyone => public.push(reveal),
+                    Scouting::Everyone | Scouting::Sacrifice => public.push(reveal),
                 }
                 public.push(if outcome.struck {
                     Event::Struck { side, from, to, outcome: result }
@@ -794,6 +802,31 @@ impl Game {
         push_end(&mut public, eliminated, result);
         Ok(self.log(Report {
             public,
+            private: vec![],
+        }))
+    }
+
+    /// `side` leaves the game (an escape, seed 003 line 78): the game ends at once.
+    /// With no partner of the escaper still in, the other team wins; with one still
+    /// in, nobody wins (see [`Position::escape`]). The reason is
+    /// [`EndReason::Escape`].
+    ///
+    /// ```
+    /// use junqi::{EndReason, Game, Side};
+    /// let mut game = Game::new("siguo", 1).unwrap();
+    /// for (i, s) in [Side::South, Side::East, Side::North, Side::West].into_iter().enumerate() {
+    ///     game.deploy_random(s, i as u64).unwrap();
+    /// }
+    /// game.escape(Side::East).unwrap();        // West, East's partner, is still in
+    /// let result = game.result().unwrap();
+    /// assert!(result.winners.is_empty());
+    /// assert_eq!(result.reason, EndReason::Escape);
+    /// ```
+    pub fn escape(&mut self, side: Side) -> Result<Report, GameError> {
+        let result = self.position.escape(side)?;
+        self.entries.push(Entry::Escape(side));
+        Ok(self.log(Report {
+            public: vec![Event::Escaped { side }, Event::GameOver { result }],
             private: vec![],
         }))
     }

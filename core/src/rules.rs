@@ -104,6 +104,38 @@ pub enum Scouting {
     Attacker,
     /// Every player (seed 003).
     Everyone,
+    /// Every player, and the engineer is spent: it leaves the board and the defender
+    /// stays (seed 003 line 23: "敌方的的棋子将被所有玩家看见，但此时工兵也将消失").
+    /// A mine or a flag is still taken as the combat table says: digging mines is the
+    /// engineer's other ability, which the same line keeps.
+    Sacrifice,
+}
+
+/// When a piece other than the engineer may dig mines (`smallest_digs_mines`, 翻棋:
+/// seed 003 lines 39, 55, 58).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MineDigging {
+    /// Only the pieces the combat table lets win against a mine (default).
+    #[default]
+    Off,
+    /// Once an army has no engineer left, its lowest-ranked officers still on the board
+    /// attack mines as an engineer does (seed 003 lines 55 and 58).
+    EngineersGone,
+    /// The same, but only once the army's bombs are gone too (seed 003 line 39: "如果
+    /// 工兵和炸弹死完，可以拿最小的棋子引爆地雷").
+    EngineersAndBombsGone,
+}
+
+impl MineDigging {
+    /// The snake_case name used in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MineDigging::Off => "off",
+            MineDigging::EngineersGone => "engineers_gone",
+            MineDigging::EngineersAndBombsGone => "engineers_and_bombs_gone",
+        }
+    }
 }
 
 /// Rule-set options (docs/classic.md, "Options").
@@ -151,6 +183,22 @@ pub struct Options {
     /// 夺取主帅: a side whose commander leaves the board loses (if both commanders leave
     /// in one combat, play goes on).
     pub commander_capture: bool,
+    /// 明棋 (seed 003 lines 60–61): sides deploy in secret, then every piece is face up
+    /// to every player for the rest of the game. Not the same as `open_play`, which
+    /// shows only the two pieces of each combat.
+    pub open_after_deploy: bool,
+    /// The smallest piece digs mines once the engineers (and optionally the bombs) are
+    /// gone (翻棋, seed 003 lines 39, 55, 58); see [`MineDigging`].
+    pub smallest_digs_mines: MineDigging,
+    /// Kind patterns that may not attack a piece standing in an HQ (seed 001 line 135:
+    /// a variant in which bombs may not attack HQs or airports).
+    pub hq_safe_from: Vec<String>,
+    /// A recon scouts an enemy piece on one of its air lines without flying there: it
+    /// stays where it is (seed 001 line 118, "同線鎖定偵察", lock-on scouting).
+    pub recon_lock_on: bool,
+    /// Plies played before a side may resign (seed 003 line 79 on the QQ platform: 20;
+    /// 0 in the bare engine).
+    pub min_plies_before_resign: u32,
 }
 
 impl Default for Options {
@@ -174,6 +222,11 @@ impl Default for Options {
             evade_step: false,
             open_play: false,
             commander_capture: false,
+            open_after_deploy: false,
+            smallest_digs_mines: MineDigging::Off,
+            hq_safe_from: Vec::new(),
+            recon_lock_on: false,
+            min_plies_before_resign: 0,
         }
     }
 }
@@ -196,6 +249,9 @@ impl Options {
             "evade_step" => self.evade_step,
             "open_play" => self.open_play,
             "commander_capture" => self.commander_capture,
+            "open_after_deploy" => self.open_after_deploy,
+            "recon_lock_on" => self.recon_lock_on,
+            "smallest_digs_mines" => self.smallest_digs_mines != MineDigging::Off,
             _ => return None,
         })
     }
@@ -329,6 +385,17 @@ pub enum RulesError {
     /// the pattern is unknown.
     #[error("equivalents: {0}")]
     BadEquivalent(String),
+    /// An option is not usable with this rule set, or its combat table contradicts it.
+    #[error("option {option}: {reason}")]
+    Incompatible {
+        /// The option.
+        option: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// `hq_safe_from` names a kind pattern that is not `"*"`, a kind id or a known group.
+    #[error("options: unknown kind pattern {0:?} in \"hq_safe_from\"")]
+    BadHqSafeFrom(String),
     /// The rule set is too large for the engine's fixed-size state.
     #[error("too many pieces: {0} (at most {max})", max = crate::position::MAX_PIECES)]
     TooManyPieces(usize),
@@ -346,6 +413,7 @@ pub struct RuleSet {
     allies: [SideSet; 4],
     abilities: [u8; PieceKind::COUNT],
     camp_exempt: [bool; PieceKind::COUNT],
+    hq_safe_from: [bool; PieceKind::COUNT],
     /// Per kind, the arms (bit `Arm as u8`) it may attack at all.
     attacks_arm: [u8; PieceKind::COUNT],
     has_arms: bool,
@@ -354,6 +422,7 @@ pub struct RuleSet {
 const PRESETS: &[(&str, &str)] = &[
     ("classic", include_str!("../data/rules/classic.json")),
     ("siguo", include_str!("../data/rules/siguo.json")),
+    ("siguo-2p", include_str!("../data/rules/siguo-2p.json")),
     ("fanqi", include_str!("../data/rules/fanqi.json")),
     ("sanjun-modern", include_str!("../data/rules/sanjun-modern.json")),
     ("sanjun-hk", include_str!("../data/rules/sanjun-hk.json")),
@@ -495,6 +564,16 @@ impl RuleSet {
                 }
             }
         }
+        let mut hq_safe_from = [false; PieceKind::COUNT];
+        for pattern in &spec.options.hq_safe_from {
+            let pat = KindPattern::One(pattern.clone());
+            for kind in PieceKind::ALL {
+                if pattern_matches(&spec, &pat, kind).map_err(|_| RulesError::BadHqSafeFrom(pattern.clone()))? {
+                    hq_safe_from[kind as usize] = true;
+                }
+            }
+        }
+        check_options(&spec, &combat, &abilities)?;
         let mut attacks_arm = [0u8; PieceKind::COUNT];
         for a in spec.army.keys() {
             for d in spec.army.keys() {
@@ -514,6 +593,7 @@ impl RuleSet {
             allies,
             abilities,
             camp_exempt,
+            hq_safe_from,
             attacks_arm,
             has_arms,
         })
@@ -596,6 +676,12 @@ impl RuleSet {
         !self.spec.options.camps_protect || self.camp_exempt[kind as usize]
     }
 
+    /// Whether a kind may not attack a piece standing in an HQ (`hq_safe_from`). HQs
+    /// are public, so move generation refuses such an attack.
+    pub fn spares_hqs(&self, kind: PieceKind) -> bool {
+        self.hq_safe_from[kind as usize]
+    }
+
     /// Whether a kind may attack some piece of an arm. Arms are public, so move
     /// generation refuses a target of an arm the mover can never attack (a destroyer
     /// against an army piece); within an arm the defender's kind is hidden and a
@@ -624,6 +710,44 @@ impl RuleSet {
     pub fn deals(&self) -> bool {
         self.spec.deployment.deal
     }
+}
+
+/// Refuses options that would be silently ignored or would make legality depend on
+/// hidden identities.
+fn check_options(spec: &RuleSpec, combat: &CombatMatrix, abilities: &[u8; PieceKind::COUNT]) -> Result<(), RulesError> {
+    let opts = &spec.options;
+    if opts.open_after_deploy && spec.deployment.deal {
+        return Err(RulesError::Incompatible {
+            option: "open_after_deploy",
+            reason: format!("{} deals every piece face down; nothing is deployed to be opened", spec.name),
+        });
+    }
+    if spec.army.contains_key(&PieceKind::Bomb) && spec.army.contains_key(&PieceKind::Flag) {
+        let o = combat[PieceKind::Bomb as usize][PieceKind::Flag as usize];
+        let hits = matches!(o, Outcome::Win | Outcome::Both);
+        if hits != opts.bomb_may_hit_flag {
+            return Err(RulesError::Incompatible {
+                option: "bomb_may_hit_flag",
+                reason: format!(
+                    "is {} but {}'s combat table gives bomb against flag: {o} (add an entry with \"if\": \"bomb_may_hit_flag\")",
+                    opts.bomb_may_hit_flag, spec.name
+                ),
+            });
+        }
+    }
+    if opts.recon_lock_on && !abilities.iter().any(|a| a & Ability::Scout.bit() != 0) {
+        return Err(RulesError::Incompatible {
+            option: "recon_lock_on",
+            reason: format!("{} has no piece with the \"scout\" ability", spec.name),
+        });
+    }
+    if opts.smallest_digs_mines != MineDigging::Off && !spec.army.contains_key(&PieceKind::Mine) {
+        return Err(RulesError::Incompatible {
+            option: "smallest_digs_mines",
+            reason: format!("{} has no mines", spec.name),
+        });
+    }
+    Ok(())
 }
 
 /// Replaces `"extends": "<preset>"` by the preset's keys, overridden by the object's

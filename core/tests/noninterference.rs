@@ -23,8 +23,10 @@ const VARIANTS: &[(&str, &str)] = &[
     ("classic", r#"{"rail_max_steps": 3, "mine_survives": false}"#),
     ("classic", r#"{"rail_all_turn": true, "rail_max_steps": 2, "bomb_may_hit_flag": false}"#),
     ("classic", r#"{"hq_shelter": true, "flag_guarded_by_mines": true, "hq_locks": false}"#),
+    ("classic", r#"{"engineer_scouts": "sacrifice", "smallest_digs_mines": "engineers_gone"}"#),
     ("siguo", "{}"),
     ("siguo", r#"{"allies_see_each_other": true, "engineer_scouts": "attacker"}"#),
+    ("siguo-2p", r#"{"smallest_digs_mines": "engineers_and_bombs_gone"}"#),
 ];
 
 fn variant_rules(v: (&str, &str)) -> std::sync::Arc<junqi::RuleSet> {

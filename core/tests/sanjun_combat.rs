@@ -188,6 +188,11 @@ fn hk(a: PieceKind, d: PieceKind) -> Outcome {
     if matches!(a, Missile | Bomb) && d == Trap {
         return Lose;
     }
+    // Seed 002 line 26: the fighter beats everything but aa guns and gunboats; line 9
+    // gives the trap only officers and weapons.
+    if a == Fighter && d == Trap {
+        return Win;
+    }
     if matches!(a, Missile | Fighter | Fort) && d == Submarine {
         return Evade;
     }

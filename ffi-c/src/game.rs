@@ -601,6 +601,34 @@ pub unsafe extern "C" fn junqi_game_resign(
     }
 }
 
+/// `side` leaves the game (an escape, seed 003 line 78): the game ends at once, with
+/// reason `JUNQI_END_REASON_ESCAPE`. If no partner of the escaper is still in, the
+/// other side (team) wins; if a partner is still in (four players, both enemies in),
+/// nobody wins and nobody scores. Allowed at any time before the game ends (also out
+/// of turn).
+///
+/// - `report_out`: as for `junqi_game_play` (may be NULL).
+///
+/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME` (also: already
+/// out); `WRONG_PHASE` (the game is over); `POISONED`. Thread safety: see `junqi_game`.
+///
+/// # Safety
+/// `game` is NULL or a live `junqi_game`; `report_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_escape(
+    game: *mut junqi_game,
+    side: c_int,
+    report_out: *mut *mut c_char,
+) -> junqi_status {
+    // SAFETY: forwarded caller contract.
+    unsafe {
+        play_with(game, report_out, |g| {
+            let side = playing_side(g, side)?;
+            Ok(g.escape(side)?)
+        })
+    }
+}
+
 /// The referee's time-out for the side to act (a player who ran out of time): its turn
 /// passes (during a reaction, the submarine stays where it is); under a rule set with
 /// `max_timeouts`, a side that reaches that many is out.

@@ -33,6 +33,8 @@ mod rules;
 mod game;
 // Pictures:
 mod render;
+// The platform around games (scoring, levels):
+mod platform;
 // Internals:
 mod boundary;
 mod ptr;
@@ -44,6 +46,7 @@ use std::ffi::{c_char, c_int};
 
 pub use game::*;
 pub use render::*;
+pub use platform::*;
 pub use rules::*;
 pub use status::junqi_status;
 pub use types::*;

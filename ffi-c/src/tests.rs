@@ -139,6 +139,7 @@ fn phases_and_reasons_mirror_the_core() {
     assert_eq!(junqi_phase::Reaction as i32, 3);
     assert_eq!(junqi_end_reason::CommanderCaptured as i32, 7);
     assert_eq!(junqi_end_reason::MutualElimination as i32, 8);
+    assert_eq!(junqi_end_reason::Escape as i32, 9);
 }
 
 #[test]

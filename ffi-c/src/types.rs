@@ -119,6 +119,8 @@ pub enum junqi_end_reason {
     /// One action ended the game for both sides at once: a draw, whatever the sides
     /// are called.
     MutualElimination = 8,
+    /// A player left the game mid-way (`junqi_game_escape`; seed 003 line 78).
+    Escape = 9,
     /// A reason this version of the header does not know yet (a newer core); the
     /// result JSON (`junqi_game_view_json`) names it.
     Other = 99,
@@ -378,6 +380,7 @@ pub(crate) fn reason_to_c(reason: EndReason) -> junqi_end_reason {
         EndReason::NoMovablePieces => junqi_end_reason::NoMovablePieces,
         EndReason::CommanderCaptured => junqi_end_reason::CommanderCaptured,
         EndReason::MutualElimination => junqi_end_reason::MutualElimination,
+        EndReason::Escape => junqi_end_reason::Escape,
         _ => junqi_end_reason::Other,
     }
 }
@@ -471,7 +474,7 @@ fn phase_names() -> &'static [CString] {
 }
 
 /// The reasons this mirror knows, in `junqi_end_reason` value order.
-pub(crate) const REASONS: [EndReason; 9] = [
+pub(crate) const REASONS: [EndReason; 10] = [
     EndReason::FlagCaptured,
     EndReason::NoLegalMove,
     EndReason::NoCaptureLimit,
@@ -481,6 +484,7 @@ pub(crate) const REASONS: [EndReason; 9] = [
     EndReason::NoMovablePieces,
     EndReason::CommanderCaptured,
     EndReason::MutualElimination,
+    EndReason::Escape,
 ];
 
 fn reason_names() -> &'static [CString] {

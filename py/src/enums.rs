@@ -223,6 +223,7 @@ py_enum! {
         NoMovablePieces = "NO_MOVABLE_PIECES", "no_movable_pieces";
         CommanderCaptured = "COMMANDER_CAPTURED", "commander_captured";
         MutualElimination = "MUTUAL_ELIMINATION", "mutual_elimination";
+        Escape = "ESCAPE", "escape";
     }
 }
 

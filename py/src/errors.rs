@@ -45,6 +45,13 @@ create_exception!(
     "A record that cannot be read or does not replay."
 );
 
+create_exception!(
+    junqi,
+    PlatformError,
+    JunqiError,
+    "A finished game that cannot be scored: seats missing, repeated or not in the game."
+);
+
 /// Converts a core game error to the matching Python exception, with the core's text.
 pub fn game_err(e: GameError) -> PyErr {
     let msg = e.to_string();
@@ -97,5 +104,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NotationError", py.get_type::<NotationError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("RecordError", py.get_type::<RecordError>())?;
+    m.add("PlatformError", py.get_type::<PlatformError>())?;
     Ok(())
 }

@@ -442,6 +442,30 @@ impl Game {
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
+    /// ``side`` leaves the game (an escape, seed 003 line 78): the game ends at once
+    /// with reason ``EndReason.ESCAPE``. With no partner of the escaper still in, the
+    /// other side (team) wins; with one still in, nobody wins and nobody scores.
+    fn escape(&self, side: &Bound<'_, PyAny>) -> PyResult<Report> {
+        let side = side_arg(side)?;
+        let mut g = self.lock();
+        let r = g.escape(side).map_err(game_err)?;
+        Ok(self.report(r, Game::board_arc(&g)))
+    }
+
+    /// Scores the finished game on the QQ platform: ``points`` is ``{side: points}``
+    /// for every side, ``ratings`` an optional ``{side: rating}``. One ``SeatScore``
+    /// per seat, in the order of ``points`` (see docs/platform.md).
+    #[pyo3(signature = (points, ratings=None))]
+    fn platform_score(
+        &self,
+        points: &Bound<'_, pyo3::types::PyDict>,
+        ratings: Option<&Bound<'_, pyo3::types::PyDict>>,
+    ) -> PyResult<Vec<crate::platform::SeatScore>> {
+        let seats = crate::platform::seats_arg(points, ratings)?;
+        let g = self.lock();
+        crate::platform::score_game(&g, &seats)
+    }
+
     /// The referee's time-out for the side to act (a player who ran out of time): the
     /// turn passes; with the ``max_timeouts`` option the side is out after that many.
     fn time_out(&self) -> PyResult<Report> {

@@ -3,7 +3,7 @@
 //!
 //! Modules: [`errors`] (exceptions), [`enums`] (Side, PieceKind, …), [`board`],
 //! [`rules`] (RuleSet, resolve, resolve_attack, Resolution), [`game`] (Game, Move), [`report`] (Report, Event,
-//! View, …), [`playouts`] (random_playouts).
+//! View, …), [`playouts`] (random_playouts), [`platform`] (levels and scoring).
 #![forbid(unsafe_code)]
 
 use pyo3::prelude::*;
@@ -12,6 +12,7 @@ mod board;
 mod enums;
 mod errors;
 mod game;
+mod platform;
 mod playouts;
 mod report;
 mod rules;
@@ -32,6 +33,11 @@ fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<report::SeenPiece>()?;
     m.add_class::<report::GameResult>()?;
     m.add_class::<playouts::Playout>()?;
+    m.add_class::<platform::Level>()?;
+    m.add_class::<platform::SeatScore>()?;
+    m.add_function(wrap_pyfunction!(platform::level_for, m)?)?;
+    m.add_function(wrap_pyfunction!(platform::levels, m)?)?;
+    m.add_function(wrap_pyfunction!(platform::platform_score, m)?)?;
     m.add_function(wrap_pyfunction!(rules::rule_sets, m)?)?;
     m.add_function(wrap_pyfunction!(rules::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(rules::resolve_attack, m)?)?;

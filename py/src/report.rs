@@ -103,7 +103,7 @@ impl Event {
 impl Event {
     /// ``"deployed"``, ``"moved"``, ``"attacked"``, ``"struck"``, ``"shot_down"``,
     /// ``"reaction_due"``, ``"flipped"``, ``"army_assigned"``, ``"revealed"``,
-    /// ``"resigned"``, ``"timed_out"``, ``"eliminated"``, ``"draw_agreed"`` or
+    /// ``"resigned"``, ``"escaped"``, ``"timed_out"``, ``"eliminated"``, ``"draw_agreed"`` or
     /// ``"game_over"``.
     #[getter(r#type)]
     fn event_type(&self) -> String {
@@ -116,7 +116,7 @@ impl Event {
     }
 
     /// The side the event is about (deployed, moved, attacked, struck, shot_down — the
-    /// plane's side —, flipped — the player who flipped —, resigned, timed_out,
+    /// plane's side —, flipped — the player who flipped —, resigned, escaped, timed_out,
     /// eliminated).
     #[getter]
     fn side(&self) -> Option<Side> {
@@ -129,6 +129,7 @@ impl Event {
             | E::ShotDown { side, .. }
             | E::Flipped { side, .. }
             | E::Resigned { side }
+            | E::Escaped { side }
             | E::TimedOut { side, .. }
             | E::Eliminated { side, .. } => Some(side.into()),
             _ => None,

@@ -23,7 +23,7 @@ def test_presets_and_new_names() -> None:
     assert [p.id for p in Phase.members()] == ["deploy", "move", "reaction", "over"]
     assert EndReason.COMMANDER_CAPTURED.id == "commander_captured"
     assert EndReason("commander_captured") == EndReason.COMMANDER_CAPTURED
-    assert len(EndReason.members()) == 8
+    assert len(EndReason.members()) == 10
     assert [c.id for c in RevealCause.members()] == [
         "commander_lost", "engineer_scout", "scouted", "anti_air", "open_play",
     ]

@@ -44,6 +44,7 @@ impl Position {
         if !self.rules.sides().contains(&side) || self.out.contains(side) {
             return Err(PlayError::NotPlaying(side));
         }
+        self.check_resign_allowed()?;
         let mut report = Eliminations::default();
         if self.phase == Phase::Reaction {
             // The pending evasion step lapses: the submarine stays.

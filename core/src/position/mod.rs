@@ -23,8 +23,10 @@ const EMPTY: u8 = u8::MAX;
 const OFF_BOARD: u8 = u8::MAX;
 
 mod end;
+mod leaving;
 mod outcome;
 mod play;
+mod ruling;
 
 pub use outcome::{
     Eliminations, EndReason, GameResult, MoveOutcome, Phase, PlayError, Reveal, RevealCause, SeenPiece, TimeOutOutcome,
@@ -175,6 +177,7 @@ impl Position {
         pos.deployed = rules.sides().iter().copied().collect();
         pos.phase = Phase::Move;
         pos.turn = turn as u8;
+        pos.open_if_asked();
         pos.check_stalemate();
         Ok(pos)
     }
@@ -426,7 +429,19 @@ impl Position {
             if self.out.contains(sides[0]) {
                 self.advance_turn();
             }
+            self.open_if_asked();
             self.check_stalemate();
+        }
+    }
+
+    /// 明棋 (`open_after_deploy`): once every side has deployed, every piece on the
+    /// board is known to every player for the rest of the game.
+    fn open_if_asked(&mut self) {
+        if self.rules.options().open_after_deploy {
+            for p in self.occupied.iter() {
+                let id = self.cells[p.index()];
+                self.reveal_to_all(id);
+            }
         }
     }
 

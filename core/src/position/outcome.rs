@@ -46,6 +46,8 @@ pub enum EndReason {
     /// One action ended the game for both sides at once (e.g. in 翻棋 both armies lost
     /// their last movable pieces in one capture): a draw, whatever the sides are called.
     MutualElimination,
+    /// A player left the game mid-way ([`crate::Game::escape`]; seed 003 line 78).
+    Escape,
 }
 
 /// The result of a finished game.
@@ -74,7 +76,7 @@ impl Phase {
 
 impl EndReason {
     /// Every reason.
-    pub const ALL: [EndReason; 9] = [
+    pub const ALL: [EndReason; 10] = [
         EndReason::FlagCaptured,
         EndReason::NoLegalMove,
         EndReason::NoCaptureLimit,
@@ -84,6 +86,7 @@ impl EndReason {
         EndReason::NoMovablePieces,
         EndReason::CommanderCaptured,
         EndReason::MutualElimination,
+        EndReason::Escape,
     ];
 
     /// The snake_case name, e.g. `"flag_captured"`.
@@ -98,6 +101,7 @@ impl EndReason {
             EndReason::NoMovablePieces => "no_movable_pieces",
             EndReason::CommanderCaptured => "commander_captured",
             EndReason::MutualElimination => "mutual_elimination",
+            EndReason::Escape => "escape",
         }
     }
 }
@@ -205,6 +209,14 @@ pub enum PlayError {
         target: PieceKind,
         /// The target's point.
         to: String,
+    },
+    /// A resignation before `min_plies_before_resign` plies (seed 003 line 79).
+    #[error("no resignation within the first {min} plies (ply {ply} now)")]
+    TooEarlyToResign {
+        /// Plies played so far.
+        ply: u32,
+        /// The rule set's minimum.
+        min: u32,
     },
     /// The piece cannot get there this turn.
     #[error("the {kind} on {from} cannot reach {to} this turn: no step, clear run, flight or strike joins them")]

@@ -157,6 +157,7 @@ impl Position {
             Some(_) if self.hidden.contains(to) => Err(PlayError::TargetFaceDown(name(to))),
             Some(t) if t.owner == slot.owner => Err(PlayError::OwnPiece(name(to))),
             Some(t) if self.rules.team_of(slot.owner).contains(t.owner) => Err(PlayError::AllyPiece(name(to))),
+            Some(_) if self.rules.spares_hqs(slot.kind) && board.role(to) == Role::Hq => Err(PlayError::ProtectedByHq(name(to))),
             Some(_) if !self.rules.may_attack_camps(slot.kind) && board.role(to) == Role::Camp => {
                 Err(PlayError::ProtectedByCamp(name(to)))
             }
@@ -210,7 +211,7 @@ impl Position {
 
         // A plane is shot down at the first enemy anti-aircraft piece it flies over or
         // onto; the gun is shown to the plane's owner.
-        if flying {
+        if flying && manner != Attack::Strike {
             if let Some((at, gun)) = self.first_gun_on_run(from, to, army) {
                 let g = self.slots[gun as usize];
                 self.known[side as usize] |= 1u128 << gun;
@@ -249,14 +250,7 @@ impl Position {
         out.defender_at = Some(def_at);
         // An attack the rules forbid on a piece whose kind the mover could not see (so it
         // was legal) is void: the referee rules it repelled.
-        let outcome = if self.shielded(def_at) {
-            Outcome::Repel
-        } else {
-            match rules.combat_outcome(att_kind, def_slot.kind) {
-                Outcome::Illegal => Outcome::Repel,
-                o => o,
-            }
-        };
+        let outcome = self.ruling(att, def, def_at);
         out.combat = Some((def_slot.owner, def_slot.kind, outcome));
         let def_player = self.player_of(def_slot.owner);
         if att_kind == PieceKind::Engineer {
@@ -265,7 +259,7 @@ impl Position {
             match scouting {
                 Scouting::Off => {}
                 Scouting::Attacker => self.known[side as usize] |= 1u128 << def,
-                Scouting::Everyone => self.reveal_to_all(def),
+                Scouting::Everyone | Scouting::Sacrifice => self.reveal_to_all(def),
             }
         }
         if rules.has_ability(att_kind, Ability::Scout) {

@@ -18,11 +18,13 @@ __all__ = [
     "GameResult",
     "IllegalMoveError",
     "JunqiError",
+    "Level",
     "Move",
     "NotationError",
     "Outcome",
     "Phase",
     "PieceKind",
+    "PlatformError",
     "Playout",
     "RecordError",
     "Report",
@@ -32,11 +34,15 @@ __all__ = [
     "RuleSet",
     "RulesError",
     "STRIKE_RANGE",
+    "SeatScore",
     "SeenPiece",
     "SetupError",
     "Side",
     "View",
     "__version__",
+    "level_for",
+    "levels",
+    "platform_score",
     "random_playouts",
     "resolve",
     "resolve_attack",
@@ -66,6 +72,9 @@ class IllegalMoveError(JunqiError):
 
 class RecordError(JunqiError):
     """A record that cannot be read or does not replay."""
+
+class PlatformError(JunqiError):
+    """A finished game that cannot be scored: seats missing, repeated or not in the game."""
 
 @final
 class Side:
@@ -198,6 +207,7 @@ class EndReason:
     NO_MOVABLE_PIECES: ClassVar[EndReason]
     COMMANDER_CAPTURED: ClassVar[EndReason]
     MUTUAL_ELIMINATION: ClassVar[EndReason]
+    ESCAPE: ClassVar[EndReason]
 
     def __new__(cls, value: EndReason | str | int) -> EndReason: ...
     @property
@@ -412,6 +422,58 @@ def resolve_attack(
     rules: _Rules, attacker: _KindArg, defender: _KindArg, attack: _AttackArg
 ) -> Resolution:
     """What ``attacker`` attacking ``defender`` in a given manner does, without a game."""
+
+def level_for(points: int) -> Level:
+    """The level held with ``points`` (小兵 below 0)."""
+
+def levels() -> list[Level]:
+    """The 18 levels in order."""
+
+def platform_score(
+    rules: _Rules,
+    result: GameResult,
+    plies: int,
+    points: Mapping[Any, int],
+    ratings: Mapping[Any, float] | None = None,
+) -> list[SeatScore]:
+    """Scores a finished game on the QQ platform from its result and length."""
+
+@final
+class Level:
+    """One of the platform's 18 levels, 小兵 (0 points) to 司令 (12 750)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def english(self) -> str: ...
+    @property
+    def min_points(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class SeatScore:
+    """One seat's account of a finished game."""
+
+    @property
+    def side(self) -> Side: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def points_before(self) -> int: ...
+    @property
+    def delta(self) -> int: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def level(self) -> Level: ...
+    @property
+    def rating_before(self) -> float: ...
+    @property
+    def rating(self) -> float: ...
 
 def random_playouts(
     rules: _Rules = "classic", n: int = 100, seed: int = 0, max_plies: int | None = None
@@ -719,6 +781,10 @@ class Game:
     def play_id(self, index: int) -> Report: ...
     def play_as(self, side: _SideArg, move: _MoveArg) -> Report: ...
     def resign(self, side: _SideArg) -> Report: ...
+    def escape(self, side: _SideArg) -> Report: ...
+    def platform_score(
+        self, points: Mapping[Any, int], ratings: Mapping[Any, float] | None = None
+    ) -> list[SeatScore]: ...
     def agree_draw(self) -> Report: ...
     def time_out(self) -> Report: ...
     def timeouts(self, side: _SideArg) -> int: ...

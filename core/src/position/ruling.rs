@@ -1,0 +1,75 @@
+//! The referee's ruling on one attack the mover was allowed to make: the combat table's
+//! outcome, adjusted by the rules that depend on identities the mover may not know
+//! (shelters, forbidden pairings, the engineer's scouting, the smallest piece digging
+//! mines). None of them changes which actions are legal.
+
+use crate::board::Point;
+use crate::combat::Outcome;
+use crate::piece::{PieceClass, PieceKind};
+use crate::rules::{MineDigging, Scouting};
+
+use super::{Position, Slot};
+
+impl Position {
+    /// The outcome of piece `att` attacking piece `def` (standing on `def_at`).
+    pub(super) fn ruling(&self, att: u8, def: u8, def_at: Point) -> Outcome {
+        let rules = &self.rules;
+        let a = self.slots[att as usize];
+        let d = self.slots[def as usize];
+        if self.shielded(def_at) {
+            return Outcome::Repel;
+        }
+        // `engineer_scouts: sacrifice`: the engineer shows the defender to everyone and
+        // is spent, unless it digs a mine or takes the flag (seed 003 line 23).
+        if a.kind == PieceKind::Engineer
+            && rules.options().engineer_scouts == Scouting::Sacrifice
+            && !matches!(d.kind, PieceKind::Mine | PieceKind::Flag)
+        {
+            return Outcome::Lose;
+        }
+        let kind = if d.kind == PieceKind::Mine && self.digs_mines(a) {
+            PieceKind::Engineer
+        } else {
+            a.kind
+        };
+        match rules.combat_outcome(kind, d.kind) {
+            // A pairing the rules forbid, on a kind the mover could not see: repelled.
+            Outcome::Illegal => Outcome::Repel,
+            o => o,
+        }
+    }
+
+    /// Whether the piece `a` (not an engineer) attacks mines as an engineer does under
+    /// `smallest_digs_mines`: its army has no engineer (and, with
+    /// `engineers_and_bombs_gone`, no bomb) on the board, and no officer on the board
+    /// ranks lower than it. Face-down pieces (翻棋) count; which kinds an army has left
+    /// is public there, since only face-up pieces ever leave the board.
+    pub(super) fn digs_mines(&self, a: Slot) -> bool {
+        let rules = &self.rules;
+        let mode = rules.options().smallest_digs_mines;
+        if mode == MineDigging::Off
+            || a.kind == PieceKind::Engineer
+            || a.kind.class() != PieceClass::Officer
+        {
+            return false;
+        }
+        let ranks = &rules.spec().ranks;
+        let Some(&mine) = ranks.get(&a.kind) else {
+            return false;
+        };
+        for p in self.occ[a.owner as usize].iter() {
+            let k = self.slots[self.cells[p.index()] as usize].kind;
+            match k {
+                PieceKind::Engineer => return false,
+                PieceKind::Bomb if mode == MineDigging::EngineersAndBombsGone => return false,
+                _ if k.class() == PieceClass::Officer
+                    && ranks.get(&k).is_some_and(|&r| r < mine) =>
+                {
+                    return false
+                }
+                _ => {}
+            }
+        }
+        true
+    }
+}

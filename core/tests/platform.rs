@@ -1,0 +1,327 @@
+//! The platform layer (seed 003 lines 77–111): surrender, escape, scoring, levels and
+//! the ledger, one test per case the seed states.
+use junqi::platform::{level_for, Platform, PlatformError, ScoreRule, Seat, LEVELS};
+use junqi::{EndReason, Event, Game, GameResult, PlayError, RuleSet, Side, Side::*, SideSet};
+
+fn result(winners: &[Side], reason: EndReason) -> GameResult {
+    GameResult {
+        winners: winners.iter().copied().collect(),
+        reason,
+    }
+}
+
+fn seats(list: &[(Side, i64)]) -> Vec<Seat> {
+    list.iter().map(|&(s, p)| Seat::new(s, p)).collect()
+}
+
+fn deltas(rules: &str, r: GameResult, plies: u32, list: &[(Side, i64)]) -> Vec<(i64, ScoreRule)> {
+    let rules = RuleSet::preset(rules).unwrap();
+    Platform::QQ
+        .apply(&rules, &r, plies, &seats(list))
+        .unwrap()
+        .iter()
+        .map(|s| (s.delta, s.rule))
+        .collect()
+}
+
+fn four_player_game(seed: u64) -> Game {
+    let mut g = Game::new("siguo", seed).unwrap();
+    for (i, s) in [South, East, North, West].into_iter().enumerate() {
+        g.deploy_random(s, seed + i as u64).unwrap();
+    }
+    g
+}
+
+#[test]
+fn the_eighteen_levels_and_their_thresholds() {
+    // Seed 003 lines 94–111.
+    let table = [
+        ("小兵", 0),
+        ("副班长", 10),
+        ("正班长", 20),
+        ("副排长", 30),
+        ("排长", 50),
+        ("副连长", 100),
+        ("连长", 150),
+        ("副营长", 220),
+        ("营长", 350),
+        ("副团长", 500),
+        ("团长", 750),
+        ("副旅长", 1000),
+        ("旅长", 1550),
+        ("副师长", 2150),
+        ("师长", 3150),
+        ("副军长", 5000),
+        ("军长", 6350),
+        ("司令", 12750),
+    ];
+    assert_eq!(LEVELS.len(), 18);
+    for (i, (name, min)) in table.iter().enumerate() {
+        assert_eq!(
+            (
+                LEVELS[i].name,
+                LEVELS[i].min_points,
+                LEVELS[i].index as usize
+            ),
+            (*name, *min, i)
+        );
+        assert_eq!(level_for(*min).name, *name);
+        if i > 0 {
+            assert_eq!(level_for(min - 1).name, table[i - 1].0, "just below {name}");
+        }
+    }
+    assert_eq!(level_for(-7).name, "小兵");
+    assert_eq!(level_for(1_000_000).name, "司令");
+}
+
+#[test]
+fn two_players_win_one_point_and_four_players_two_per_seat() {
+    // Lines 86, 89: 赢方得 2 分，输方得 -2 分 / 赢方得 1 分，输方得 -1 分.
+    let r = result(&[South], EndReason::FlagCaptured);
+    assert_eq!(
+        deltas("classic", r, 31, &[(South, 0), (North, 0)]),
+        vec![(1, ScoreRule::Win), (-1, ScoreRule::Loss)]
+    );
+    let r = result(&[East, West], EndReason::FlagCaptured);
+    assert_eq!(
+        deltas(
+            "siguo",
+            r,
+            41,
+            &[(South, 0), (East, 0), (North, 0), (West, 0)]
+        ),
+        vec![
+            (-2, ScoreRule::Loss),
+            (2, ScoreRule::Win),
+            (-2, ScoreRule::Loss),
+            (2, ScoreRule::Win)
+        ]
+    );
+}
+
+#[test]
+fn a_quick_win_scores_nothing_for_the_winner() {
+    // Lines 80, 87, 90: 30 步之内 (two players), 40 步之内 (four) the winner scores 0.
+    let r = result(&[South], EndReason::Resignation);
+    assert_eq!(
+        deltas("classic", r, 30, &[(South, 5), (North, 5)]),
+        vec![(0, ScoreRule::QuickWin), (-1, ScoreRule::Loss)]
+    );
+    assert_eq!(
+        deltas("classic", r, 31, &[(South, 5), (North, 5)])[0],
+        (1, ScoreRule::Win)
+    );
+    let r = result(&[South, North], EndReason::FlagCaptured);
+    let four = [(South, 5), (East, 5), (North, 5), (West, 5)];
+    assert_eq!(deltas("siguo", r, 40, &four)[0], (0, ScoreRule::QuickWin));
+    assert_eq!(deltas("siguo", r, 40, &four)[1], (-2, ScoreRule::Loss));
+    assert_eq!(deltas("siguo", r, 41, &four)[0], (2, ScoreRule::Win));
+    // siguo-2p has two players: 30 plies and one point.
+    assert_eq!(
+        deltas(
+            "siguo-2p",
+            result(&[North], EndReason::FlagCaptured),
+            35,
+            &[(South, 0), (North, 0)]
+        )[1],
+        (1, ScoreRule::Win)
+    );
+}
+
+#[test]
+fn above_fifty_gains_nothing_against_an_opponent_below_fifty() {
+    // Line 81: 如果您的分数高于 50 分，而您的对手中有人分数低于 50 分，不增加积分.
+    let r = result(&[South], EndReason::FlagCaptured);
+    assert_eq!(
+        deltas("classic", r, 100, &[(South, 51), (North, 49)])[0],
+        (0, ScoreRule::Protected)
+    );
+    assert_eq!(
+        deltas("classic", r, 100, &[(South, 51), (North, 49)])[1],
+        (-1, ScoreRule::Loss),
+        "the loser still loses"
+    );
+    assert_eq!(
+        deltas("classic", r, 100, &[(South, 50), (North, 0)])[0],
+        (1, ScoreRule::Win),
+        "50 is not above 50"
+    );
+    assert_eq!(
+        deltas("classic", r, 100, &[(South, 51), (North, 50)])[0],
+        (1, ScoreRule::Win),
+        "50 is not below 50"
+    );
+    // Four players: one opponent below 50 is enough; a partner below 50 does not count.
+    let r = result(&[South, North], EndReason::FlagCaptured);
+    let d = deltas(
+        "siguo",
+        r,
+        100,
+        &[(South, 60), (East, 70), (North, 10), (West, 49)],
+    );
+    assert_eq!(d[0], (0, ScoreRule::Protected));
+    assert_eq!(
+        d[2],
+        (2, ScoreRule::Win),
+        "North has 10 points: the rule is about winners above 50"
+    );
+    let d = deltas(
+        "siguo",
+        r,
+        100,
+        &[(South, 60), (East, 70), (North, 10), (West, 50)],
+    );
+    assert_eq!(d[0], (2, ScoreRule::Win));
+}
+
+#[test]
+fn draws_score_nothing() {
+    // Line 82: 70 steps without a capture is a draw; a draw moves no points.
+    for reason in [EndReason::NoCaptureLimit, EndReason::Agreement] {
+        let d = deltas(
+            "classic",
+            result(&[], reason),
+            200,
+            &[(South, 10), (North, 60)],
+        );
+        assert_eq!(d, vec![(0, ScoreRule::Draw), (0, ScoreRule::Draw)]);
+    }
+}
+
+#[test]
+fn escapes_end_the_game_and_score_as_the_seed_says() {
+    // Line 78, two players: 若对方逃跑，则我方算胜.
+    let mut g = Game::new("classic", 3).unwrap();
+    g.deploy_random(South, 1).unwrap();
+    g.deploy_random(North, 2).unwrap();
+    for _ in 0..40 {
+        let a = g.legal_actions()[0];
+        g.play(a).unwrap();
+        if g.result().is_some() {
+            break;
+        }
+    }
+    let plies = g.position().ply();
+    let report = g.escape(North).unwrap();
+    assert_eq!(report.public[0], Event::Escaped { side: North });
+    let r = g.result().unwrap();
+    assert_eq!((r.winner(), r.reason), (Some(South), EndReason::Escape));
+    let scores = Platform::QQ
+        .apply_game(&g, &seats(&[(South, 0), (North, 0)]))
+        .unwrap();
+    let want = if plies > 30 { 1 } else { 0 };
+    assert_eq!((scores[0].delta, scores[1].delta), (want, -1));
+    // The record replays the escape.
+    let again =
+        Game::from_record(&junqi::Record::from_json(&g.record().to_json()).unwrap()).unwrap();
+    assert_eq!(again.result(), g.result());
+
+    // Four players, both enemies still in: 若敌人双方都没有输掉，此时敌方有一人逃跑，双方不计分.
+    let mut g = four_player_game(5);
+    g.escape(East).unwrap();
+    let r = g.result().unwrap();
+    assert!(r.winners.is_empty() && r.reason == EndReason::Escape);
+    let before = [(South, 60), (East, 10), (North, 0), (West, 5)];
+    let scores = Platform::QQ.apply_game(&g, &seats(&before)).unwrap();
+    assert!(scores
+        .iter()
+        .all(|s| s.delta == 0 && s.rule == ScoreRule::NoScore && s.rating == s.rating_before));
+
+    // Four players, one enemy already out and the other escapes: 则判我方胜.
+    let mut g = four_player_game(6);
+    g.resign(East).unwrap();
+    assert!(g.result().is_none());
+    g.escape(West).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!(
+        (r.winners, r.reason),
+        (
+            [South, North].into_iter().collect::<SideSet>(),
+            EndReason::Escape
+        )
+    );
+    // The escape is a game-ending action: nothing after it.
+    assert!(matches!(
+        g.escape(South),
+        Err(junqi::GameError::Play(PlayError::GameOver))
+    ));
+}
+
+#[test]
+fn no_resignation_within_the_first_twenty_plies_on_the_platform() {
+    // Line 79: 20 步之内不允许投降. The bare engine allows it at once.
+    let plain = RuleSet::preset("classic").unwrap();
+    assert_eq!(plain.options().min_plies_before_resign, 0);
+    let qq = Platform::QQ.rules(&plain).unwrap();
+    assert_eq!(qq.options().min_plies_before_resign, 20);
+    let mut g = Game::with_rules(qq, 9);
+    g.deploy_random(South, 1).unwrap();
+    g.deploy_random(North, 2).unwrap();
+    for _ in 0..20 {
+        assert!(matches!(
+            g.resign(g.to_act().unwrap()),
+            Err(junqi::GameError::Play(PlayError::TooEarlyToResign {
+                min: 20,
+                ..
+            }))
+        ));
+        let a = g.legal_actions()[0];
+        g.play(a).unwrap();
+        if g.result().is_some() {
+            return;
+        }
+    }
+    assert!(g.resign(South).is_ok());
+    assert_eq!(g.result().unwrap().winner(), Some(North));
+}
+
+#[test]
+fn the_ledger_gives_new_points_levels_and_ratings() {
+    let rules = RuleSet::preset("classic").unwrap();
+    let r = result(&[South], EndReason::FlagCaptured);
+    let s = Platform::QQ
+        .apply(&rules, &r, 100, &seats(&[(North, 10), (South, 49)]))
+        .unwrap();
+    assert_eq!(
+        (s[0].side, s[0].points, s[0].level.name),
+        (North, 9, "小兵")
+    );
+    assert_eq!(
+        (s[1].side, s[1].points, s[1].level.name),
+        (South, 50, "排长")
+    );
+    // Our Elo (K = 32): equal ratings, the winner gains 16 and the loser gives 16.
+    assert!((s[1].rating - 1516.0).abs() < 1e-9 && (s[0].rating - 1484.0).abs() < 1e-9);
+    let d = Platform::QQ
+        .apply(
+            &rules,
+            &result(&[], EndReason::Agreement),
+            100,
+            &seats(&[(North, 10), (South, 49)]),
+        )
+        .unwrap();
+    assert!(d.iter().all(|x| x.rating == 1500.0));
+    // Bad seats are refused with the reason.
+    let bad = |list: &[(Side, i64)]| {
+        Platform::QQ
+            .apply(&rules, &r, 100, &seats(list))
+            .unwrap_err()
+    };
+    assert!(
+        matches!(bad(&[(South, 0)]), PlatformError::Seats(m) if m.contains("north has no seat"))
+    );
+    assert!(
+        matches!(bad(&[(South, 0), (South, 1)]), PlatformError::Seats(m) if m.contains("twice"))
+    );
+    assert!(
+        matches!(bad(&[(South, 0), (North, 0), (East, 0)]), PlatformError::Seats(m) if m.contains("does not play"))
+    );
+    let east = result(&[East], EndReason::FlagCaptured);
+    let e = Platform::QQ.apply(&rules, &east, 100, &seats(&[(South, 0), (North, 0)])).unwrap_err();
+    assert!(matches!(e, PlatformError::Seats(m) if m.contains("east as a winner")));
+    let g = Game::new("classic", 1).unwrap();
+    assert_eq!(
+        Platform::QQ.apply_game(&g, &seats(&[(South, 0), (North, 0)])),
+        Err(PlatformError::NotOver)
+    );
+}

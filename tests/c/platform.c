@@ -1,0 +1,107 @@
+/* The platform layer from C: levels, escapes (two and four players) and the ledger that
+ * scores a finished game (seed 003 lines 77–111), with its errors. Usage: platform */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "junqi.h"
+#include "check.h"
+
+/* The status of a call that must fail, with a message. */
+#define FAILS(call, status)                                                          \
+    do {                                                                             \
+        junqi_status st_ = (call);                                                   \
+        if (st_ != (status)) {                                                       \
+            fprintf(stderr, "%s:%d: %s -> %s, expected %s: %s\n", __FILE__, __LINE__, \
+                    #call, junqi_status_name(st_), junqi_status_name(status),        \
+                    junqi_last_error_message());                                     \
+            exit(1);                                                                 \
+        }                                                                            \
+        EXPECT(strlen(junqi_last_error_message()) > 0);                              \
+    } while (0)
+
+static void expect_level(int64_t points, const char *name) {
+    char *json = NULL;
+    CHECK(junqi_platform_level_for(points, &json));
+    if (strstr(json, name) == NULL) {
+        fprintf(stderr, "level_for(%lld) = %s, expected %s\n", (long long)points, json, name);
+        exit(1);
+    }
+    junqi_string_free(json);
+}
+
+static junqi_game *deployed(const char *preset, const junqi_side *sides, size_t n) {
+    junqi_rules *rules = NULL;
+    junqi_game *game = NULL;
+    CHECK(junqi_rules_preset(preset, &rules));
+    CHECK(junqi_game_new(rules, 1, &game));
+    for (size_t i = 0; i < n; i++) CHECK(junqi_game_deploy_random(game, sides[i], 10 + i, NULL));
+    junqi_rules_free(rules);
+    return game;
+}
+
+int main(void) {
+    /* Levels: 小兵 from 0 … 司令 from 12 750. */
+    expect_level(-5, "\"小兵\"");
+    expect_level(49, "\"副排长\"");
+    expect_level(50, "\"排长\"");
+    expect_level(12750, "\"司令\"");
+    FAILS(junqi_platform_level_for(3, NULL), JUNQI_STATUS_NULL_POINTER);
+
+    /* Two players: North escapes, South wins. */
+    junqi_side two[] = {JUNQI_SIDE_SOUTH, JUNQI_SIDE_NORTH};
+    junqi_game *game = deployed("classic", two, 2);
+    FAILS(junqi_game_platform_score(game, "[]", &(char *){NULL}), JUNQI_STATUS_WRONG_PHASE);
+    char *report = NULL;
+    CHECK(junqi_game_escape(game, JUNQI_SIDE_NORTH, &report));
+    EXPECT(strstr(report, "\"escaped\"") != NULL);
+    junqi_string_free(report);
+    junqi_result result;
+    CHECK(junqi_game_result(game, &result));
+    EXPECT(result.over && result.winner == JUNQI_SIDE_SOUTH && result.reason == JUNQI_END_REASON_ESCAPE);
+    FAILS(junqi_game_escape(game, JUNQI_SIDE_SOUTH, NULL), JUNQI_STATUS_WRONG_PHASE);
+    /* Ended at ply 0, within 30: the winner scores 0, the loser -1. */
+    char *scores = NULL;
+    CHECK(junqi_game_platform_score(
+        game, "[{\"side\": \"south\", \"points\": 49}, {\"side\": \"north\", \"points\": 10}]", &scores));
+    EXPECT(strstr(scores, "\"rule\":\"quick_win\"") != NULL);
+    EXPECT(strstr(scores, "\"rule\":\"loss\",\"points_before\":10,\"delta\":-1,\"points\":9") != NULL);
+    junqi_string_free(scores);
+    FAILS(junqi_game_platform_score(game, "[{\"side\": \"south\", \"points\": 1}]", &scores),
+          JUNQI_STATUS_SIDE_NOT_IN_GAME);
+    FAILS(junqi_game_platform_score(game, "{\"side\": 1}", &scores), JUNQI_STATUS_INVALID_JSON);
+    FAILS(junqi_game_platform_score(game, "[", &scores), JUNQI_STATUS_INVALID_JSON);
+    FAILS(junqi_game_platform_score(game, NULL, &scores), JUNQI_STATUS_NULL_POINTER);
+    junqi_game_free(game);
+
+    /* Four players, both enemies still in: nobody wins, nobody scores. */
+    junqi_side four[] = {JUNQI_SIDE_SOUTH, JUNQI_SIDE_EAST, JUNQI_SIDE_NORTH, JUNQI_SIDE_WEST};
+    game = deployed("siguo", four, 4);
+    FAILS(junqi_game_escape(game, 7, NULL), JUNQI_STATUS_OUT_OF_RANGE);
+    CHECK(junqi_game_escape(game, JUNQI_SIDE_EAST, NULL));
+    CHECK(junqi_game_result(game, &result));
+    EXPECT(result.over && result.draw && result.reason == JUNQI_END_REASON_ESCAPE);
+    junqi_game_free(game);
+
+    /* The ledger from a stored result: four players, 41 plies, +2/-2 per seat, and the
+     * 50-point rule for a winner above 50 against an opponent below 50. */
+    junqi_rules *siguo = NULL;
+    CHECK(junqi_rules_preset("siguo", &siguo));
+    const char *request =
+        "{\"result\": {\"winners\": [\"south\", \"north\"], \"reason\": \"flag_captured\"},"
+        " \"plies\": 41, \"seats\": [{\"side\": \"south\", \"points\": 60},"
+        " {\"side\": \"east\", \"points\": 49}, {\"side\": \"north\", \"points\": 0},"
+        " {\"side\": \"west\", \"points\": 100, \"rating\": 1600}]}";
+    CHECK(junqi_platform_score(siguo, request, &scores));
+    EXPECT(strstr(scores, "\"side\":\"south\",\"rule\":\"protected\",\"points_before\":60,\"delta\":0") != NULL);
+    EXPECT(strstr(scores, "\"side\":\"north\",\"rule\":\"win\",\"points_before\":0,\"delta\":2,\"points\":2") != NULL);
+    EXPECT(strstr(scores, "\"side\":\"west\",\"rule\":\"loss\",\"points_before\":100,\"delta\":-2,\"points\":98") != NULL);
+    junqi_string_free(scores);
+    FAILS(junqi_platform_score(siguo, "{\"plies\": 3}", &scores), JUNQI_STATUS_INVALID_JSON);
+    FAILS(junqi_platform_score(siguo, "{\"result\": null, \"plies\": 3, \"seats\": [], \"x\": 1}", &scores),
+          JUNQI_STATUS_INVALID_JSON);
+    FAILS(junqi_platform_score(NULL, request, &scores), JUNQI_STATUS_NULL_POINTER);
+    junqi_rules_free(siguo);
+    printf("platform: all checks passed\n");
+    return 0;
+}
