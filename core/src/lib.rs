@@ -123,6 +123,7 @@
 pub mod action;
 pub mod board;
 pub mod combat;
+pub mod inference;
 mod movegen;
 pub mod piece;
 pub mod position;
@@ -134,6 +135,7 @@ pub mod setup;
 
 pub use action::{parse_point, Action, NotationError};
 pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, Role, STRIKE_RANGE};
+pub use inference::{Beliefs, KindSet, ObservationSpec, Observer, Sample, Turn};
 pub use combat::{resolve, resolve_attack, Attack, Outcome, Resolution};
 pub use piece::{Arm, PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
 pub use position::{

@@ -125,10 +125,20 @@ fn known_forbidden(pos: &Position, from: Point, me: Slot, t: PointSet) -> PointS
 
 /// Road steps and railway runs of a land piece.
 fn land_targets(pos: &Position, from: Point, mobility: Mobility, forbidden: PointSet) -> PointSet {
-    let rules = pos.rules();
+    land_run(pos.rules(), pos.occupied(), from, mobility, forbidden)
+}
+
+/// Road steps and railway runs of a land piece of a given mobility on `from`, with the
+/// board's occupancy given (public knowledge; used by inference too).
+pub(crate) fn land_run(
+    rules: &crate::rules::RuleSet,
+    occupied: PointSet,
+    from: Point,
+    mobility: Mobility,
+    forbidden: PointSet,
+) -> PointSet {
     let board = rules.board();
     let opts = rules.options();
-    let occupied = pos.occupied();
     let mut t = board.step[from.index()].minus(forbidden);
     if !matches!(mobility, Mobility::RailStraight | Mobility::RailTurn) || !board.is_railway(from) {
         return t;
@@ -298,7 +308,17 @@ fn flight_targets(pos: &Position, from: Point, forbidden: PointSet) -> PointSet 
 
 /// The manner of a legal action (see [`targets`]).
 pub(crate) fn manner(pos: &Position, from: Point, to: Point, kind: PieceKind) -> Attack {
-    let rules = pos.rules();
+    manner_in(pos.rules(), pos.occupied(), from, to, kind)
+}
+
+/// The manner of an action by a piece of `kind`, from the board's occupancy (public).
+pub(crate) fn manner_in(
+    rules: &crate::rules::RuleSet,
+    occupied: PointSet,
+    from: Point,
+    to: Point,
+    kind: PieceKind,
+) -> Attack {
     let board = rules.board();
     let mobility = rules.mobility(kind);
     if mobility == Mobility::Fly {
@@ -319,7 +339,7 @@ pub(crate) fn manner(pos: &Position, from: Point, to: Point, kind: PieceKind) ->
         }
         return Attack::Move;
     }
-    if rules.has_ability(kind, Ability::Flight) && !land_targets(pos, from, mobility, PointSet::EMPTY).contains(to) {
+    if rules.has_ability(kind, Ability::Flight) && !land_run(rules, occupied, from, mobility, PointSet::EMPTY).contains(to) {
         // Out of reach by road or rail: the missile flew (the outcome is the same).
         return Attack::Flight;
     }

@@ -749,6 +749,11 @@ impl Game {
         record.replay()
     }
 
+    /// Inference hook: a game from its parts (see [`Game::determinize`]).
+    pub(crate) fn from_parts(position: Position, seed: u64, entries: Vec<Entry>, logs: [Vec<Event>; 4]) -> Game {
+        Game { position, seed, entries, logs }
+    }
+
     pub(crate) fn entries(&self) -> &[Entry] {
         &self.entries
     }
