@@ -272,7 +272,8 @@ mod tests {
                 multiset.extend(std::iter::repeat_n(t, n as usize));
             }
             let np = multiset.len();
-            let masks: Vec<u128> = (0..np).map(|_| (rng.next_u64() as u128 & ((1 << nt) - 1)) | 0).collect();
+            // Candidate sets are never empty (an empty one is refused before it is stored).
+            let masks: Vec<u128> = (0..np).map(|_| (1 + rng.below((1 << nt) - 1)) as u128).collect();
             // Every assignment: permutations of the multiset.
             let mut possible = vec![0u128; np];
             let mut any = false;

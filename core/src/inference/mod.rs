@@ -497,7 +497,8 @@ impl Beliefs {
     /// Closes the action being read: the commander deduction, then the count
     /// propagation.
     fn end_action(&mut self) {
-        if self.in_action && self.rules.options().commander_reveals_flag {
+        // The deduction needs the flag on the board: an army without one shows nothing.
+        if self.in_action && self.rules.options().commander_reveals_flag && self.rules.has_kind(PieceKind::Flag) {
             let removed = self.removed;
             for (i, &s) in removed.iter().enumerate() {
                 if s == NONE {
@@ -617,11 +618,13 @@ impl Beliefs {
         let board = rules.board();
         let locked = rules.options().hq_locks && board.role(from) == Role::Hq;
         let mut keep = 0u128;
+        // One reach computation per mobility, not per kind.
+        let mut decided = [None::<bool>; 7];
         for t in bits(mask) {
             let kind = PieceKind::ALL[t % 32];
             let mobility = rules.mobility(kind);
             let ok = !locked
-                && match mobility {
+                && *decided[mobility as usize].get_or_insert_with(|| match mobility {
                     Mobility::Immobile => false,
                     Mobility::Step | Mobility::RailStraight | Mobility::RailTurn => {
                         crate::movegen::land_run(rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
@@ -634,7 +637,7 @@ impl Beliefs {
                             || board.step[from.index()].contains(to)
                     }
                     Mobility::Fly => air_run(board, from, to).is_some(),
-                };
+                });
             if ok {
                 keep |= 1u128 << t;
             }
@@ -647,8 +650,10 @@ impl Beliefs {
             self.consistent = false;
             return;
         };
-        let keep = self.movers(self.mask[s], from, to);
-        self.restrict(s, keep);
+        if self.mask[s].count_ones() > 1 {
+            let keep = self.movers(self.mask[s], from, to);
+            self.restrict(s, keep);
+        }
         self.flags[s] |= MOVED;
         self.planes_pass(s, from, to, false);
         self.relocate(s, to);
@@ -748,11 +753,15 @@ impl Beliefs {
         let mut keep_a = 0u128;
         let mut keep_d = 0u128;
         let mut manner_of = None;
+        let mut reach = [None::<bool>; 7];
+        let in_camp = board.role(def_at) == Role::Camp;
         for ta in bits(ma) {
             let ka = PieceKind::ALL[ta % 32];
             let manner = crate::movegen::manner_in(&rules, self.occupied, from, to, ka);
             let strike = matches!(manner, Attack::Strike | Attack::Bombardment);
-            if strike != struck {
+            // The manner must match the event, and the mover must be allowed to attack
+            // a piece in a camp if the target stands in one.
+            if strike != struck || in_camp && !rules.may_attack_camps(ka) {
                 continue;
             }
             if manner == Attack::Move {
@@ -761,7 +770,9 @@ impl Beliefs {
                     continue;
                 }
                 if matches!(mobility, Mobility::Step | Mobility::RailStraight | Mobility::RailTurn)
-                    && !crate::movegen::land_run(&rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
+                    && !*reach[mobility as usize].get_or_insert_with(|| {
+                        crate::movegen::land_run(&rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
+                    })
                 {
                     continue;
                 }
@@ -769,7 +780,8 @@ impl Beliefs {
             let mut any = false;
             for td in bits(md) {
                 let kd = PieceKind::ALL[td % 32];
-                if self.possible(ka, kd, def_at, outcome) {
+                // Arms are public: nobody attacks an arm it can never attack.
+                if rules.attacks_arm(ka, kd.arm()) && self.possible(ka, kd, def_at, outcome) {
                     keep_d |= 1u128 << td;
                     any = true;
                 }
