@@ -59,7 +59,7 @@ impl junqi_game {
 }
 
 /// Shared access to a game for one call; marks the handle poisoned if the call panics.
-struct GameRef<'a>(&'a junqi_game);
+pub(crate) struct GameRef<'a>(&'a junqi_game);
 
 impl Deref for GameRef<'_> {
     type Target = Game;
@@ -103,7 +103,7 @@ impl Drop for GameMut<'_> {
 
 /// # Safety
 /// `p` is NULL or a live `junqi_game` that no other thread uses during `'a`.
-unsafe fn game_ref<'a>(p: *const junqi_game) -> Result<GameRef<'a>> {
+pub(crate) unsafe fn game_ref<'a>(p: *const junqi_game) -> Result<GameRef<'a>> {
     // SAFETY: forwarded caller contract.
     let h = unsafe { handle_ref(p, "game") }?;
     h.check_poison()?;
@@ -119,12 +119,12 @@ unsafe fn game_mut<'a>(p: *mut junqi_game) -> Result<GameMut<'a>> {
     Ok(GameMut(h))
 }
 
-fn give_game(out: Out<*mut junqi_game>, game: Game) {
+pub(crate) fn give_game(out: Out<*mut junqi_game>, game: Game) {
     out.write(into_handle(junqi_game::new(game)));
 }
 
 /// A side that must play in the game.
-fn playing_side(game: &Game, side: c_int) -> Result<Side> {
+pub(crate) fn playing_side(game: &Game, side: c_int) -> Result<Side> {
     let side = side_arg(side)?;
     if game.rules().sides().contains(&side) {
         Ok(side)

@@ -31,6 +31,8 @@ mod types;
 mod rules;
 // Games:
 mod game;
+// What a player deduces, samples and observations:
+mod inference;
 // Internals:
 mod boundary;
 mod ptr;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # C API tests: header freshness (cbindgen --verify), the C programs in tests/c built with
 # -Wall -Wextra -Werror -std=c11 and linked against the static and the shared libjunqi,
-# the docs/c.md example, pkg-config, and the game, sanjun and errors programs under
+# the docs/c.md example, pkg-config, and the game, sanjun, inference and errors programs under
 # Valgrind.
 set -euo pipefail
 # The whole script is one function, read in full before it runs (so that editing this
@@ -48,7 +48,7 @@ STATIC_LIBS="-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
 # 3. Every program, linked once against each library.
 CC=${CC:-cc}
 CFLAGS="-std=c11 -Wall -Wextra -Werror -pedantic -O1 -g -I$ROOT/include"
-for prog in example game errors sanjun; do
+for prog in example game errors sanjun inference; do
   step "compile $prog.c (static and shared)"
   $CC $CFLAGS "tests/c/$prog.c" "$LIBDIR/libjunqi.a" $STATIC_LIBS -o "$BUILD/$prog-static"
   $CC $CFLAGS "tests/c/$prog.c" -L"$LIBDIR" -ljunqi -Wl,-rpath,"$LIBDIR" -o "$BUILD/$prog-shared"
@@ -68,6 +68,7 @@ for kind in static shared; do
   head -n 1 "$BUILD/example-$kind.out"
   for seed in 1 2 3; do "$BUILD/game-$kind" "$seed"; done
   "$BUILD/sanjun-$kind" 8 1
+  "$BUILD/inference-$kind" 3
   "$BUILD/errors-$kind" > "$BUILD/errors-$kind.out" 2> "$BUILD/errors-$kind.err" || {
     cat "$BUILD/errors-$kind.out" "$BUILD/errors-$kind.err"; exit 1; }
   tail -n 1 "$BUILD/errors-$kind.out"
@@ -108,6 +109,8 @@ $VG "$BUILD/game-shared" 5
 step "valgrind sanjun (static and shared)"
 $VG "$BUILD/sanjun-static" 1 6
 $VG "$BUILD/sanjun-shared" 1 7
+step "valgrind inference (shared)"
+$VG "$BUILD/inference-shared" 2
 step "valgrind errors (shared)"
 $VG "$BUILD/errors-shared" > /dev/null 2> "$BUILD/errors-valgrind.err" || {
   cat "$BUILD/errors-valgrind.err"; exit 1; }
