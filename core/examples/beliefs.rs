@@ -19,12 +19,22 @@ fn main() {
             game.deploy_random(side, rng.next_u64()).unwrap();
         }
     }
+    // The referee's account of every combat, for the reader (never shown to a player).
+    let mut combats = Vec::new();
     for _ in 0..plies {
         if game.result().is_some() {
             break;
         }
         let legal = game.legal_actions();
-        game.play(legal[rng.below(legal.len())]).unwrap();
+        let a = legal[rng.below(legal.len())];
+        let before = game.position().clone();
+        let report = game.play(a).unwrap();
+        for e in &report.public {
+            if let junqi::Event::Attacked { from, to, .. } | junqi::Event::Struck { from, to, .. } = *e {
+                let who = |p| before.piece_at(p).map(|(s, k)| format!("{s} {k}")).unwrap_or_default();
+                combats.push(format!("ply {:>3}: {} [{} against {}]", game.position().ply(), e.describe(game.board()), who(from), who(to)));
+            }
+        }
     }
     let board = game.board();
     println!("{rules}, seed {seed}, after {} plies, as {player} sees it:\n", game.position().ply());
@@ -32,6 +42,10 @@ fn main() {
     println!("{player}'s events:");
     for e in game.events(player) {
         println!("  {}", e.describe(board));
+    }
+    println!("\nthe combats as the referee saw them:");
+    for c in &combats {
+        println!("  {c}");
     }
     let beliefs: Beliefs = game.beliefs(player);
     println!("\ncandidates of the pieces {player} cannot see (true kind in brackets):");
