@@ -130,7 +130,11 @@ fn bench(name: &str, games: usize) {
             // Replay to ply 100 for the sampling and encoding measurements.
             let record = game.record();
             let mut short = record.clone();
-            let deploys = record.actions.iter().take_while(|e| !matches!(e, junqi::RecordEntry::Action(_))).count();
+            let deploys = record
+                .actions
+                .iter()
+                .take_while(|e| !matches!(e, junqi::RecordEntry::Action(_)))
+                .count();
             if record.actions.len() > deploys + 100 {
                 short.actions.truncate(deploys + 100);
                 short.result = None;
@@ -153,7 +157,10 @@ fn bench(name: &str, games: usize) {
             base as f64 / n as f64
         );
     }
-    println!("belief update: {:.0} ns per ply per player ({updates} updates)", update_ns as f64 / updates as f64);
+    println!(
+        "belief update: {:.0} ns per ply per player ({updates} updates)",
+        update_ns as f64 / updates as f64
+    );
     if mid.is_empty() {
         return;
     }
@@ -178,7 +185,10 @@ fn bench(name: &str, games: usize) {
             count += 1;
         }
     }
-    println!("Beliefs::determinize -> Game (ply 100): {:.0} games/s", count as f64 / t.elapsed().as_secs_f64());
+    println!(
+        "Beliefs::determinize -> Game (ply 100): {:.0} games/s",
+        count as f64 / t.elapsed().as_secs_f64()
+    );
     // Encoding.
     let observers: Vec<Observer> = mid.iter().map(|(g, p)| Observer::new(g.rules().clone(), *p)).collect();
     let mut buf = vec![0.0f32; observers[0].len()];
@@ -203,5 +213,8 @@ fn bench(name: &str, games: usize) {
     for _ in 0..200 {
         black_box(Beliefs::from_player_record(&rec).unwrap());
     }
-    println!("Beliefs::from_player_record at ply 100: {:.1} µs", t.elapsed().as_secs_f64() * 1e6 / 200.0);
+    println!(
+        "Beliefs::from_player_record at ply 100: {:.1} µs",
+        t.elapsed().as_secs_f64() * 1e6 / 200.0
+    );
 }

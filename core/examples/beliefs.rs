@@ -32,12 +32,21 @@ fn main() {
         for e in &report.public {
             if let junqi::Event::Attacked { from, to, .. } | junqi::Event::Struck { from, to, .. } = *e {
                 let who = |p| before.piece_at(p).map(|(s, k)| format!("{s} {k}")).unwrap_or_default();
-                combats.push(format!("ply {:>3}: {} [{} against {}]", game.position().ply(), e.describe(game.board()), who(from), who(to)));
+                combats.push(format!(
+                    "ply {:>3}: {} [{} against {}]",
+                    game.position().ply(),
+                    e.describe(game.board()),
+                    who(from),
+                    who(to)
+                ));
             }
         }
     }
     let board = game.board();
-    println!("{rules}, seed {seed}, after {} plies, as {player} sees it:\n", game.position().ply());
+    println!(
+        "{rules}, seed {seed}, after {} plies, as {player} sees it:\n",
+        game.position().ply()
+    );
     println!("{}", game.view(player).render(board));
     println!("{player}'s events:");
     for e in game.events(player) {
@@ -53,7 +62,11 @@ fn main() {
         if !beliefs.occupied().contains(p) || beliefs.is_known(p) {
             continue;
         }
-        let truth = game.position().piece_at(p).map(|(s, k)| format!("{s} {k}")).unwrap_or_default();
+        let truth = game
+            .position()
+            .piece_at(p)
+            .map(|(s, k)| format!("{s} {k}"))
+            .unwrap_or_default();
         let c: Vec<&str> = beliefs.candidates(p).iter().map(|k| k.id()).collect();
         let moved = if beliefs.has_moved(p) { " moved" } else { "" };
         println!("  {:>4}{moved}: {} [{truth}]", board.name_of(p), c.join(" "));

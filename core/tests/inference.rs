@@ -12,10 +12,19 @@ const VARIANTS: &[(&str, &str)] = &[
     ("classic", r#"{"engineer_scouts": "attacker"}"#),
     ("classic", r#"{"engineer_scouts": "everyone", "mine_survives": false}"#),
     ("classic", r#"{"rail_max_steps": 3}"#),
-    ("classic", r#"{"rail_all_turn": true, "rail_max_steps": 2, "bomb_may_hit_flag": false}"#),
-    ("classic", r#"{"hq_shelter": true, "flag_guarded_by_mines": true, "hq_locks": false}"#),
+    (
+        "classic",
+        r#"{"rail_all_turn": true, "rail_max_steps": 2, "bomb_may_hit_flag": false}"#,
+    ),
+    (
+        "classic",
+        r#"{"hq_shelter": true, "flag_guarded_by_mines": true, "hq_locks": false}"#,
+    ),
     ("siguo", "{}"),
-    ("siguo", r#"{"allies_see_each_other": true, "engineer_scouts": "attacker"}"#),
+    (
+        "siguo",
+        r#"{"allies_see_each_other": true, "engineer_scouts": "attacker"}"#,
+    ),
     ("fanqi", "{}"),
     ("sanjun-modern", "{}"),
     ("sanjun-modern", r#"{"open_play": true, "commander_capture": true}"#),
@@ -25,13 +34,22 @@ const VARIANTS: &[(&str, &str)] = &[
 ];
 
 fn rules_of(v: (&str, &str)) -> Arc<RuleSet> {
-    Arc::new(RuleSet::from_json(&format!(r#"{{"extends": "{}", "name": "test", "options": {}}}"#, v.0, v.1)).unwrap())
+    Arc::new(
+        RuleSet::from_json(&format!(
+            r#"{{"extends": "{}", "name": "test", "options": {}}}"#,
+            v.0, v.1
+        ))
+        .unwrap(),
+    )
 }
 
 /// Checks every player's beliefs against the referee's truth.
 fn check_sound(game: &Game, beliefs: &Beliefs, label: &str, ply: usize) {
     let player = beliefs.player();
-    assert!(beliefs.is_consistent(), "[{label}] {player}'s beliefs inconsistent at ply {ply}");
+    assert!(
+        beliefs.is_consistent(),
+        "[{label}] {player}'s beliefs inconsistent at ply {ply}"
+    );
     let pos = game.position();
     for (p, side, kind) in pos.pieces() {
         let ids = beliefs.candidate_identities(p);
@@ -41,13 +59,26 @@ fn check_sound(game: &Game, beliefs: &Beliefs, label: &str, ply: usize) {
             game.board().name_of(p)
         );
         if !pos.is_face_down(p) {
-            assert_eq!(beliefs.owner(p), Some(side), "[{label}] owner on {}", game.board().name_of(p));
+            assert_eq!(
+                beliefs.owner(p),
+                Some(side),
+                "[{label}] owner on {}",
+                game.board().name_of(p)
+            );
         }
         if pos.knows(player, p) && !pos.is_face_down(p) {
-            assert_eq!(beliefs.candidates(p).len(), 1, "[{label}] a known piece has one candidate");
+            assert_eq!(
+                beliefs.candidates(p).len(),
+                1,
+                "[{label}] a known piece has one candidate"
+            );
         }
     }
-    assert_eq!(beliefs.occupied(), pos.occupied(), "[{label}] ply {ply}: {player} tracks the board");
+    assert_eq!(
+        beliefs.occupied(),
+        pos.occupied(),
+        "[{label}] ply {ply}: {player} tracks the board"
+    );
 }
 
 fn fresh(game: &Game, rules: &Arc<RuleSet>, player: Side, setups: &[(Side, Setup)]) -> Beliefs {
@@ -77,7 +108,11 @@ fn run(variant: (&str, &str), seed: u64, plies: usize, record_every: usize) -> u
             setups.push((side, Setup::random(&rules, side, rng.next_u64())));
         }
     }
-    let mut beliefs: Vec<Beliefs> = rules.sides().iter().map(|&p| fresh(&game, &rules, p, &setups)).collect();
+    let mut beliefs: Vec<Beliefs> = rules
+        .sides()
+        .iter()
+        .map(|&p| fresh(&game, &rules, p, &setups))
+        .collect();
     for (side, s) in &setups {
         let report = game.deploy(*side, s).unwrap();
         for b in &mut beliefs {
@@ -103,7 +138,10 @@ fn run(variant: (&str, &str), seed: u64, plies: usize, record_every: usize) -> u
                     // the game's beliefs, which add the partners' setups.
                     from_record = game.beliefs(player);
                 }
-                assert!(*b == from_record, "[{label}] ply {ply}: {player}'s incremental beliefs differ from its record's");
+                assert!(
+                    *b == from_record,
+                    "[{label}] ply {ply}: {player}'s incremental beliefs differ from its record's"
+                );
             }
         }
     }
@@ -144,12 +182,25 @@ fn determinize_agrees_with_the_beliefs_and_the_seed() {
             let beliefs = game.beliefs(player);
             let a = game.determinize(player, 7);
             let b = game.determinize(player, 7);
-            assert!(a.position().same_state(b.position()), "[{}] same seed, same sample", v.0);
+            assert!(
+                a.position().same_state(b.position()),
+                "[{}] same seed, same sample",
+                v.0
+            );
             assert_eq!(a.position().occupied(), game.position().occupied());
             assert_eq!(a.to_act(), game.to_act());
-            assert_eq!(a.view(player).pieces, game.view(player).pieces, "[{}] the player's view is kept", v.0);
+            assert_eq!(
+                a.view(player).pieces,
+                game.view(player).pieces,
+                "[{}] the player's view is kept",
+                v.0
+            );
             for (p, side, kind) in a.position().pieces() {
-                assert!(beliefs.candidate_identities(p).contains(&(side, kind)), "[{}] sample outside the candidates", v.0);
+                assert!(
+                    beliefs.candidate_identities(p).contains(&(side, kind)),
+                    "[{}] sample outside the candidates",
+                    v.0
+                );
             }
             // Exact counts: every army is complete (on and off the board) — checked
             // through the drawn setups, which must validate.
@@ -160,7 +211,11 @@ fn determinize_agrees_with_the_beliefs_and_the_seed() {
                 let record = a.record();
                 for e in &record.actions {
                     if let junqi::RecordEntry::Deploy { deploy, setup } = e {
-                        assert!(setup.validate(&rules, *deploy).is_ok(), "[{}] a drawn setup is legal", v.0);
+                        assert!(
+                            setup.validate(&rules, *deploy).is_ok(),
+                            "[{}] a drawn setup is legal",
+                            v.0
+                        );
                     }
                 }
             }
@@ -196,7 +251,13 @@ fn observation_shape_and_content() {
             let n = spec.points;
             let ch = |name: &str| spec.channels.iter().position(|c| c == name).unwrap();
             // Probabilities of each unseen piece sum to one; candidates cover them.
-            let kinds: Vec<usize> = spec.channels.iter().enumerate().filter(|(_, c)| c.starts_with("probability:")).map(|(i, _)| i).collect();
+            let kinds: Vec<usize> = spec
+                .channels
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.starts_with("probability:"))
+                .map(|(i, _)| i)
+                .collect();
             let observer = Observer::new(rules.clone(), player);
             for (i, &p) in observer.order().iter().enumerate() {
                 let occupied = game.position().occupied().contains(p);

@@ -49,8 +49,16 @@ fn a_run_that_turns_is_an_engineers_and_the_count_names_the_other() {
         &["b1-b2", "b12-b11", "d1-d2", "b11-a7"],
     );
     let b = g.beliefs(Side::South);
-    assert_eq!(kinds(&b, &g, "a7"), vec![Engineer], "b11-a7 turns at a11: only the engineer turns");
-    assert_eq!(kinds(&b, &g, "d12"), vec![PlatoonLeader], "the one engineer is accounted for");
+    assert_eq!(
+        kinds(&b, &g, "a7"),
+        vec![Engineer],
+        "b11-a7 turns at a11: only the engineer turns"
+    );
+    assert_eq!(
+        kinds(&b, &g, "d12"),
+        vec![PlatoonLeader],
+        "the one engineer is accounted for"
+    );
     // Before the turning run, nothing was known.
     let g = game(
         &rules,
@@ -63,7 +71,10 @@ fn a_run_that_turns_is_an_engineers_and_the_count_names_the_other() {
 
 #[test]
 fn a_run_longer_than_the_limit_is_an_engineers() {
-    let rules = tiny(r#"{"engineer": 1, "platoon_leader": 1}"#, r#"{"hq_locks": false, "rail_max_steps": 2}"#);
+    let rules = tiny(
+        r#"{"engineer": 1, "platoon_leader": 1}"#,
+        r#"{"hq_locks": false, "rail_max_steps": 2}"#,
+    );
     let g = game(
         &rules,
         &[("b1", Engineer), ("d1", PlatoonLeader)],
@@ -118,9 +129,25 @@ fn a_fallen_commander_shows_the_flag_and_others_are_no_commanders() {
         )
         .unwrap(),
     );
-    let south = [("b1", Flag), ("d1", PlatoonLeader), ("b3", PlatoonLeader), ("d3", PlatoonLeader), ("c4", PlatoonLeader), ("b5", Bomb), ("d5", Commander)];
+    let south = [
+        ("b1", Flag),
+        ("d1", PlatoonLeader),
+        ("b3", PlatoonLeader),
+        ("d3", PlatoonLeader),
+        ("c4", PlatoonLeader),
+        ("b5", Bomb),
+        ("d5", Commander),
+    ];
     let north = |b8: PieceKind, d8: PieceKind| {
-        vec![("b12", Flag), ("d12", Bomb), ("b10", PlatoonLeader), ("d10", PlatoonLeader), ("c9", PlatoonLeader), ("b8", b8), ("d8", d8)]
+        vec![
+            ("b12", Flag),
+            ("d12", Bomb),
+            ("b10", PlatoonLeader),
+            ("d10", PlatoonLeader),
+            ("c9", PlatoonLeader),
+            ("b8", b8),
+            ("d8", d8),
+        ]
     };
     // South's bomb meets North's b8 piece on a7; both leave.
     let moves = ["b5-a6", "b8-a7", "a6-a7"];
@@ -189,7 +216,12 @@ fn the_face_down_pool_shrinks_as_pieces_are_flipped() {
         for &side in rules.sides() {
             for (k, n) in rules.army() {
                 let used_up = up.get(&(side, k)).copied().unwrap_or(0) >= n;
-                assert_eq!(ids.contains(&(side, k)), !used_up, "{side} {k} on {}", g.board().name_of(p));
+                assert_eq!(
+                    ids.contains(&(side, k)),
+                    !used_up,
+                    "{side} {k} on {}",
+                    g.board().name_of(p)
+                );
                 checked += 1;
             }
         }
@@ -211,7 +243,9 @@ fn planes_shot_down_show_an_anti_aircraft_piece_below() {
         while g.result().is_none() && found < 3 {
             let legal = g.legal_actions();
             let r = g.play(legal[rng.below(legal.len())]).unwrap();
-            if let Some(&Event::ShotDown { side, at, .. }) = r.public.iter().find(|e| matches!(e, Event::ShotDown { .. })) {
+            if let Some(&Event::ShotDown { side, at, .. }) =
+                r.public.iter().find(|e| matches!(e, Event::ShotDown { .. }))
+            {
                 let other = if side == Side::South { Side::North } else { Side::South };
                 let below = g.board().below(at).unwrap();
                 let b = g.beliefs(side);
@@ -221,7 +255,15 @@ fn planes_shot_down_show_an_anti_aircraft_piece_below() {
                 let public: Vec<Event> = g
                     .events(side)
                     .iter()
-                    .filter(|e| !matches!(e, Event::Revealed { cause: junqi::RevealCause::AntiAir, .. }))
+                    .filter(|e| {
+                        !matches!(
+                            e,
+                            Event::Revealed {
+                                cause: junqi::RevealCause::AntiAir,
+                                ..
+                            }
+                        )
+                    })
                     .copied()
                     .collect();
                 let own = g.record().actions.iter().find_map(|e| match e {
@@ -231,7 +273,10 @@ fn planes_shot_down_show_an_anti_aircraft_piece_below() {
                 let mut blind = Beliefs::new(g.rules().clone(), side, own.as_ref()).unwrap();
                 blind.observe(&public);
                 let c = blind.candidates(below);
-                assert!(c.iter().all(|k| g.rules().has_ability(k, junqi::Ability::AntiAir)), "{c:?}");
+                assert!(
+                    c.iter().all(|k| g.rules().has_ability(k, junqi::Ability::AntiAir)),
+                    "{c:?}"
+                );
                 assert!(b.candidates(below).len() == 1);
                 let _ = other;
                 found += 1;

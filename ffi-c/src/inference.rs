@@ -183,7 +183,10 @@ pub unsafe extern "C" fn junqi_rules_observation_spec_json(
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(json_out, "json_out") }?;
         let spec = rules.inner.observation_spec();
-        string_out(out, json!({"channels": spec.channels, "shape": spec.shape()}).to_string());
+        string_out(
+            out,
+            json!({"channels": spec.channels, "shape": spec.shape()}).to_string(),
+        );
         Ok(())
     })
 }
@@ -195,10 +198,7 @@ pub unsafe extern "C" fn junqi_rules_observation_spec_json(
 /// # Safety
 /// `rules` is NULL or a live `junqi_rules`; `len_out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn junqi_rules_observation_size(
-    rules: *const junqi_rules,
-    len_out: *mut usize,
-) -> junqi_status {
+pub unsafe extern "C" fn junqi_rules_observation_size(rules: *const junqi_rules, len_out: *mut usize) -> junqi_status {
     guard(|| {
         // SAFETY: forwarded caller contract for `rules`.
         let rules = unsafe { handle_ref(rules, "rules") }?;

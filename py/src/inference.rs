@@ -55,7 +55,12 @@ impl Beliefs {
     /// for a face-down piece in 翻棋).
     fn candidate_identities(&self, point: &str) -> PyResult<Vec<(Side, PieceKind)>> {
         let p = self.point(point)?;
-        Ok(self.inner.candidate_identities(p).into_iter().map(|(s, k)| (s.into(), k.into())).collect())
+        Ok(self
+            .inner
+            .candidate_identities(p)
+            .into_iter()
+            .map(|(s, k)| (s.into(), k.into()))
+            .collect())
     }
 
     /// The owner of the piece on ``point``, if known.
@@ -124,8 +129,11 @@ pub fn fill<'py>(
                 )));
             }
             {
-                let mut rw: PyReadwriteArrayDyn<'_, f32> = arr.try_readwrite().map_err(|e| PyValueError::new_err(e.to_string()))?;
-                let slice = rw.as_slice_mut().map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+                let mut rw: PyReadwriteArrayDyn<'_, f32> =
+                    arr.try_readwrite().map_err(|e| PyValueError::new_err(e.to_string()))?;
+                let slice = rw
+                    .as_slice_mut()
+                    .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
                 write(slice)?;
             }
             Ok(obj)

@@ -13,7 +13,9 @@ fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, String> {
 }
 
 fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, String> {
-    field(v, key)?.as_str().ok_or_else(|| format!("{key:?} is not a string"))
+    field(v, key)?
+        .as_str()
+        .ok_or_else(|| format!("{key:?} is not a string"))
 }
 
 fn side(v: &Value, key: &str) -> Result<Side, String> {
@@ -33,14 +35,21 @@ fn kind(v: &Value, key: &str) -> Result<PieceKind, String> {
 
 fn outcome(v: &Value) -> Result<Outcome, String> {
     let t = text(v, "outcome")?;
-    Outcome::ALL.into_iter().find(|o| o.name() == t).ok_or_else(|| format!("unknown outcome {t:?}"))
+    Outcome::ALL
+        .into_iter()
+        .find(|o| o.name() == t)
+        .ok_or_else(|| format!("unknown outcome {t:?}"))
 }
 
 /// An event from its JSON form ([`Event::to_json`]).
 pub(crate) fn event_from_json(board: &Board, v: &Value) -> Result<Event, String> {
     Ok(match text(v, "type")? {
         "deployed" => Event::Deployed { side: side(v, "side")? },
-        "moved" => Event::Moved { side: side(v, "side")?, from: point(board, v, "from")?, to: point(board, v, "to")? },
+        "moved" => Event::Moved {
+            side: side(v, "side")?,
+            from: point(board, v, "from")?,
+            to: point(board, v, "to")?,
+        },
         "attacked" => Event::Attacked {
             side: side(v, "side")?,
             from: point(board, v, "from")?,
@@ -53,15 +62,25 @@ pub(crate) fn event_from_json(board: &Board, v: &Value) -> Result<Event, String>
             to: point(board, v, "to")?,
             outcome: outcome(v)?,
         },
-        "shot_down" => Event::ShotDown { side: side(v, "side")?, from: point(board, v, "from")?, at: point(board, v, "at")? },
-        "reaction_due" => Event::ReactionDue { player: side(v, "player")?, point: point(board, v, "point")? },
+        "shot_down" => Event::ShotDown {
+            side: side(v, "side")?,
+            from: point(board, v, "from")?,
+            at: point(board, v, "at")?,
+        },
+        "reaction_due" => Event::ReactionDue {
+            player: side(v, "player")?,
+            point: point(board, v, "point")?,
+        },
         "flipped" => Event::Flipped {
             side: side(v, "side")?,
             point: point(board, v, "point")?,
             owner: side(v, "owner")?,
             kind: kind(v, "kind")?,
         },
-        "army_assigned" => Event::ArmyAssigned { player: side(v, "player")?, army: side(v, "army")? },
+        "army_assigned" => Event::ArmyAssigned {
+            player: side(v, "player")?,
+            army: side(v, "army")?,
+        },
         "revealed" => {
             let c = text(v, "cause")?;
             Event::Revealed {
@@ -77,7 +96,10 @@ pub(crate) fn event_from_json(board: &Board, v: &Value) -> Result<Event, String>
         "resigned" => Event::Resigned { side: side(v, "side")? },
         "timed_out" => Event::TimedOut {
             side: side(v, "side")?,
-            count: field(v, "count")?.as_u64().and_then(|n| u8::try_from(n).ok()).ok_or("\"count\" is not a small number")?,
+            count: field(v, "count")?
+                .as_u64()
+                .and_then(|n| u8::try_from(n).ok())
+                .ok_or("\"count\" is not a small number")?,
         },
         "eliminated" => Event::Eliminated {
             side: side(v, "side")?,

@@ -78,7 +78,14 @@ impl Graph<'_> {
 
 /// Kuhn's augmenting path for a b-matching: gives piece `i` a type, moving matched
 /// pieces along the way; `visited` holds the types already tried.
-pub(super) fn augment(i: usize, cand: &[u128], matched: &mut [u8], load: &mut [u8], cap: &[u8], visited: &mut u128) -> bool {
+pub(super) fn augment(
+    i: usize,
+    cand: &[u128],
+    matched: &mut [u8],
+    load: &mut [u8],
+    cap: &[u8],
+    visited: &mut u128,
+) -> bool {
     for t in bits(cand[i] & !*visited) {
         if *visited >> t & 1 == 1 {
             continue;
@@ -109,7 +116,12 @@ fn take(i: usize, t: usize, matched: &mut [u8], load: &mut [u8]) {
 /// Filters the candidates of the pieces in one group (`range`: the types of the group)
 /// to those some full assignment uses. Returns false if no assignment exists (then the
 /// candidates are left as they were).
-pub(super) fn filter(mask: &mut [u128; MAX_PIECES], origin: &[u8; MAX_PIECES], counts: &[u8; 128], range: u128) -> bool {
+pub(super) fn filter(
+    mask: &mut [u128; MAX_PIECES],
+    origin: &[u8; MAX_PIECES],
+    counts: &[u8; 128],
+    range: u128,
+) -> bool {
     // Compact type indices for the group.
     let mut tix = [NONE; 128];
     let mut types = [0u8; 128];

@@ -200,8 +200,11 @@ impl Beliefs {
         };
         if rules.deals() {
             // Every deployable point of every side holds a face-down piece of either army.
-            let mut points: Vec<Point> =
-                rules.sides().iter().flat_map(|s| rules.deploy_points(*s).iter().copied()).collect();
+            let mut points: Vec<Point> = rules
+                .sides()
+                .iter()
+                .flat_map(|s| rules.deploy_points(*s).iter().copied())
+                .collect();
             points.sort();
             for (slot, p) in points.into_iter().enumerate() {
                 b.place(slot, p, types);
@@ -219,8 +222,7 @@ impl Beliefs {
         let mut events = Vec::with_capacity(record.events.len());
         for (i, v) in record.events.iter().enumerate() {
             events.push(
-                events::event_from_json(rules.board(), v)
-                    .map_err(|e| GameError::Record(format!("event {i}: {e}")))?,
+                events::event_from_json(rules.board(), v).map_err(|e| GameError::Record(format!("event {i}: {e}")))?,
             );
         }
         b.observe(&events);
@@ -233,7 +235,9 @@ impl Beliefs {
     /// redone.
     pub fn learn_setup(&mut self, side: Side, setup: &Setup) -> Result<(), GameError> {
         let deployment = setup.validate(&self.rules, side)?;
-        let Some(idx) = self.side_index(side) else { return Ok(()) };
+        let Some(idx) = self.side_index(side) else {
+            return Ok(());
+        };
         if self.rules.deals() {
             return Ok(());
         }
@@ -505,7 +509,9 @@ impl Beliefs {
                     continue;
                 }
                 let s = s as usize;
-                let Some(owner) = self.owner_of_mask(self.mask[s]) else { continue };
+                let Some(owner) = self.owner_of_mask(self.mask[s]) else {
+                    continue;
+                };
                 let Some(idx) = self.side_index(owner) else { continue };
                 let commander = 1u128 << (idx * 32 + PieceKind::Commander as usize);
                 if self.flag_shown >> idx & 1 == 1 {
@@ -537,11 +543,21 @@ impl Beliefs {
                 self.start_action();
                 self.moved(from, to);
             }
-            Event::Attacked { side: _, from, to, outcome } => {
+            Event::Attacked {
+                side: _,
+                from,
+                to,
+                outcome,
+            } => {
                 self.start_action();
                 self.combat(from, to, outcome, false);
             }
-            Event::Struck { side: _, from, to, outcome } => {
+            Event::Struck {
+                side: _,
+                from,
+                to,
+                outcome,
+            } => {
                 self.start_action();
                 self.combat(from, to, outcome, true);
             }
@@ -549,7 +565,12 @@ impl Beliefs {
                 self.start_action();
                 self.shot_down(from, at);
             }
-            Event::Flipped { side: _, point, owner, kind } => {
+            Event::Flipped {
+                side: _,
+                point,
+                owner,
+                kind,
+            } => {
                 self.start_action();
                 if let (Some(s), Some(idx)) = (self.slot_at(point), self.side_index(owner)) {
                     self.restrict(s, 1u128 << (idx * 32 + kind as usize));
@@ -562,12 +583,21 @@ impl Beliefs {
                     self.army = Some(army);
                 }
             }
-            Event::Revealed { point, owner, kind, cause } => self.revealed(point, owner, kind, cause),
+            Event::Revealed {
+                point,
+                owner,
+                kind,
+                cause,
+            } => self.revealed(point, owner, kind, cause),
             Event::Resigned { .. } | Event::TimedOut { .. } | Event::DrawAgreed => self.start_action(),
             Event::Eliminated { side, .. } => {
                 // Its army's pieces leave the board (their kinds still count).
                 let army = if self.rules.deals() {
-                    if Some(side) == Some(self.player) { self.army } else { None }
+                    if Some(side) == Some(self.player) {
+                        self.army
+                    } else {
+                        None
+                    }
                 } else {
                     Some(side)
                 };
@@ -668,13 +698,17 @@ impl Beliefs {
             return;
         }
         let Some(run) = air_run(&board, from, to) else { return };
-        let Some(owner) = self.owner_of_mask(self.mask[s]) else { return };
+        let Some(owner) = self.owner_of_mask(self.mask[s]) else {
+            return;
+        };
         let team = self.rules.team_of(owner);
         let n = run.len() - usize::from(to_excluded);
         for &q in &run[..n] {
             let Some(below) = board.below(q) else { continue };
             let Some(g) = self.slot_at(below) else { continue };
-            let Some(o) = self.owner_of_mask(self.mask[g]) else { continue };
+            let Some(o) = self.owner_of_mask(self.mask[g]) else {
+                continue;
+            };
             if team.contains(o) {
                 continue;
             }
@@ -733,12 +767,11 @@ impl Beliefs {
             Some(to)
         } else {
             board.below(to).filter(|&s| {
-                self.slot_at(s).is_some_and(|d| {
-                    match (att_owner, self.owner_of_mask(self.mask[d])) {
+                self.slot_at(s)
+                    .is_some_and(|d| match (att_owner, self.owner_of_mask(self.mask[d])) {
                         (Some(x), Some(y)) => !rules.team_of(x).contains(y),
                         _ => true,
-                    }
-                })
+                    })
             })
         };
         let Some(def_at) = def_at else {
@@ -837,7 +870,11 @@ impl Beliefs {
         while self.dirty != 0 {
             let g = self.dirty.trailing_zeros() as usize;
             self.dirty &= !(1 << g);
-            let range = if self.rules.deals() { self.types } else { self.types & (0xFFFF_FFFFu128 << (32 * g)) };
+            let range = if self.rules.deals() {
+                self.types
+            } else {
+                self.types & (0xFFFF_FFFFu128 << (32 * g))
+            };
             if !matching::filter(&mut self.mask, &self.origin, &self.counts, range) {
                 self.consistent = false;
             }

@@ -91,7 +91,10 @@ impl Layout {
             kind_ix[*k as usize] = i as u8;
         }
         let board = rules.board();
-        let roles: Vec<Role> = Role::ALL.into_iter().filter(|r| board.points().any(|p| board.role(p) == *r)).collect();
+        let roles: Vec<Role> = Role::ALL
+            .into_iter()
+            .filter(|r| board.points().any(|p| board.role(p) == *r))
+            .collect();
         let k = kinds.len();
         let own = 0;
         let cand = own + k;
@@ -153,7 +156,10 @@ impl RuleSet {
     /// assert_eq!(spec.channels[0], "own:flag");
     /// ```
     pub fn observation_spec(&self) -> ObservationSpec {
-        ObservationSpec { channels: Layout::of(self).names(self), points: self.board().len() }
+        ObservationSpec {
+            channels: Layout::of(self).names(self),
+            points: self.board().len(),
+        }
     }
 }
 
@@ -172,7 +178,11 @@ pub struct Turn {
 impl Game {
     /// The turn and counters, as an observation needs them.
     pub fn turn(&self) -> Turn {
-        Turn { to_act: self.to_act(), ply: self.position().ply(), quiet: self.position().quiet_plies() }
+        Turn {
+            to_act: self.to_act(),
+            ply: self.position().ply(),
+            quiet: self.position().quiet_plies(),
+        }
     }
 
     /// `player`'s observation tensor (see [`Observer`]), newly allocated. For many
@@ -251,7 +261,14 @@ impl Observer {
                 board_planes[layout.roles.len() * n + i] = 1.0;
             }
         }
-        Observer { rules, player, layout, order, index, board_planes }
+        Observer {
+            rules,
+            player,
+            layout,
+            order,
+            index,
+            board_planes,
+        }
     }
 
     /// Floats in one observation (`channels × points`).
@@ -335,7 +352,11 @@ impl Observer {
                 out[l.known * n + i] = 1.0;
             }
             let single = m.count_ones() == 1;
-            let total: u32 = if single { 1 } else { bits(m).map(|t| rem[t] as u32).sum() };
+            let total: u32 = if single {
+                1
+            } else {
+                bits(m).map(|t| rem[t] as u32).sum()
+            };
             for t in bits(m) {
                 let k = l.kind_ix[t % 32] as usize;
                 out[(l.cand + k) * n + i] = 1.0;

@@ -76,7 +76,11 @@ impl Beliefs {
         }
         let mut cell = [NONE; crate::board::MAX_POINTS];
         cell.copy_from_slice(&self.cell);
-        Some(Sample { rules: self.rules.clone(), types, cell })
+        Some(Sample {
+            rules: self.rules.clone(),
+            types,
+            cell,
+        })
     }
 
     /// Draws a type for every slot into `out` (per slot; `NONE` for unused slots).
@@ -190,7 +194,8 @@ impl Game {
     ///
     /// In the returned game each other player knows its own (and, where partners see
     /// each other, its team's) pieces and what was shown to everyone; `player`'s event
-    /// log is kept and the other players' logs are empty. Its record holds the drawn
+    /// log is kept and the other players' logs are empty; its seed is `seed` (the
+    /// game's own seed is the referee's). Its record holds the drawn
     /// setups (or deal) and the actions played; it need not replay, since a draw agrees
     /// with each piece's candidates but not with every joint observation.
     ///
@@ -278,6 +283,8 @@ impl Beliefs {
         }
         let mut logs: [Vec<crate::referee::Event>; 4] = Default::default();
         logs[self.player as usize] = game.events(self.player).to_vec();
-        Game::from_parts(position, game.seed(), entries, logs)
+        // The game's seed is the referee's (it rebuilds a 翻棋 deal): the sample's own
+        // seed stands in for it.
+        Game::from_parts(position, seed, entries, logs)
     }
 }
