@@ -181,8 +181,8 @@ pub(super) fn filter(
     }
     let mut fill = start;
     let mut by_type = [0u8; MAX_PIECES];
-    for i in 0..np {
-        let t = matched[i] as usize;
+    for (i, &m) in matched[..np].iter().enumerate() {
+        let t = m as usize;
         by_type[fill[t] as usize] = i as u8;
         fill[t] += 1;
     }

@@ -95,15 +95,15 @@ impl Beliefs {
         }
         let mut free = [0u8; MAX_PIECES];
         let mut nf = 0;
-        for s in 0..MAX_PIECES {
+        for (s, o) in out.iter_mut().enumerate() {
             if self.origin[s] == NONE {
-                out[s] = NONE;
+                *o = NONE;
                 continue;
             }
             let m = self.mask[s];
             if m.count_ones() == 1 {
                 let t = m.trailing_zeros() as usize;
-                out[s] = t as u8;
+                *o = t as u8;
                 rem[t] = rem[t].saturating_sub(1);
             } else {
                 free[nf] = s as u8;
@@ -237,7 +237,7 @@ impl Beliefs {
         let position = game.position().reidentified(
             |id, at| slot_for(id, at).map(|s| decode(types[s])),
             |viewer, id, at| {
-                let Some(s) = slot_for(id, at) else { return None };
+                let s = slot_for(id, at)?;
                 let flags = self.flags[s];
                 if viewer == self.player {
                     return Some(flags & KNOWN != 0);
