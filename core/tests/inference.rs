@@ -148,12 +148,16 @@ fn run(variant: (&str, &str), seed: u64, plies: usize, record_every: usize) -> u
     ply
 }
 
+/// Three games per variant; `JUNQI_INFERENCE_GAMES=200` (and `JUNQI_INFERENCE_SEED`) for a
+/// longer soak.
 #[test]
 fn beliefs_are_sound_consistent_and_incremental_on_every_preset() {
+    let games: u64 = std::env::var("JUNQI_INFERENCE_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
+    let base: u64 = std::env::var("JUNQI_INFERENCE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
     let mut total = 0;
     for (i, v) in VARIANTS.iter().enumerate() {
-        for g in 0..3u64 {
-            let seed = 1000 * i as u64 + g;
+        for g in 0..games {
+            let seed = base + 1000 * i as u64 + g;
             total += run(*v, seed, 400, 30);
         }
     }
