@@ -1411,6 +1411,96 @@ junqi_status junqi_platform_score(const junqi_rules *rules, const char *request_
  */
 junqi_status junqi_game_platform_score(const junqi_game *game, const char *seats_json, char **json_out);
 
+/**
+ * One player's beliefs as JSON: for every piece on the board, its point, owner
+ * (`null` while face down in `fanqi`), whether the player was shown it (`known`),
+ * whether it has moved, and its candidate kinds (ids; one for a piece the player
+ * knows); `off_board`: the pieces that left the board, each a list of candidate
+ * `[army, kind]` pairs; `consistent`: whether a full assignment of kinds exists.
+ * Derived only from what that player was told.
+ *
+ * - `side`: the player, a `junqi_side` value.
+ * - `json_out`: receives a new string; free it with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `POISONED`.
+ * Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `json_out` is NULL or writable.
+ */
+junqi_status junqi_game_beliefs_json(const junqi_game *game, int side, char **json_out);
+
+/**
+ * One player's candidates as a mask: `buf[point * JUNQI_PIECE_KIND_COUNT + kind]` is
+ * 1 if the piece on that point (index in the board's point order) may be that kind
+ * (a `junqi_piece_kind` value), else 0; all 0 for an empty point.
+ *
+ * - `buf`, `len`: at least `points × JUNQI_PIECE_KIND_COUNT` bytes (points from
+ *   `junqi_rules_point_count`); `buf` may be NULL when `len` is 0.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`;
+ * `BUFFER_TOO_SMALL` (nothing written); `POISONED`. Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `buf` is NULL or has `len` writable bytes.
+ */
+junqi_status junqi_game_beliefs_mask(const junqi_game *game, int side, uint8_t *buf, size_t len);
+
+/**
+ * One player's observation tensor (float32, `[channels, points]` row-major, from the
+ * player's seat; see `junqi_rules_observation_spec_json` and docs/inference.md),
+ * written into the caller's buffer.
+ *
+ * - `buf`, `len`: at least `junqi_rules_observation_size` floats; `buf` may be NULL
+ *   when `len` is 0.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`;
+ * `BUFFER_TOO_SMALL` (nothing written); `POISONED`. Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `buf` is NULL or has `len` writable floats.
+ */
+junqi_status junqi_game_observation(const junqi_game *game, int side, float *buf, size_t len);
+
+/**
+ * A game drawn from what `side` knows (determinization for search): every piece that
+ * player cannot see gets an identity drawn from its beliefs, the same for the same
+ * `seed`; the board, the player's own pieces, the turn and the counters are kept. The
+ * sampled game's record need not replay.
+ *
+ * - `game_out`: receives a new handle; free it with `junqi_game_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `POISONED`.
+ * Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `game_out` is NULL or writable.
+ */
+junqi_status junqi_game_determinize(const junqi_game *game, int side, uint64_t seed, junqi_game **game_out);
+
+/**
+ * The layout of a rule set's observation tensor as JSON:
+ * `{"channels": ["own:flag", …], "shape": [channels, points]}`.
+ *
+ * - `json_out`: receives a new string; free it with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
+ *
+ * # Safety
+ * `rules` is NULL or a live `junqi_rules`; `json_out` is NULL or writable.
+ */
+junqi_status junqi_rules_observation_spec_json(const junqi_rules *rules, char **json_out);
+
+/**
+ * Floats in one observation of a rule set (`channels × points`).
+ *
+ * Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
+ *
+ * # Safety
+ * `rules` is NULL or a live `junqi_rules`; `len_out` is NULL or writable.
+ */
+junqi_status junqi_rules_observation_size(const junqi_rules *rules, size_t *len_out);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -126,6 +126,7 @@
 pub mod action;
 pub mod board;
 pub mod combat;
+pub mod inference;
 mod movegen;
 pub mod piece;
 pub mod platform;
@@ -139,6 +140,7 @@ pub mod setup;
 
 pub use action::{parse_point, Action, NotationError};
 pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, Role, STRIKE_RANGE};
+pub use inference::{Beliefs, KindSet, ObservationSpec, Observer, Sample, Turn};
 pub use combat::{resolve, resolve_attack, Attack, Outcome, Resolution};
 pub use piece::{Arm, PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
 pub use position::{

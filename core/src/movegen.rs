@@ -129,10 +129,20 @@ fn known_forbidden(pos: &Position, from: Point, me: Slot, t: PointSet) -> PointS
 
 /// Road steps and railway runs of a land piece.
 fn land_targets(pos: &Position, from: Point, mobility: Mobility, forbidden: PointSet) -> PointSet {
-    let rules = pos.rules();
+    land_run(pos.rules(), pos.occupied(), from, mobility, forbidden)
+}
+
+/// Road steps and railway runs of a land piece of a given mobility on `from`, with the
+/// board's occupancy given (public knowledge; used by inference too).
+pub(crate) fn land_run(
+    rules: &crate::rules::RuleSet,
+    occupied: PointSet,
+    from: Point,
+    mobility: Mobility,
+    forbidden: PointSet,
+) -> PointSet {
     let board = rules.board();
     let opts = rules.options();
-    let occupied = pos.occupied();
     let mut t = board.step[from.index()].minus(forbidden);
     if !matches!(mobility, Mobility::RailStraight | Mobility::RailTurn) || !board.is_railway(from) {
         return t;
@@ -312,12 +322,24 @@ fn lock_on_target(pos: &Position, from: Point, to: Point) -> bool {
 
 /// The manner of a legal action (see [`targets`]).
 pub(crate) fn manner(pos: &Position, from: Point, to: Point, kind: PieceKind) -> Attack {
-    let rules = pos.rules();
+    manner_in(pos.rules(), pos.occupied(), from, to, kind, lock_on_target(pos, from, to))
+}
+
+/// The manner of an action by a piece of `kind`, from the board's occupancy (public);
+/// `enemy_target`: whether a plane's run ends on an enemy piece (owners are public).
+pub(crate) fn manner_in(
+    rules: &crate::rules::RuleSet,
+    occupied: PointSet,
+    from: Point,
+    to: Point,
+    kind: PieceKind,
+    enemy_target: bool,
+) -> Attack {
     let board = rules.board();
     let mobility = rules.mobility(kind);
     if mobility == Mobility::Fly {
         // `recon_lock_on`: a scout's attack is made from where it is (lock-on).
-        if rules.options().recon_lock_on && rules.has_ability(kind, Ability::Scout) && lock_on_target(pos, from, to) {
+        if rules.options().recon_lock_on && rules.has_ability(kind, Ability::Scout) && enemy_target {
             return Attack::Strike;
         }
         return Attack::Move;
@@ -337,7 +359,7 @@ pub(crate) fn manner(pos: &Position, from: Point, to: Point, kind: PieceKind) ->
         }
         return Attack::Move;
     }
-    if rules.has_ability(kind, Ability::Flight) && !land_targets(pos, from, mobility, PointSet::EMPTY).contains(to) {
+    if rules.has_ability(kind, Ability::Flight) && !land_run(rules, occupied, from, mobility, PointSet::EMPTY).contains(to) {
         // Out of reach by road or rail: the missile flew (the outcome is the same).
         return Attack::Flight;
     }

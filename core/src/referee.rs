@@ -656,6 +656,7 @@ impl Game {
         let side = deployment.side();
         self.entries.push(Entry::Deploy(side, deployment.to_setup(self.rules())));
         let mut public = vec![Event::Deployed { side }];
+        self.push_opening(&mut public);
         if let Some(result) = self.position.result() {
             public.push(Event::GameOver { result });
         }
@@ -663,6 +664,20 @@ impl Game {
             public,
             private: vec![],
         }))
+    }
+
+    /// 明棋 (`open_after_deploy`): when the last deployment starts play, every piece is
+    /// shown to everyone — told as public `Revealed` events (cause `open_play`), so that
+    /// each player's log and record say what it knows.
+    fn push_opening(&self, public: &mut Vec<Event>) {
+        if self.rules().options().open_after_deploy && self.position.phase() != Phase::Deploy {
+            public.extend(self.position.pieces().map(|(point, owner, kind)| Event::Revealed {
+                point,
+                owner,
+                kind,
+                cause: RevealCause::OpenPlay,
+            }));
+        }
     }
 
     /// The legal actions of the side to act (see [`Position::legal_actions`]).
@@ -796,9 +811,13 @@ impl Game {
     /// `side` resigns and is out: in a two-sided game the other side wins; with teams
     /// play goes on until one team is left.
     pub fn resign(&mut self, side: Side) -> Result<Report, GameError> {
+        let deploying = self.position.phase() == Phase::Deploy;
         let (eliminated, result) = self.position.resign(side)?;
         self.entries.push(Entry::Resign(side));
         let mut public = vec![Event::Resigned { side }];
+        if deploying && self.position.phase() != Phase::Over {
+            self.push_opening(&mut public);
+        }
         push_end(&mut public, eliminated, result);
         Ok(self.log(Report {
             public,
@@ -877,6 +896,11 @@ impl Game {
     /// Replays a record.
     pub fn from_record(record: &Record) -> Result<Game, GameError> {
         record.replay()
+    }
+
+    /// Inference hook: a game from its parts (see [`Game::determinize`]).
+    pub(crate) fn from_parts(position: Position, seed: u64, entries: Vec<Entry>, logs: [Vec<Event>; 4]) -> Game {
+        Game { position, seed, entries, logs }
     }
 
     pub(crate) fn entries(&self) -> &[Entry] {

@@ -229,7 +229,7 @@ impl Setup {
     }
 }
 
-fn check_constraint(rules: &RuleSet, c: &Constraint, point: Point) -> Result<(), SetupError> {
+pub(crate) fn check_constraint(rules: &RuleSet, c: &Constraint, point: Point) -> Result<(), SetupError> {
     let board = rules.board();
     let role = board.role(point);
     if let Some(roles) = &c.roles {

@@ -8,7 +8,9 @@
 //! illegal in B (say the swapped piece is a mine that moved in A), or the enemy's
 //! no-legal-move loss differs, B is not consistent with what P observed and is skipped.
 //! Otherwise everything P can see must be identical — including the legality of P's own
-//! actions (a P action refused in B is a failure, never a skip).
+//! actions (a P action refused in B is a failure, never a skip). The same holds for what
+//! P deduces (`Game::beliefs`), samples (`Game::determinize`, for a seed) and is
+//! encoded as (`Game::observation`).
 mod common;
 use std::collections::{HashMap, HashSet};
 
@@ -131,7 +133,7 @@ fn trace(
     setups: &[(Side, Setup)],
     actions: &[Action],
     player: Side,
-) -> Option<(Vec<Observed>, Stuck)> {
+) -> Option<(Vec<Observed>, Stuck, Game)> {
     let mut g = Game::with_rules(rules.clone(), 0);
     for (side, s) in setups {
         g.deploy(*side, s).unwrap();
@@ -139,7 +141,7 @@ fn trace(
     trace_from(g, actions, player)
 }
 
-fn trace_from(mut g: Game, actions: &[Action], player: Side) -> Option<(Vec<Observed>, Stuck)> {
+fn trace_from(mut g: Game, actions: &[Action], player: Side) -> Option<(Vec<Observed>, Stuck, Game)> {
     let observe = |g: &Game| {
         let mut legal = Vec::new();
         let mut errors = Vec::new();
@@ -181,7 +183,30 @@ fn trace_from(mut g: Game, actions: &[Action], player: Side) -> Option<(Vec<Obse
         }
         out.push(observe(&g));
     }
-    Some((out, stuck))
+    Some((out, stuck, g))
+}
+
+/// What `player` deduces and samples (the `inference` module) must not depend on
+/// identities it never saw either: beliefs, a determinization for a seed, and the
+/// observation tensor.
+fn same_inference(a: &Game, b: &Game, player: Side, label: &str) {
+    assert!(a.beliefs(player) == b.beliefs(player), "[{label}] {player}'s beliefs differ");
+    assert_eq!(a.observation(player), b.observation(player), "[{label}] {player}'s observations differ");
+    for seed in [1, 2] {
+        let (da, db) = (a.determinize(player, seed), b.determinize(player, seed));
+        let seen = |g: &Game| {
+            let pos = g.position();
+            let knows: Vec<bool> = g
+                .rules()
+                .sides()
+                .iter()
+                .flat_map(|s| pos.pieces().map(move |(p, _, _)| pos.knows(*s, p)))
+                .collect();
+            (pos.pieces().collect::<Vec<_>>(), knows, g.to_act(), pos.ply(), pos.quiet_plies())
+        };
+        assert_eq!(seen(&da), seen(&db), "[{label}] {player}'s determinization differs (seed {seed})");
+        assert_eq!(da.record(), db.record(), "[{label}] {player}'s sampled record differs");
+    }
 }
 
 fn check_player(a: &Played, variant: &str, player: Side, enemy: Side, rng: &mut Rng) -> usize {
@@ -206,7 +231,7 @@ fn check_player(a: &Played, variant: &str, player: Side, enemy: Side, rng: &mut 
     rng.shuffle(&mut pairs);
     let setups_a: Vec<(Side, Setup)> =
         rules.sides().iter().map(|s| (*s, a.setups[s].clone())).collect();
-    let (expected, stuck_a) = trace(&rules, &setups_a, &a.actions, player).expect("A replays");
+    let (expected, stuck_a, game_a) = trace(&rules, &setups_a, &a.actions, player).expect("A replays");
     let mut checked = 0;
     for (x, y) in pairs.into_iter().take(12) {
         let enemy_b = swapped(enemy_setup, &rules, x, y);
@@ -217,7 +242,7 @@ fn check_player(a: &Played, variant: &str, player: Side, enemy: Side, rng: &mut 
             .iter()
             .map(|(s, setup)| (*s, if *s == enemy { enemy_b.clone() } else { setup.clone() }))
             .collect();
-        let Some((got, stuck_b)) = trace(&rules, &setups_b, &a.actions, player) else {
+        let Some((got, stuck_b, game_b)) = trace(&rules, &setups_b, &a.actions, player) else {
             continue; // an enemy move is illegal with the swap: not consistent with A
         };
         if stuck_a != stuck_b {
@@ -228,6 +253,7 @@ fn check_player(a: &Played, variant: &str, player: Side, enemy: Side, rng: &mut 
             assert_eq!(g.1, e.1, "[{variant}] {player}'s legal actions differ at ply {ply}");
             assert_eq!(g.2, e.2, "[{variant}] {player}'s error texts differ at ply {ply}");
         }
+        same_inference(&game_a, &game_b, player, variant);
         checked += 1;
         if checked == 2 {
             break;
@@ -289,7 +315,7 @@ fn check_fanqi(seed: u64, plies: usize) -> (usize, usize) {
     let down: Vec<usize> = (0..deal.len()).filter(|&i| a.position().is_face_down(deal[i].0)).collect();
     let mut checked = 0;
     for &player in rules.sides() {
-        let (expected, stuck_a) =
+        let (expected, stuck_a, game_a) =
             trace_from(Game::with_deal(rules.clone(), seed, &deal).unwrap(), &actions, player).unwrap();
         for _ in 0..6 {
             if down.len() < 2 {
@@ -303,7 +329,7 @@ fn check_fanqi(seed: u64, plies: usize) -> (usize, usize) {
             (swapped[i].1, swapped[j].1) = (deal[j].1, deal[i].1);
             (swapped[i].2, swapped[j].2) = (deal[j].2, deal[i].2);
             let b = Game::with_deal(rules.clone(), seed, &swapped).unwrap();
-            let Some((got, stuck_b)) = trace_from(b, &actions, player) else { continue };
+            let Some((got, stuck_b, game_b)) = trace_from(b, &actions, player) else { continue };
             if stuck_a != stuck_b {
                 continue;
             }
@@ -312,6 +338,7 @@ fn check_fanqi(seed: u64, plies: usize) -> (usize, usize) {
                 assert_eq!(g.1, e.1, "[fanqi] {player}'s legal actions differ at ply {ply}");
                 assert_eq!(g.2, e.2, "[fanqi] {player}'s error texts differ at ply {ply}");
             }
+            same_inference(&game_a, &game_b, player, "fanqi");
             checked += 1;
             break;
         }

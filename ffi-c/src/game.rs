@@ -119,7 +119,7 @@ unsafe fn game_mut<'a>(p: *mut junqi_game) -> Result<GameMut<'a>> {
     Ok(GameMut(h))
 }
 
-fn give_game(out: Out<*mut junqi_game>, game: Game) {
+pub(crate) fn give_game(out: Out<*mut junqi_game>, game: Game) {
     out.write(into_handle(junqi_game::new(game)));
 }
 

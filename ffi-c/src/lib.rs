@@ -35,6 +35,8 @@ mod game;
 mod render;
 // The platform around games (scoring, levels):
 mod platform;
+// What a player deduces, samples and observations:
+mod inference;
 // Internals:
 mod boundary;
 mod ptr;

@@ -516,6 +516,48 @@ impl Game {
         Ok(View { inner: g.view(player), rules: g.rules().clone() })
     }
 
+    /// What ``player`` may deduce: for every piece it cannot see, the kinds it may
+    /// still be (see ``Beliefs``). Built from the player's own information only.
+    fn beliefs(&self, player: &Bound<'_, PyAny>) -> PyResult<crate::inference::Beliefs> {
+        let player = side_arg(player)?;
+        let g = self.lock();
+        playing(&g, player)?;
+        Ok(crate::inference::Beliefs { inner: g.beliefs(player), board: Game::board_arc(&g) })
+    }
+
+    /// A game drawn from what ``player`` knows: every piece it cannot see gets an
+    /// identity drawn from its beliefs (determinization for search), the same for the
+    /// same seed. The sampled game's record need not replay.
+    fn determinize(&self, player: &Bound<'_, PyAny>, seed: u64) -> PyResult<Game> {
+        let player = side_arg(player)?;
+        let g = self.lock();
+        playing(&g, player)?;
+        Ok(Game::wrap(g.determinize(player, seed)))
+    }
+
+    /// ``player``'s observation tensor: a numpy float32 array ``[channels, points]``
+    /// (``RuleSet.observation_spec()``), from the player's seat. With ``out`` (a
+    /// float32 array of that size), fills it instead of allocating.
+    #[pyo3(signature = (player, out=None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        player: &Bound<'py, PyAny>,
+        out: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let player = side_arg(player)?;
+        let g = self.lock();
+        playing(&g, player)?;
+        let observer = junqi::Observer::new(g.rules().clone(), player);
+        let shape = observer.spec().shape();
+        let beliefs = g.beliefs(player);
+        let turn = g.turn();
+        crate::inference::fill(py, &shape, out, |buf| {
+            observer.encode(&beliefs, turn, buf);
+            Ok(())
+        })
+    }
+
     /// A player's event log: the public events and its own private ones.
     fn events(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<Event>> {
         let player = side_arg(player)?;
@@ -606,4 +648,46 @@ impl Game {
         // No seed here: it rebuilds every hidden identity (see ``Game.seed``).
         format!("<Game {:?} {}>", g.rules().name(), state)
     }
+}
+
+/// Observations of many games at once: a numpy float32 array ``[N, channels,
+/// points]``, item ``i`` being ``games[i].observation(players[i])``. All games must
+/// share a rule set. With ``out`` (float32, that size), fills it instead.
+#[pyfunction]
+#[pyo3(signature = (games, players, out=None))]
+pub fn observations<'py>(
+    py: Python<'py>,
+    games: Vec<Bound<'py, Game>>,
+    players: Vec<Bound<'py, PyAny>>,
+    out: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use pyo3::exceptions::PyValueError;
+    if games.len() != players.len() {
+        return Err(PyValueError::new_err(format!("{} games but {} players", games.len(), players.len())));
+    }
+    let players = players.iter().map(side_arg).collect::<PyResult<Vec<_>>>()?;
+    let Some(first) = games.first() else {
+        return Err(PyValueError::new_err("no games given"));
+    };
+    let rules = first.get().lock().rules().clone();
+    let mut items = Vec::with_capacity(games.len());
+    for (i, (g, p)) in games.iter().zip(&players).enumerate() {
+        let g = g.get().lock();
+        if g.rules().spec() != rules.spec() {
+            return Err(PyValueError::new_err(format!("game {i} has another rule set ({})", g.rules().name())));
+        }
+        playing(&g, *p)?;
+        items.push((g.beliefs(*p), g.turn()));
+    }
+    let spec = rules.observation_spec();
+    let shape = [games.len(), spec.channels.len(), spec.points];
+    crate::inference::fill(py, &shape, out, |buf| {
+        let mut observers: Vec<Option<junqi::Observer>> = vec![None; 4];
+        let len = spec.len();
+        for (i, ((b, t), p)) in items.iter().zip(&players).enumerate() {
+            let o = observers[*p as usize].get_or_insert_with(|| junqi::Observer::new(rules.clone(), *p));
+            o.encode(b, *t, &mut buf[i * len..(i + 1) * len]);
+        }
+        Ok(())
+    })
 }

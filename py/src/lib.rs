@@ -13,6 +13,7 @@ mod enums;
 mod errors;
 mod game;
 mod platform;
+mod inference;
 mod playouts;
 mod report;
 mod rules;
@@ -27,6 +28,7 @@ fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<rules::Resolution>()?;
     m.add_class::<game::Game>()?;
     m.add_class::<game::Move>()?;
+    m.add_class::<inference::Beliefs>()?;
     m.add_class::<report::Report>()?;
     m.add_class::<report::Event>()?;
     m.add_class::<report::View>()?;
@@ -42,6 +44,7 @@ fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rules::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(rules::resolve_attack, m)?)?;
     m.add_function(wrap_pyfunction!(playouts::random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(game::observations, m)?)?;
     m.add("__version__", junqi::VERSION)?;
     m.add("STRIKE_RANGE", junqi::STRIKE_RANGE)?;
     Ok(())

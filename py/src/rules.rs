@@ -138,6 +138,16 @@ impl RuleSet {
         Ok(RuleSet { inner: rules_arg(rules)? })
     }
 
+    /// The layout of ``Game.observation``: ``{"channels": [names], "shape": (channels,
+    /// points)}``.
+    fn observation_spec<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let spec = self.inner.observation_spec();
+        let d = PyDict::new(py);
+        d.set_item("channels", spec.channels.clone())?;
+        d.set_item("shape", (spec.channels.len(), spec.points))?;
+        Ok(d)
+    }
+
     /// A built-in rule set by name.
     #[staticmethod]
     fn preset(name: &str) -> PyResult<RuleSet> {

@@ -18,9 +18,9 @@ fi
 py="$venv/bin/python"
 
 # Tools (quiet when already installed).
-if ! "$py" -c "import maturin, pytest, mypy" >/dev/null 2>&1; then
+if ! "$py" -c "import maturin, pytest, mypy, numpy" >/dev/null 2>&1; then
   "$py" -m pip install --quiet --upgrade pip
-  "$py" -m pip install --quiet "maturin>=1.7,<2" pytest mypy
+  "$py" -m pip install --quiet "maturin>=1.7,<2" pytest mypy numpy
 fi
 
 echo "-- pip install ./py"

@@ -1,7 +1,10 @@
 """Type stubs for the compiled module ``junqi._junqi`` (hand-written; checked against
 the module by ``mypy.stubtest`` in ``tests/python/run.sh``)."""
 
-from typing import Any, ClassVar, Mapping, Union, final
+from typing import Any, ClassVar, Mapping, Sequence, Union, final
+
+import numpy
+import numpy.typing as npt
 
 __version__: str
 STRIKE_RANGE: int
@@ -10,6 +13,7 @@ __all__ = [
     "Ability",
     "Arm",
     "Attack",
+    "Beliefs",
     "Board",
     "EdgeKind",
     "EndReason",
@@ -42,6 +46,7 @@ __all__ = [
     "__version__",
     "level_for",
     "levels",
+    "observations",
     "platform_score",
     "random_playouts",
     "resolve",
@@ -423,6 +428,11 @@ def resolve_attack(
 ) -> Resolution:
     """What ``attacker`` attacking ``defender`` in a given manner does, without a game."""
 
+def observations(
+    games: Sequence[Game], players: Sequence[_SideArg], out: npt.NDArray[numpy.float32] | None = None
+) -> npt.NDArray[numpy.float32]:
+    """Observations of many games (one rule set) as one float32 array ``[N, channels, points]``."""
+
 def level_for(points: int) -> Level:
     """The level held with ``points`` (小兵 below 0)."""
 
@@ -556,6 +566,7 @@ class RuleSet:
     def action_at(self, index: int) -> Move: ...
     @property
     def options(self) -> dict[str, Any]: ...
+    def observation_spec(self) -> dict[str, Any]: ...
     @property
     def board(self) -> Board: ...
     def has_kind(self, kind: _KindArg) -> bool: ...
@@ -742,6 +753,23 @@ class Playout:
     def __hash__(self) -> int: ...
 
 @final
+class Beliefs:
+    """What one player may deduce: the candidate kinds of every piece it cannot see."""
+
+    @property
+    def player(self) -> Side: ...
+    @property
+    def army(self) -> Side | None: ...
+    def is_consistent(self) -> bool: ...
+    def candidates(self, point: str) -> list[PieceKind]: ...
+    def candidate_identities(self, point: str) -> list[tuple[Side, PieceKind]]: ...
+    def owner(self, point: str) -> Side | None: ...
+    def is_known(self, point: str) -> bool: ...
+    def has_moved(self, point: str) -> bool: ...
+    def off_board(self) -> list[list[tuple[Side, PieceKind]]]: ...
+    def mask(self) -> npt.NDArray[numpy.bool_]: ...
+
+@final
 class Game:
     """A refereed game. Safe to share between threads (calls are serialised)."""
 
@@ -792,6 +820,11 @@ class Game:
     @property
     def eliminated(self) -> list[Side]: ...
     def view(self, player: _SideArg) -> View: ...
+    def beliefs(self, player: _SideArg) -> Beliefs: ...
+    def determinize(self, player: _SideArg, seed: int) -> Game: ...
+    def observation(
+        self, player: _SideArg, out: npt.NDArray[numpy.float32] | None = None
+    ) -> npt.NDArray[numpy.float32]: ...
     def events(self, player: _SideArg) -> list[Event]: ...
     def record(self) -> str: ...
     def player_record(self, player: _SideArg) -> str: ...

@@ -1,0 +1,321 @@
+//! The count propagation: exact filtering of candidate sets against an army's
+//! composition (a global cardinality constraint).
+//!
+//! Pieces on one side, types (army, kind) with their counts on the other: an assignment
+//! of kinds to pieces that respects every candidate set and every count is a perfect
+//! b-matching. A candidate type `t` of piece `i` survives exactly when some perfect
+//! matching gives `t` to `i`: in the residual graph of one perfect matching (piece → each
+//! other candidate type, type → each piece matched to it), that is when `i` and `t` lie
+//! in one strongly connected component (an alternating cycle moves `i` onto `t`; Régin
+//! 1996). Pieces whose kind is already fixed only use up their type's count.
+
+use crate::position::MAX_PIECES;
+
+use super::bits;
+
+const NONE: u8 = u8::MAX;
+
+struct Graph<'a> {
+    /// Candidate types (as type indices `0..nt`) of each free piece, as a bit mask.
+    cand: &'a [u128],
+    matched: &'a [u8],
+    /// Pieces matched to each type, as CSR: `by_type[start[t]..start[t + 1]]`.
+    by_type: &'a [u8],
+    start: &'a [u16],
+    np: usize,
+    index: [u16; 256],
+    low: [u16; 256],
+    comp: [u16; 256],
+    on_stack: [bool; 256],
+    stack: [u16; 256],
+    sp: usize,
+    next: u16,
+    ncomp: u16,
+}
+
+impl Graph<'_> {
+    fn visit(&mut self, v: usize) {
+        self.index[v] = self.next;
+        self.low[v] = self.next;
+        self.next += 1;
+        self.stack[self.sp] = v as u16;
+        self.sp += 1;
+        self.on_stack[v] = true;
+        if v < self.np {
+            let m = self.cand[v] & !(1u128 << self.matched[v]);
+            for t in bits(m) {
+                self.edge(v, self.np + t);
+            }
+        } else {
+            let t = v - self.np;
+            for k in self.start[t] as usize..self.start[t + 1] as usize {
+                self.edge(v, self.by_type[k] as usize);
+            }
+        }
+        if self.low[v] == self.index[v] {
+            loop {
+                self.sp -= 1;
+                let w = self.stack[self.sp] as usize;
+                self.on_stack[w] = false;
+                self.comp[w] = self.ncomp;
+                if w == v {
+                    break;
+                }
+            }
+            self.ncomp += 1;
+        }
+    }
+
+    fn edge(&mut self, v: usize, w: usize) {
+        if self.index[w] == u16::MAX {
+            self.visit(w);
+            self.low[v] = self.low[v].min(self.low[w]);
+        } else if self.on_stack[w] {
+            self.low[v] = self.low[v].min(self.index[w]);
+        }
+    }
+}
+
+/// Kuhn's augmenting path for a b-matching: gives piece `i` a type, moving matched
+/// pieces along the way; `visited` holds the types already tried.
+pub(super) fn augment(
+    i: usize,
+    cand: &[u128],
+    matched: &mut [u8],
+    load: &mut [u8],
+    cap: &[u8],
+    visited: &mut u128,
+) -> bool {
+    for t in bits(cand[i] & !*visited) {
+        if *visited >> t & 1 == 1 {
+            continue;
+        }
+        *visited |= 1u128 << t;
+        if load[t] < cap[t] {
+            take(i, t, matched, load);
+            return true;
+        }
+        for j in 0..cand.len() {
+            if j != i && matched[j] as usize == t && augment(j, cand, matched, load, cap, visited) {
+                take(i, t, matched, load);
+                return true;
+            }
+        }
+    }
+    false
+}
+
+fn take(i: usize, t: usize, matched: &mut [u8], load: &mut [u8]) {
+    if matched[i] != NONE {
+        load[matched[i] as usize] -= 1;
+    }
+    matched[i] = t as u8;
+    load[t] += 1;
+}
+
+/// Filters the candidates of the pieces in one group (`range`: the types of the group)
+/// to those some full assignment uses. Returns false if no assignment exists (then the
+/// candidates are left as they were).
+pub(super) fn filter(
+    mask: &mut [u128; MAX_PIECES],
+    origin: &[u8; MAX_PIECES],
+    counts: &[u8; 128],
+    range: u128,
+) -> bool {
+    // Compact type indices for the group.
+    let mut tix = [NONE; 128];
+    let mut types = [0u8; 128];
+    let mut nt = 0;
+    for t in bits(range) {
+        tix[t] = nt as u8;
+        types[nt] = t as u8;
+        nt += 1;
+    }
+    let mut cap = [0u8; 128];
+    for i in 0..nt {
+        cap[i] = counts[types[i] as usize];
+    }
+    // Fixed pieces use up their type; the others are matched.
+    let mut free = [0u8; MAX_PIECES];
+    let mut cand = [0u128; MAX_PIECES];
+    let mut np = 0;
+    for s in 0..MAX_PIECES {
+        let m = mask[s] & range;
+        if origin[s] == NONE || m == 0 {
+            continue;
+        }
+        if m.count_ones() == 1 {
+            let t = tix[m.trailing_zeros() as usize] as usize;
+            if cap[t] == 0 {
+                return false;
+            }
+            cap[t] -= 1;
+        } else {
+            free[np] = s as u8;
+            let mut c = 0u128;
+            for t in bits(m) {
+                c |= 1u128 << tix[t];
+            }
+            cand[np] = c;
+            np += 1;
+        }
+    }
+    if np == 0 {
+        return true;
+    }
+    let mut matched = [NONE; MAX_PIECES];
+    let mut load = [0u8; 128];
+    for i in 0..np {
+        let mut visited = 0u128;
+        if !augment(i, &cand[..np], &mut matched[..np], &mut load, &cap, &mut visited) {
+            return false;
+        }
+    }
+    // The residual graph's strongly connected components.
+    let mut start = [0u16; 129];
+    for i in 0..np {
+        start[matched[i] as usize + 1] += 1;
+    }
+    for t in 0..nt {
+        start[t + 1] += start[t];
+    }
+    let mut fill = start;
+    let mut by_type = [0u8; MAX_PIECES];
+    for (i, &m) in matched[..np].iter().enumerate() {
+        let t = m as usize;
+        by_type[fill[t] as usize] = i as u8;
+        fill[t] += 1;
+    }
+    let mut g = Graph {
+        cand: &cand[..np],
+        matched: &matched[..np],
+        by_type: &by_type,
+        start: &start,
+        np,
+        index: [u16::MAX; 256],
+        low: [0; 256],
+        comp: [0; 256],
+        on_stack: [false; 256],
+        stack: [0; 256],
+        sp: 0,
+        next: 0,
+        ncomp: 0,
+    };
+    for v in 0..np + nt {
+        if g.index[v] == u16::MAX {
+            g.visit(v);
+        }
+    }
+    for i in 0..np {
+        let mut keep = 1u128 << types[matched[i] as usize];
+        for t in bits(cand[i]) {
+            if g.comp[np + t] == g.comp[i] {
+                keep |= 1u128 << types[t];
+            }
+        }
+        let s = free[i] as usize;
+        mask[s] = (mask[s] & !range) | keep;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(masks: &[u128], counts: &[(usize, u8)]) -> Option<Vec<u128>> {
+        let mut mask = [0u128; MAX_PIECES];
+        let mut origin = [NONE; MAX_PIECES];
+        for (i, m) in masks.iter().enumerate() {
+            mask[i] = *m;
+            origin[i] = i as u8;
+        }
+        let mut c = [0u8; 128];
+        let mut range = 0u128;
+        for &(t, n) in counts {
+            c[t] = n;
+            range |= 1 << t;
+        }
+        filter(&mut mask, &origin, &c, range).then(|| mask[..masks.len()].to_vec())
+    }
+
+    #[test]
+    fn hall_sets_force_the_rest() {
+        // Types 0, 1, 2 once each. Pieces 0 and 1 may only be 0 or 1: so piece 2, which
+        // might be anything, must be 2 (Hall: two pieces, two types).
+        let out = run(&[0b011, 0b011, 0b111], &[(0, 1), (1, 1), (2, 1)]).unwrap();
+        assert_eq!(out, vec![0b011, 0b011, 0b100]);
+    }
+
+    #[test]
+    fn used_up_kinds_are_removed() {
+        // Type 0 twice, type 1 once; two pieces known to be 0: the third is 1.
+        let out = run(&[0b01, 0b01, 0b11], &[(0, 2), (1, 1)]).unwrap();
+        assert_eq!(out[2], 0b10);
+    }
+
+    #[test]
+    fn counts_with_multiplicity() {
+        // Type 0 twice, type 1 twice. Pieces 0, 1 can be {0,1}; pieces 2, 3 only {1}:
+        // then 0 and 1 are both type 0.
+        let out = run(&[0b11, 0b11, 0b10, 0b11], &[(0, 2), (1, 2)]).unwrap();
+        assert_eq!(out, vec![0b11, 0b11, 0b10, 0b11]);
+        let out = run(&[0b11, 0b11, 0b10, 0b10], &[(0, 2), (1, 2)]).unwrap();
+        assert_eq!(out, vec![0b01, 0b01, 0b10, 0b10]);
+    }
+
+    #[test]
+    fn contradictions_are_found() {
+        assert!(run(&[0b01, 0b01], &[(0, 1), (1, 1)]).is_none());
+        assert!(run(&[0b10, 0b10, 0b11], &[(0, 2), (1, 1)]).is_none());
+    }
+
+    /// Brute force: the filter keeps exactly the candidates some assignment uses.
+    #[test]
+    fn filter_is_exact_on_small_cases() {
+        let mut rng = crate::rng::Rng::new(5);
+        for _ in 0..2000 {
+            let nt = 1 + rng.below(4);
+            let mut counts = Vec::new();
+            let mut multiset = Vec::new();
+            for t in 0..nt {
+                let n = 1 + rng.below(2) as u8;
+                counts.push((t, n));
+                multiset.extend(std::iter::repeat_n(t, n as usize));
+            }
+            let np = multiset.len();
+            // Candidate sets are never empty (an empty one is refused before it is stored).
+            let masks: Vec<u128> = (0..np).map(|_| (1 + rng.below((1 << nt) - 1)) as u128).collect();
+            // Every assignment: permutations of the multiset.
+            let mut possible = vec![0u128; np];
+            let mut any = false;
+            let mut perm = multiset.clone();
+            permutations(&mut perm, 0, &mut |p| {
+                if p.iter().zip(&masks).all(|(t, m)| m >> t & 1 == 1) {
+                    any = true;
+                    for (i, t) in p.iter().enumerate() {
+                        possible[i] |= 1 << t;
+                    }
+                }
+            });
+            let got = run(&masks, &counts);
+            if any {
+                assert_eq!(got.as_deref(), Some(&possible[..]), "masks {masks:?} counts {counts:?}");
+            } else {
+                assert!(got.is_none(), "masks {masks:?} counts {counts:?}");
+            }
+        }
+    }
+
+    fn permutations(v: &mut Vec<usize>, k: usize, f: &mut impl FnMut(&[usize])) {
+        if k == v.len() {
+            f(v);
+            return;
+        }
+        for i in k..v.len() {
+            v.swap(k, i);
+            permutations(v, k + 1, f);
+            v.swap(k, i);
+        }
+    }
+}

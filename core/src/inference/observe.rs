@@ -1,0 +1,396 @@
+//! Observation tensors: one fixed-shape encoding of a player's information per rule set,
+//! for learning agents.
+//!
+//! The tensor is `[channels, points]`, `f32`, row-major: one plane per channel over the
+//! board's points, in the *observer's order* — the points sorted by rows from the
+//! observer's seat (the board turned so that the observer sits south; surface points
+//! first, then air positions), so every player sees its own army at the start of each
+//! plane. [`ObservationSpec`] lists the channels by name; they are, in order:
+//!
+//! | channels | value on a point |
+//! |---|---|
+//! | `own:<kind>` per army kind | 1 where the observer's own piece of that kind stands |
+//! | `candidate:<kind>` per army kind | 1 if the other piece there may be that kind |
+//! | `probability:<kind>` per army kind | count-weighted probability that it is (below) |
+//! | `ally`, `enemy`, `face_down` | a piece of a partner, of an opponent, face down (翻棋) |
+//! | `known` | another side's piece whose identity the observer was shown |
+//! | `moved` | a piece that has moved |
+//! | `role:<role>` per role on the board, `railway` | the board (constant) |
+//! | `to_act:<seat>` per seat | all ones for the seat to act (seat 0 = the observer, then in turn order) |
+//! | `ply`, `quiet` | all `ply / 1000` (at most 1); all `quiet plies / no_capture_draw_plies` |
+//!
+//! The probability of kind `k` for a piece with candidates `C` is `r_k / Σ_{c∈C} r_c`,
+//! where `r_k` counts the pieces of kind `k` (of that army) whose identity is not yet
+//! fixed: the marginal of a uniform assignment when candidate sets do not interact,
+//! otherwise an approximation (exact marginals would need counting all assignments).
+
+use std::sync::Arc;
+
+use crate::board::{Point, Role, MAX_POINTS};
+use crate::piece::{PieceKind, Side};
+use crate::position::MAX_PIECES;
+use crate::referee::Game;
+use crate::rules::RuleSet;
+
+use super::{bits, Beliefs, KNOWN, MOVED, NONE};
+
+/// The layout of a rule set's observation tensor: channel names and shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObservationSpec {
+    /// Channel names, in order.
+    pub channels: Vec<String>,
+    /// Points per plane (the board's points).
+    pub points: usize,
+}
+
+impl ObservationSpec {
+    /// The shape `[channels, points]`.
+    pub fn shape(&self) -> [usize; 2] {
+        [self.channels.len(), self.points]
+    }
+
+    /// Number of floats in one observation.
+    pub fn len(&self) -> usize {
+        self.channels.len() * self.points
+    }
+
+    /// Whether the tensor is empty (never, for a real rule set).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The channel offsets of a rule set's encoding.
+#[derive(Clone, Debug)]
+struct Layout {
+    kinds: Vec<PieceKind>,
+    /// Per kind index: its position in `kinds`, or `NONE`.
+    kind_ix: [u8; PieceKind::COUNT],
+    roles: Vec<Role>,
+    own: usize,
+    cand: usize,
+    prob: usize,
+    ally: usize,
+    enemy: usize,
+    face_down: usize,
+    known: usize,
+    moved: usize,
+    role: usize,
+    railway: usize,
+    to_act: usize,
+    ply: usize,
+    quiet: usize,
+    channels: usize,
+}
+
+impl Layout {
+    fn of(rules: &RuleSet) -> Layout {
+        let kinds: Vec<PieceKind> = rules.army().filter(|(_, n)| *n > 0).map(|(k, _)| k).collect();
+        let mut kind_ix = [NONE; PieceKind::COUNT];
+        for (i, k) in kinds.iter().enumerate() {
+            kind_ix[*k as usize] = i as u8;
+        }
+        let board = rules.board();
+        let roles: Vec<Role> = Role::ALL
+            .into_iter()
+            .filter(|r| board.points().any(|p| board.role(p) == *r))
+            .collect();
+        let k = kinds.len();
+        let own = 0;
+        let cand = own + k;
+        let prob = cand + k;
+        let ally = prob + k;
+        let enemy = ally + 1;
+        let face_down = enemy + 1;
+        let known = face_down + 1;
+        let moved = known + 1;
+        let role = moved + 1;
+        let railway = role + roles.len();
+        let to_act = railway + 1;
+        let ply = to_act + rules.sides().len();
+        let quiet = ply + 1;
+        Layout {
+            kinds,
+            kind_ix,
+            roles,
+            own,
+            cand,
+            prob,
+            ally,
+            enemy,
+            face_down,
+            known,
+            moved,
+            role,
+            railway,
+            to_act,
+            ply,
+            quiet,
+            channels: quiet + 1,
+        }
+    }
+
+    fn names(&self, rules: &RuleSet) -> Vec<String> {
+        let mut v = Vec::with_capacity(self.channels);
+        for prefix in ["own", "candidate", "probability"] {
+            v.extend(self.kinds.iter().map(|k| format!("{prefix}:{}", k.id())));
+        }
+        v.extend(["ally", "enemy", "face_down", "known", "moved"].map(String::from));
+        v.extend(self.roles.iter().map(|r| format!("role:{}", r.name())));
+        v.push("railway".into());
+        v.extend((0..rules.sides().len()).map(|i| format!("to_act:{i}")));
+        v.push("ply".into());
+        v.push("quiet".into());
+        debug_assert_eq!(v.len(), self.channels);
+        v
+    }
+}
+
+impl RuleSet {
+    /// The layout of this rule set's observation tensor (see [`Observer`]).
+    ///
+    /// ```
+    /// let rules = junqi::RuleSet::preset("classic").unwrap();
+    /// let spec = rules.observation_spec();
+    /// assert_eq!(spec.points, rules.board().len());
+    /// assert_eq!(spec.channels[0], "own:flag");
+    /// ```
+    pub fn observation_spec(&self) -> ObservationSpec {
+        ObservationSpec {
+            channels: Layout::of(self).names(self),
+            points: self.board().len(),
+        }
+    }
+}
+
+/// The public facts an observation needs besides the beliefs: whose turn, and the
+/// counters (all in a player's view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// The side to act (`None` once the game is over).
+    pub to_act: Option<Side>,
+    /// Plies played.
+    pub ply: u32,
+    /// Plies in a row without a piece leaving the board.
+    pub quiet: u32,
+}
+
+impl Game {
+    /// The turn and counters, as an observation needs them.
+    pub fn turn(&self) -> Turn {
+        Turn {
+            to_act: self.to_act(),
+            ply: self.position().ply(),
+            quiet: self.position().quiet_plies(),
+        }
+    }
+
+    /// `player`'s observation tensor (see [`Observer`]), newly allocated. For many
+    /// observations without allocating, keep an [`Observer`] and the [`Beliefs`].
+    pub fn observation(&self, player: Side) -> Vec<f32> {
+        let obs = Observer::new(self.rules().clone(), player);
+        let mut out = vec![0.0; obs.len()];
+        obs.encode(&self.beliefs(player), self.turn(), &mut out);
+        out
+    }
+}
+
+/// Encodes one player's observations of a rule set (see the module documentation of
+/// `inference::observe` for the channels). Build once per (rule set, seat); encoding
+/// allocates nothing.
+///
+/// ```
+/// use junqi::{Game, Observer, Side};
+/// let mut game = Game::new("siguo", 1).unwrap();
+/// for (i, s) in [Side::South, Side::East, Side::North, Side::West].into_iter().enumerate() {
+///     game.deploy_random(s, i as u64).unwrap();
+/// }
+/// let obs = Observer::new(game.rules().clone(), Side::East);
+/// let mut buf = vec![0.0f32; obs.len()];
+/// obs.encode(&game.beliefs(Side::East), game.turn(), &mut buf);
+/// // East sits south: its first point holds one of its own pieces.
+/// let own: f32 = (0..obs.kinds().len()).map(|k| buf[k * obs.points()]).sum();
+/// assert_eq!(own, 1.0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Observer {
+    rules: Arc<RuleSet>,
+    player: Side,
+    layout: Layout,
+    /// Observer index → point.
+    order: Vec<Point>,
+    /// Point → observer index.
+    index: [u8; MAX_POINTS],
+    /// The constant planes (roles, railway), ready to copy.
+    board_planes: Vec<f32>,
+}
+
+impl Observer {
+    /// An encoder for `player`'s seat.
+    pub fn new(rules: Arc<RuleSet>, player: Side) -> Observer {
+        let layout = Layout::of(&rules);
+        let board = rules.board();
+        let (w, h) = board.grid_size();
+        let (w, h) = (w as i32, h as i32);
+        let rotate = |p: Point| -> (i32, i32) {
+            let (x, y) = board.coords(p);
+            let (x, y) = (x as i32, y as i32);
+            match player {
+                Side::South => (x, y),
+                Side::North => (w - 1 - x, h - 1 - y),
+                Side::East => (y, w - 1 - x),
+                Side::West => (h - 1 - y, x),
+            }
+        };
+        let mut order: Vec<Point> = board.points().collect();
+        order.sort_by_key(|&p| {
+            let (x, y) = rotate(p);
+            (board.is_air(p), y, x, p.index())
+        });
+        let mut index = [NONE; MAX_POINTS];
+        for (i, p) in order.iter().enumerate() {
+            index[p.index()] = i as u8;
+        }
+        let n = order.len();
+        let mut board_planes = vec![0.0; (layout.railway + 1 - layout.role) * n];
+        for (i, &p) in order.iter().enumerate() {
+            if let Some(r) = layout.roles.iter().position(|r| *r == board.role(p)) {
+                board_planes[r * n + i] = 1.0;
+            }
+            if board.is_railway(p) {
+                board_planes[layout.roles.len() * n + i] = 1.0;
+            }
+        }
+        Observer {
+            rules,
+            player,
+            layout,
+            order,
+            index,
+            board_planes,
+        }
+    }
+
+    /// Floats in one observation (`channels × points`).
+    pub fn len(&self) -> usize {
+        self.layout.channels * self.order.len()
+    }
+
+    /// Whether an observation is empty (never, for a real rule set).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Points per plane.
+    pub fn points(&self) -> usize {
+        self.order.len()
+    }
+
+    /// The army's kinds, in channel order.
+    pub fn kinds(&self) -> &[PieceKind] {
+        &self.layout.kinds
+    }
+
+    /// The points in plane order (the observer's seat: its own back rows first).
+    pub fn order(&self) -> &[Point] {
+        &self.order
+    }
+
+    /// The layout (channel names and shape).
+    pub fn spec(&self) -> ObservationSpec {
+        self.rules.observation_spec()
+    }
+
+    /// Writes the observation of `beliefs` (which must be this seat's) into `out`
+    /// (at least [`Observer::len`] floats). Allocation-free.
+    ///
+    /// # Panics
+    /// If `out` is too short or the beliefs are another player's.
+    pub fn encode(&self, beliefs: &Beliefs, turn: Turn, out: &mut [f32]) {
+        assert_eq!(beliefs.player, self.player, "beliefs of another player");
+        let n = self.order.len();
+        let l = &self.layout;
+        let out = &mut out[..l.channels * n];
+        out.fill(0.0);
+        out[l.role * n..(l.railway + 1) * n].copy_from_slice(&self.board_planes);
+        // Pieces of each type whose identity is not fixed.
+        let mut rem = [0u16; 128];
+        for t in bits(beliefs.types) {
+            rem[t] = beliefs.counts[t] as u16;
+        }
+        for s in 0..MAX_PIECES {
+            let m = beliefs.mask[s];
+            if beliefs.origin[s] != NONE && m.count_ones() == 1 {
+                let t = m.trailing_zeros() as usize;
+                rem[t] = rem[t].saturating_sub(1);
+            }
+        }
+        let team = self.rules.team_of(self.player);
+        let army = beliefs.army;
+        for p in beliefs.occupied.iter() {
+            let i = self.index[p.index()] as usize;
+            let s = beliefs.cell[p.index()] as usize;
+            let m = beliefs.mask[s];
+            let flags = beliefs.flags[s];
+            let owner = beliefs.owner_of_mask(m);
+            if flags & MOVED != 0 {
+                out[l.moved * n + i] = 1.0;
+            }
+            if owner.is_some() && owner == army {
+                let k = l.kind_ix[m.trailing_zeros() as usize % 32] as usize;
+                out[(l.own + k) * n + i] = 1.0;
+                continue;
+            }
+            match owner {
+                None => out[l.face_down * n + i] = 1.0,
+                Some(o) if team.contains(o) || army.is_some_and(|a| self.rules.team_of(a).contains(o)) => {
+                    out[l.ally * n + i] = 1.0
+                }
+                Some(_) => out[l.enemy * n + i] = 1.0,
+            }
+            if flags & KNOWN != 0 {
+                out[l.known * n + i] = 1.0;
+            }
+            let single = m.count_ones() == 1;
+            let total: u32 = if single {
+                1
+            } else {
+                bits(m).map(|t| rem[t] as u32).sum()
+            };
+            for t in bits(m) {
+                let k = l.kind_ix[t % 32] as usize;
+                out[(l.cand + k) * n + i] = 1.0;
+                let w = if single {
+                    1.0
+                } else if total == 0 {
+                    1.0 / m.count_ones() as f32
+                } else {
+                    rem[t] as f32 / total as f32
+                };
+                out[(l.prob + k) * n + i] += w;
+            }
+        }
+        if let Some(side) = turn.to_act {
+            let sides = self.rules.sides();
+            let me = sides.iter().position(|s| *s == self.player).unwrap_or(0);
+            if let Some(it) = sides.iter().position(|s| *s == side) {
+                let seat = (it + sides.len() - me) % sides.len();
+                out[(l.to_act + seat) * n..(l.to_act + seat + 1) * n].fill(1.0);
+            }
+        }
+        out[l.ply * n..(l.ply + 1) * n].fill((turn.ply as f32 / 1000.0).min(1.0));
+        let limit = self.rules.options().no_capture_draw_plies;
+        let limit = if limit == 0 { 100 } else { limit };
+        out[l.quiet * n..(l.quiet + 1) * n].fill((turn.quiet as f32 / limit as f32).min(1.0));
+    }
+
+    /// Encodes many observations into one `[N, channels, points]` buffer: item `i` into
+    /// `out[i * len..(i + 1) * len]`. Allocation-free.
+    pub fn encode_batch(&self, items: &[(&Beliefs, Turn)], out: &mut [f32]) {
+        let len = self.len();
+        assert!(out.len() >= items.len() * len, "batch buffer too small");
+        for (i, (b, t)) in items.iter().enumerate() {
+            self.encode(b, *t, &mut out[i * len..(i + 1) * len]);
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! Sampling the hidden army (determinization): a complete assignment of identities
+//! that agrees with a player's beliefs.
+//!
+//! **The distribution.** Pieces whose identity is not fixed are visited in order of
+//! fewest candidates first (ties broken at random); each draws a type among its
+//! candidates with probability proportional to the number of pieces of that type still
+//! unassigned (count-weighted). A draw that leaves a later piece without a candidate is
+//! discarded and started again. When no candidate set constrains anything beyond the
+//! counts this is exactly the uniform distribution over assignments (a uniform random
+//! permutation of the hidden pieces); with constraints it is close to uniform but not
+//! exactly: pieces visited early are drawn from their count-weighted marginal without
+//! regard to what their choice leaves for the rest. After 64 discarded draws a
+//! matching completes the assignment (always possible for consistent beliefs), so
+//! sampling never fails on consistent beliefs.
+
+use std::sync::Arc;
+
+use crate::board::Point;
+use crate::piece::{PieceKind, Side};
+use crate::position::MAX_PIECES;
+use crate::referee::{Entry, Game};
+use crate::rng::Rng;
+use crate::setup::Setup;
+
+use super::{bits, Beliefs, KNOWN, NONE, PUBLIC};
+
+/// One complete assignment of identities drawn from a player's beliefs
+/// ([`Beliefs::sample`]): an (army, kind) for every piece, on the board or off it.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    rules: Arc<crate::rules::RuleSet>,
+    /// Per belief slot: the type drawn (`army_index * 32 + kind`), `NONE` if unused.
+    types: [u8; MAX_PIECES],
+    /// Per point: the slot standing there.
+    cell: [u8; crate::board::MAX_POINTS],
+}
+
+/// Samples are equal when they draw the same identities on the same points.
+impl PartialEq for Sample {
+    fn eq(&self, o: &Sample) -> bool {
+        self.types == o.types && self.cell == o.cell && self.rules.spec() == o.rules.spec()
+    }
+}
+
+impl Eq for Sample {}
+
+impl Sample {
+    /// The identity drawn for the piece on `p` (`None` if the point is empty).
+    pub fn identity(&self, p: Point) -> Option<(Side, PieceKind)> {
+        let s = *self.cell.get(p.index())?;
+        (s != NONE).then(|| self.decode(self.types[s as usize]))
+    }
+
+    /// Every piece on the board with its drawn identity, in point order.
+    pub fn pieces(&self) -> Vec<(Point, Side, PieceKind)> {
+        self.rules
+            .board()
+            .points()
+            .filter_map(|p| self.identity(p).map(|(s, k)| (p, s, k)))
+            .collect()
+    }
+
+    fn decode(&self, t: u8) -> (Side, PieceKind) {
+        (self.rules.sides()[t as usize / 32], PieceKind::ALL[t as usize % 32])
+    }
+}
+
+impl Beliefs {
+    /// Draws one complete assignment of identities consistent with these beliefs (see
+    /// the module documentation of `inference::sample` for the distribution), the same
+    /// for the same seed. `None` only if the beliefs are inconsistent.
+    pub fn sample(&self, seed: u64) -> Option<Sample> {
+        let mut types = [NONE; MAX_PIECES];
+        if !self.sample_into(&mut Rng::new(seed), &mut types) {
+            return None;
+        }
+        let mut cell = [NONE; crate::board::MAX_POINTS];
+        cell.copy_from_slice(&self.cell);
+        Some(Sample {
+            rules: self.rules.clone(),
+            types,
+            cell,
+        })
+    }
+
+    /// Draws a type for every slot into `out` (per slot; `NONE` for unused slots).
+    /// Allocation-free.
+    pub(crate) fn sample_into(&self, rng: &mut Rng, out: &mut [u8; MAX_PIECES]) -> bool {
+        if !self.consistent {
+            return false;
+        }
+        let mut rem = [0u16; 128];
+        for t in bits(self.types) {
+            rem[t] = self.counts[t] as u16;
+        }
+        let mut free = [0u8; MAX_PIECES];
+        let mut nf = 0;
+        for (s, o) in out.iter_mut().enumerate() {
+            if self.origin[s] == NONE {
+                *o = NONE;
+                continue;
+            }
+            let m = self.mask[s];
+            if m.count_ones() == 1 {
+                let t = m.trailing_zeros() as usize;
+                *o = t as u8;
+                rem[t] = rem[t].saturating_sub(1);
+            } else {
+                free[nf] = s as u8;
+                nf += 1;
+            }
+        }
+        let free = &mut free[..nf];
+        for _ in 0..64 {
+            // Fewest candidates first, ties at random.
+            rng.shuffle(free);
+            free.sort_by_key(|&s| self.mask[s as usize].count_ones());
+            let mut left = rem;
+            let mut ok = true;
+            for &s in free.iter() {
+                let m = self.mask[s as usize];
+                let total: u32 = bits(m).map(|t| left[t] as u32).sum();
+                if total == 0 {
+                    ok = false;
+                    break;
+                }
+                let mut r = rng.below(total as usize) as u32;
+                for t in bits(m) {
+                    let w = left[t] as u32;
+                    if r < w {
+                        out[s as usize] = t as u8;
+                        left[t] -= 1;
+                        break;
+                    }
+                    r -= w;
+                }
+            }
+            if ok {
+                return true;
+            }
+        }
+        // Rare: complete with a matching.
+        let mut cand = [0u128; MAX_PIECES];
+        let mut cap = [0u8; 128];
+        for t in 0..128 {
+            cap[t] = rem[t].min(255) as u8;
+        }
+        for (i, &s) in free.iter().enumerate() {
+            cand[i] = self.mask[s as usize];
+        }
+        let mut matched = [NONE; MAX_PIECES];
+        let mut load = [0u8; 128];
+        for i in 0..nf {
+            let mut visited = 0u128;
+            if !super::matching::augment(i, &cand[..nf], &mut matched[..nf], &mut load, &cap, &mut visited) {
+                return false;
+            }
+        }
+        for (i, &s) in free.iter().enumerate() {
+            out[s as usize] = matched[i];
+        }
+        true
+    }
+}
+
+impl Game {
+    /// What `player` may deduce about every piece (see [`Beliefs`]): from its own record,
+    /// plus its partners' setups where the rule set lets partners see each other.
+    pub fn beliefs(&self, player: Side) -> Beliefs {
+        let own = self.entries().iter().find_map(|e| match e {
+            Entry::Deploy(s, setup) if *s == player => Some(setup.clone()),
+            _ => None,
+        });
+        let mut b = Beliefs::new(self.rules().clone(), player, own.as_ref()).expect("a deployed setup is valid");
+        if self.rules().options().allies_see_each_other {
+            for e in self.entries() {
+                if let Entry::Deploy(s, setup) = e {
+                    if *s != player && self.rules().team_of(player).contains(*s) {
+                        b.learn_setup(*s, setup).expect("a deployed setup is valid");
+                    }
+                }
+            }
+        }
+        b.observe(self.events(player));
+        b
+    }
+
+    /// A game drawn from what `player` knows (determinization, for search over
+    /// information sets): every piece `player` cannot see gets an identity drawn from
+    /// its beliefs ([`Beliefs::sample`]), the rest — the board, `player`'s own pieces and
+    /// what it was shown, the turn, the counters — is as in this game. The same seed
+    /// gives the same game, and nothing in it depends on identities `player` has not
+    /// seen.
+    ///
+    /// In the returned game each other player knows its own (and, where partners see
+    /// each other, its team's) pieces and what was shown to everyone; `player`'s event
+    /// log is kept and the other players' logs are empty; its seed is `seed` (the
+    /// game's own seed is the referee's). Its record holds the drawn
+    /// setups (or deal) and the actions played; it need not replay, since a draw agrees
+    /// with each piece's candidates but not with every joint observation.
+    ///
+    /// ```
+    /// use junqi::{Game, Side};
+    /// let mut game = Game::new("classic", 3).unwrap();
+    /// game.deploy_random(Side::South, 1).unwrap();
+    /// game.deploy_random(Side::North, 2).unwrap();
+    /// let a = game.determinize(Side::South, 9);
+    /// assert_eq!(a.position().occupied(), game.position().occupied());
+    /// assert!(a.position().same_state(&game.determinize(Side::South, 9).position()));
+    /// ```
+    pub fn determinize(&self, player: Side, seed: u64) -> Game {
+        let beliefs = self.beliefs(player);
+        beliefs.determinize(self, seed)
+    }
+}
+
+impl Beliefs {
+    /// The game `game` with every identity this player cannot see drawn from these
+    /// beliefs (see [`Game::determinize`]). `game` must be the game these beliefs are
+    /// about; only its public parts (occupancy, turn, counters, actions) are used.
+    pub fn determinize(&self, game: &Game, seed: u64) -> Game {
+        let mut types = [NONE; MAX_PIECES];
+        let ok = self.sample_into(&mut Rng::new(seed), &mut types);
+        assert!(ok, "determinize: the beliefs are inconsistent");
+        let rules = self.rules.clone();
+        let sides = rules.sides();
+        let deals = rules.deals();
+        let decode = |t: u8| (sides[t as usize / 32], PieceKind::ALL[t as usize % 32]);
+        let slot_for = |id: usize, at: Option<Point>| -> Option<usize> {
+            match at {
+                Some(p) => self.cell_slot(p),
+                None if !deals => (self.origin[id] != NONE).then_some(id),
+                None => None,
+            }
+        };
+        let shared = rules.options().allies_see_each_other;
+        let position = game.position().reidentified(
+            |id, at| slot_for(id, at).map(|s| decode(types[s])),
+            |viewer, id, at| {
+                let s = slot_for(id, at)?;
+                let flags = self.flags[s];
+                if viewer == self.player {
+                    return Some(flags & KNOWN != 0);
+                }
+                if flags & PUBLIC != 0 {
+                    return Some(true);
+                }
+                if deals {
+                    return Some(false);
+                }
+                let owner = decode(types[s]).0;
+                Some(owner == viewer || shared && rules.team_of(viewer).contains(owner))
+            },
+        );
+        // The record: drawn setups (or deal), then the actions as played.
+        let board = rules.board();
+        let mut entries = Vec::with_capacity(game.entries().len());
+        if deals {
+            let mut deal: Vec<(Point, Side, PieceKind)> = (0..MAX_PIECES)
+                .filter(|&s| self.origin[s] != NONE)
+                .map(|s| {
+                    let (o, k) = decode(types[s]);
+                    (self.slot_origin(s), o, k)
+                })
+                .collect();
+            deal.sort();
+            entries.push(Entry::Deal(deal));
+        }
+        for e in game.entries() {
+            match e {
+                Entry::Deal(_) => {}
+                Entry::Deploy(side, _) => {
+                    let idx = sides.iter().position(|s| s == side).expect("a deployed side plays");
+                    let mut setup = Setup::new();
+                    for i in 0..rules.army_size() {
+                        let s = idx * rules.army_size() + i;
+                        setup.place(board.name_of(self.slot_origin(s)), decode(types[s]).1.id());
+                    }
+                    entries.push(Entry::Deploy(*side, setup));
+                }
+                other => entries.push(other.clone()),
+            }
+        }
+        let mut logs: [Vec<crate::referee::Event>; 4] = Default::default();
+        logs[self.player as usize] = game.events(self.player).to_vec();
+        // The game's seed is the referee's (it rebuilds a 翻棋 deal): the sample's own
+        // seed stands in for it.
+        Game::from_parts(position, seed, entries, logs)
+    }
+}

@@ -1,0 +1,295 @@
+//! Beliefs (the `inference` module) on random games of every preset and option variant:
+//! at every ply, for every player, the true identity of every piece is among its
+//! candidates (soundness), the candidates admit a full assignment (consistency), and the
+//! beliefs kept report by report equal those rebuilt from the player's own record.
+//! Determinizations agree with the beliefs, and observations have the documented shape.
+use std::sync::Arc;
+
+use junqi::{Beliefs, Game, Observer, Rng, RuleSet, Setup, Side};
+
+const VARIANTS: &[(&str, &str)] = &[
+    ("classic", "{}"),
+    ("classic", r#"{"engineer_scouts": "attacker"}"#),
+    ("classic", r#"{"engineer_scouts": "everyone", "mine_survives": false}"#),
+    ("classic", r#"{"rail_max_steps": 3}"#),
+    (
+        "classic",
+        r#"{"rail_all_turn": true, "rail_max_steps": 2, "bomb_may_hit_flag": false}"#,
+    ),
+    (
+        "classic",
+        r#"{"hq_shelter": true, "flag_guarded_by_mines": true, "hq_locks": false}"#,
+    ),
+    (
+        "classic",
+        r#"{"engineer_scouts": "sacrifice", "smallest_digs_mines": "engineers_and_bombs_gone", "open_after_deploy": true}"#,
+    ),
+    ("classic", r#"{"smallest_digs_mines": "engineers_gone", "hq_safe_from": ["bomb"]}"#),
+    ("siguo", "{}"),
+    ("siguo-2p", "{}"),
+    (
+        "siguo",
+        r#"{"allies_see_each_other": true, "engineer_scouts": "attacker"}"#,
+    ),
+    ("fanqi", "{}"),
+    ("sanjun-modern", "{}"),
+    ("sanjun-modern", r#"{"open_play": true, "commander_capture": true}"#),
+    ("sanjun-modern", r#"{"recon_lock_on": true, "hq_safe_from": ["bomb"]}"#),
+    ("sanjun-hk", "{}"),
+    ("sanjun-book", "{}"),
+    ("sanjun-forum", "{}"),
+];
+
+fn rules_of(v: (&str, &str)) -> Arc<RuleSet> {
+    Arc::new(
+        RuleSet::from_json(&format!(
+            r#"{{"extends": "{}", "name": "test", "options": {}}}"#,
+            v.0, v.1
+        ))
+        .unwrap(),
+    )
+}
+
+/// Checks every player's beliefs against the referee's truth.
+fn check_sound(game: &Game, beliefs: &Beliefs, label: &str, ply: usize) {
+    let player = beliefs.player();
+    assert!(
+        beliefs.is_consistent(),
+        "[{label}] {player}'s beliefs inconsistent at ply {ply}"
+    );
+    let pos = game.position();
+    for (p, side, kind) in pos.pieces() {
+        let ids = beliefs.candidate_identities(p);
+        assert!(
+            ids.contains(&(side, kind)),
+            "[{label}] ply {ply}: {player} excludes the true {side} {kind} on {} (candidates {ids:?})",
+            game.board().name_of(p)
+        );
+        if !pos.is_face_down(p) {
+            assert_eq!(
+                beliefs.owner(p),
+                Some(side),
+                "[{label}] owner on {}",
+                game.board().name_of(p)
+            );
+        }
+        if pos.knows(player, p) && !pos.is_face_down(p) {
+            assert_eq!(
+                beliefs.candidates(p).len(),
+                1,
+                "[{label}] a known piece has one candidate"
+            );
+        }
+    }
+    assert_eq!(
+        beliefs.occupied(),
+        pos.occupied(),
+        "[{label}] ply {ply}: {player} tracks the board"
+    );
+}
+
+fn fresh(game: &Game, rules: &Arc<RuleSet>, player: Side, setups: &[(Side, Setup)]) -> Beliefs {
+    let own = setups.iter().find(|(s, _)| *s == player).map(|(_, s)| s);
+    let mut b = Beliefs::new(rules.clone(), player, own).unwrap();
+    if rules.options().allies_see_each_other {
+        for (s, setup) in setups {
+            if *s != player && rules.team_of(player).contains(*s) {
+                b.learn_setup(*s, setup).unwrap();
+            }
+        }
+    }
+    let _ = game;
+    b
+}
+
+/// Plays one random game, checking at every ply. `record_every`: how often beliefs are
+/// rebuilt from the player's record and compared.
+fn run(variant: (&str, &str), seed: u64, plies: usize, record_every: usize) -> usize {
+    let rules = rules_of(variant);
+    let label = format!("{} {} seed {seed}", variant.0, variant.1);
+    let mut game = Game::with_rules(rules.clone(), seed);
+    let mut rng = Rng::new(seed);
+    let mut setups = Vec::new();
+    if !rules.deals() {
+        for &side in rules.sides() {
+            setups.push((side, Setup::random(&rules, side, rng.next_u64())));
+        }
+    }
+    let mut beliefs: Vec<Beliefs> = rules
+        .sides()
+        .iter()
+        .map(|&p| fresh(&game, &rules, p, &setups))
+        .collect();
+    for (side, s) in &setups {
+        let report = game.deploy(*side, s).unwrap();
+        for b in &mut beliefs {
+            b.observe(&report.events_for(b.player()));
+        }
+    }
+    let mut ply = 0;
+    while ply < plies && game.result().is_none() {
+        let legal = game.legal_actions();
+        let a = legal[rng.below(legal.len())];
+        let report = game.play(a).unwrap();
+        ply += 1;
+        for b in &mut beliefs {
+            b.observe(&report.events_for(b.player()));
+            check_sound(&game, b, &label, ply);
+        }
+        if ply <= 20 || ply % record_every == 0 || game.result().is_some() {
+            for b in &beliefs {
+                let player = b.player();
+                let mut from_record = Beliefs::from_player_record(&game.player_record(player)).unwrap();
+                if rules.options().allies_see_each_other {
+                    // A player record holds only the player's own setup: compare with
+                    // the game's beliefs, which add the partners' setups.
+                    from_record = game.beliefs(player);
+                }
+                assert!(
+                    *b == from_record,
+                    "[{label}] ply {ply}: {player}'s incremental beliefs differ from its record's"
+                );
+            }
+        }
+    }
+    ply
+}
+
+/// Three games per variant; `JUNQI_INFERENCE_GAMES=200` (and `JUNQI_INFERENCE_SEED`) for a
+/// longer soak.
+#[test]
+fn beliefs_are_sound_consistent_and_incremental_on_every_preset() {
+    let games: u64 = std::env::var("JUNQI_INFERENCE_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
+    let base: u64 = std::env::var("JUNQI_INFERENCE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let mut total = 0;
+    for (i, v) in VARIANTS.iter().enumerate() {
+        for g in 0..games {
+            let seed = base + 1000 * i as u64 + g;
+            total += run(*v, seed, 400, 30);
+        }
+    }
+    assert!(total > 3000, "random games too short: {total} plies");
+}
+
+#[test]
+fn determinize_agrees_with_the_beliefs_and_the_seed() {
+    for v in VARIANTS {
+        let rules = rules_of(*v);
+        let mut game = Game::with_rules(rules.clone(), 5);
+        let mut rng = Rng::new(5);
+        if !rules.deals() {
+            for &side in rules.sides() {
+                game.deploy_random(side, rng.next_u64()).unwrap();
+            }
+        }
+        for _ in 0..120 {
+            if game.result().is_some() {
+                break;
+            }
+            let legal = game.legal_actions();
+            game.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        for &player in rules.sides() {
+            let beliefs = game.beliefs(player);
+            let a = game.determinize(player, 7);
+            let b = game.determinize(player, 7);
+            assert!(
+                a.position().same_state(b.position()),
+                "[{}] same seed, same sample",
+                v.0
+            );
+            assert_eq!(a.position().occupied(), game.position().occupied());
+            assert_eq!(a.to_act(), game.to_act());
+            assert_eq!(
+                a.view(player).pieces,
+                game.view(player).pieces,
+                "[{}] the player's view is kept",
+                v.0
+            );
+            for (p, side, kind) in a.position().pieces() {
+                assert!(
+                    beliefs.candidate_identities(p).contains(&(side, kind)),
+                    "[{}] sample outside the candidates",
+                    v.0
+                );
+            }
+            // Exact counts: every army is complete (on and off the board) — checked
+            // through the drawn setups, which must validate.
+            for (side, count) in rules.sides().iter().map(|s| (*s, a.position().occupied_by(*s).len())) {
+                assert_eq!(count, game.position().occupied_by(side).len());
+            }
+            if !rules.deals() {
+                let record = a.record();
+                for e in &record.actions {
+                    if let junqi::RecordEntry::Deploy { deploy, setup } = e {
+                        assert!(
+                            setup.validate(&rules, *deploy).is_ok(),
+                            "[{}] a drawn setup is legal",
+                            v.0
+                        );
+                    }
+                }
+            }
+            // Different seeds draw different hidden armies (nearly always).
+            let differs = (0..8).any(|s| !game.determinize(player, 100 + s).position().same_state(a.position()));
+            assert!(differs || beliefs.unseen_candidate_total().0 == beliefs.unseen_candidate_total().1);
+        }
+    }
+}
+
+#[test]
+fn observation_shape_and_content() {
+    for v in VARIANTS {
+        let rules = rules_of(*v);
+        let spec = rules.observation_spec();
+        let mut game = Game::with_rules(rules.clone(), 9);
+        let mut rng = Rng::new(9);
+        if !rules.deals() {
+            for &side in rules.sides() {
+                game.deploy_random(side, rng.next_u64()).unwrap();
+            }
+        }
+        for _ in 0..60 {
+            if game.result().is_some() {
+                break;
+            }
+            let legal = game.legal_actions();
+            game.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        for &player in rules.sides() {
+            let obs = game.observation(player);
+            assert_eq!(obs.len(), spec.len());
+            let n = spec.points;
+            let ch = |name: &str| spec.channels.iter().position(|c| c == name).unwrap();
+            // Probabilities of each unseen piece sum to one; candidates cover them.
+            let kinds: Vec<usize> = spec
+                .channels
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.starts_with("probability:"))
+                .map(|(i, _)| i)
+                .collect();
+            let observer = Observer::new(rules.clone(), player);
+            for (i, &p) in observer.order().iter().enumerate() {
+                let occupied = game.position().occupied().contains(p);
+                let other = occupied && game.position().owner_at(p) != game.position().army_of(player);
+                let face_down = game.position().is_face_down(p);
+                let sum: f32 = kinds.iter().map(|&c| obs[c * n + i]).sum();
+                if other || face_down {
+                    assert!((sum - 1.0).abs() < 1e-4, "[{}] probabilities sum to {sum}", v.0);
+                } else {
+                    assert_eq!(sum, 0.0);
+                }
+            }
+            let me = ch("to_act:0");
+            let my_turn = game.to_act() == Some(player);
+            assert_eq!(obs[me * n] == 1.0, my_turn);
+            // Batched form = one by one.
+            let b = game.beliefs(player);
+            let mut batch = vec![0.0f32; 2 * observer.len()];
+            observer.encode_batch(&[(&b, game.turn()), (&b, game.turn())], &mut batch);
+            assert_eq!(&batch[..observer.len()], &obs[..]);
+            assert_eq!(&batch[observer.len()..], &obs[..]);
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! One test per deduction of the `inference` module, each failing if that deduction is
+//! dropped. Most use tiny armies on the classic board (two pieces a side, standing in
+//! the HQs) so that a few real moves make the situation.
+use std::sync::Arc;
+
+use junqi::{Beliefs, Event, Game, PieceKind, PieceKind::*, Rng, RuleSet, Setup, Side};
+
+/// Classic board, a two-piece army in the HQs, pieces free to leave the HQ.
+fn tiny(army: &str, options: &str) -> Arc<RuleSet> {
+    Arc::new(
+        RuleSet::from_json(&format!(
+            r#"{{"extends": "classic", "name": "tiny", "army": {army},
+                "deployment": {{"roles": ["hq"], "constraints": [{{"kind": "flag", "roles": ["hq"]}}]}},
+                "options": {options}}}"#
+        ))
+        .unwrap(),
+    )
+}
+
+fn setup(pairs: &[(&str, PieceKind)]) -> Setup {
+    let mut s = Setup::new();
+    for (p, k) in pairs {
+        s.place(*p, k.id());
+    }
+    s
+}
+
+fn game(rules: &Arc<RuleSet>, south: &[(&str, PieceKind)], north: &[(&str, PieceKind)], moves: &[&str]) -> Game {
+    let mut g = Game::with_rules(rules.clone(), 1);
+    g.deploy(Side::South, &setup(south)).unwrap();
+    g.deploy(Side::North, &setup(north)).unwrap();
+    for m in moves {
+        g.play_notation(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    g
+}
+
+fn kinds(b: &Beliefs, g: &Game, p: &str) -> Vec<PieceKind> {
+    b.candidates(g.board().point(p).unwrap()).iter().collect()
+}
+
+#[test]
+fn a_run_that_turns_is_an_engineers_and_the_count_names_the_other() {
+    let rules = tiny(r#"{"engineer": 1, "platoon_leader": 1}"#, r#"{"hq_locks": false}"#);
+    let g = game(
+        &rules,
+        &[("b1", Engineer), ("d1", PlatoonLeader)],
+        &[("b12", Engineer), ("d12", PlatoonLeader)],
+        &["b1-b2", "b12-b11", "d1-d2", "b11-a7"],
+    );
+    let b = g.beliefs(Side::South);
+    assert_eq!(
+        kinds(&b, &g, "a7"),
+        vec![Engineer],
+        "b11-a7 turns at a11: only the engineer turns"
+    );
+    assert_eq!(
+        kinds(&b, &g, "d12"),
+        vec![PlatoonLeader],
+        "the one engineer is accounted for"
+    );
+    // Before the turning run, nothing was known.
+    let g = game(
+        &rules,
+        &[("b1", Engineer), ("d1", PlatoonLeader)],
+        &[("b12", Engineer), ("d12", PlatoonLeader)],
+        &["b1-b2", "b12-b11", "d1-d2", "b11-a11"],
+    );
+    assert_eq!(kinds(&g.beliefs(Side::South), &g, "a11"), vec![PlatoonLeader, Engineer]);
+}
+
+#[test]
+fn a_run_longer_than_the_limit_is_an_engineers() {
+    let rules = tiny(
+        r#"{"engineer": 1, "platoon_leader": 1}"#,
+        r#"{"hq_locks": false, "rail_max_steps": 2}"#,
+    );
+    let g = game(
+        &rules,
+        &[("b1", Engineer), ("d1", PlatoonLeader)],
+        &[("b12", Engineer), ("d12", PlatoonLeader)],
+        &["b1-b2", "b12-b11", "d1-d2", "b11-e11"],
+    );
+    assert_eq!(kinds(&g.beliefs(Side::South), &g, "e11"), vec![Engineer]);
+}
+
+#[test]
+fn a_piece_that_moved_is_not_immobile() {
+    let rules = tiny(r#"{"flag": 1, "platoon_leader": 1}"#, r#"{"hq_locks": false}"#);
+    let g = game(
+        &rules,
+        &[("b1", Flag), ("d1", PlatoonLeader)],
+        &[("b12", PlatoonLeader), ("d12", Flag)],
+        &["d1-d2", "b12-b11"],
+    );
+    let b = g.beliefs(Side::South);
+    assert_eq!(kinds(&b, &g, "b11"), vec![PlatoonLeader]);
+    assert_eq!(kinds(&b, &g, "d12"), vec![Flag]);
+}
+
+#[test]
+fn combat_outcomes_narrow_both_sides() {
+    // South's engineer runs round the corner onto b11 and loses: the defender beat an
+    // engineer, so it is the platoon leader (engineer against engineer: both leave).
+    let rules = tiny(r#"{"engineer": 1, "platoon_leader": 1}"#, r#"{"hq_locks": false}"#);
+    let g = game(
+        &rules,
+        &[("b1", Engineer), ("d1", PlatoonLeader)],
+        &[("b12", PlatoonLeader), ("d12", Engineer)],
+        &["b1-b2", "b12-b11", "b2-b11"],
+    );
+    let south = g.beliefs(Side::South);
+    assert_eq!(kinds(&south, &g, "b11"), vec![PlatoonLeader]);
+    assert_eq!(kinds(&south, &g, "d12"), vec![Engineer]);
+    // North saw a piece turn a corner (an engineer) and lose to its platoon leader.
+    let north = g.beliefs(Side::North);
+    assert_eq!(north.off_board(), vec![vec![(Side::South, Engineer)]]);
+    assert_eq!(kinds(&north, &g, "d1"), vec![PlatoonLeader]);
+}
+
+#[test]
+fn a_fallen_commander_shows_the_flag_and_others_are_no_commanders() {
+    // Seven pieces a side, in the HQs and camps.
+    let rules = Arc::new(
+        RuleSet::from_json(
+            r#"{"extends": "classic", "name": "camps",
+                "army": {"flag": 1, "commander": 1, "bomb": 1, "platoon_leader": 4},
+                "deployment": {"roles": ["hq", "camp"], "constraints": [{"kind": "flag", "roles": ["hq"]}]}}"#,
+        )
+        .unwrap(),
+    );
+    let south = [
+        ("b1", Flag),
+        ("d1", PlatoonLeader),
+        ("b3", PlatoonLeader),
+        ("d3", PlatoonLeader),
+        ("c4", PlatoonLeader),
+        ("b5", Bomb),
+        ("d5", Commander),
+    ];
+    let north = |b8: PieceKind, d8: PieceKind| {
+        vec![
+            ("b12", Flag),
+            ("d12", Bomb),
+            ("b10", PlatoonLeader),
+            ("d10", PlatoonLeader),
+            ("c9", PlatoonLeader),
+            ("b8", b8),
+            ("d8", d8),
+        ]
+    };
+    // South's bomb meets North's b8 piece on a7; both leave.
+    let moves = ["b5-a6", "b8-a7", "a6-a7"];
+    let north_gone = |g: &Game| -> Vec<PieceKind> {
+        let b = g.beliefs(Side::South);
+        let gone: Vec<_> = b.off_board().into_iter().filter(|c| c[0].0 == Side::North).collect();
+        assert_eq!(gone.len(), 1);
+        gone[0].iter().map(|(_, k)| *k).collect()
+    };
+    // A platoon leader: no flag is shown, so it was no commander (a bomb, or a platoon
+    // leader — both meet a bomb alike).
+    let g = game(&rules, &south, &north(PlatoonLeader, Commander), &moves);
+    assert_eq!(north_gone(&g), vec![PlatoonLeader, Bomb]);
+    // The commander: North's flag is shown, and the piece that left was the commander.
+    let g = game(&rules, &south, &north(Commander, PlatoonLeader), &moves);
+    assert_eq!(north_gone(&g), vec![Commander]);
+    assert_eq!(kinds(&g.beliefs(Side::South), &g, "b12"), vec![Flag]);
+}
+
+#[test]
+fn deployment_constraints_limit_where_kinds_start() {
+    let mut g = Game::new("classic", 2).unwrap();
+    g.deploy_random(Side::South, 1).unwrap();
+    g.deploy_random(Side::North, 2).unwrap();
+    let b = g.beliefs(Side::South);
+    // Front row (depth 6): no mine (last two rows), no bomb (not the front row), no flag.
+    let front = kinds(&b, &g, "a7");
+    assert!(!front.contains(&Mine) && !front.contains(&Bomb) && !front.contains(&Flag));
+    assert!(front.contains(&Engineer));
+    // An HQ may hold the flag or a mine.
+    let hq = kinds(&b, &g, "b12");
+    assert!(hq.contains(&Flag) && hq.contains(&Mine));
+    // A post on the back row: no flag (it stands in an HQ).
+    assert!(!kinds(&b, &g, "a12").contains(&Flag));
+}
+
+#[test]
+fn the_face_down_pool_shrinks_as_pieces_are_flipped() {
+    let mut g = Game::new("fanqi", 4).unwrap();
+    let mut rng = Rng::new(4);
+    for _ in 0..60 {
+        if g.result().is_some() {
+            break;
+        }
+        let legal = g.legal_actions();
+        g.play(legal[rng.below(legal.len())]).unwrap();
+    }
+    let rules = g.rules().clone();
+    let pos = g.position();
+    let b = g.beliefs(Side::South);
+    // Count face-up pieces per (army, kind), on the board or captured (captured pieces
+    // were all flipped first).
+    let mut up = std::collections::HashMap::new();
+    for (p, s, k) in pos.pieces() {
+        if !pos.is_face_down(p) {
+            *up.entry((s, k)).or_insert(0u8) += 1;
+        }
+    }
+    for c in b.off_board() {
+        assert_eq!(c.len(), 1);
+        *up.entry(c[0]).or_insert(0) += 1;
+    }
+    let mut checked = 0;
+    for (p, _, _) in pos.pieces().filter(|(p, _, _)| pos.is_face_down(*p)) {
+        let ids = b.candidate_identities(p);
+        for &side in rules.sides() {
+            for (k, n) in rules.army() {
+                let used_up = up.get(&(side, k)).copied().unwrap_or(0) >= n;
+                assert_eq!(
+                    ids.contains(&(side, k)),
+                    !used_up,
+                    "{side} {k} on {}",
+                    g.board().name_of(p)
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn planes_shot_down_show_an_anti_aircraft_piece_below() {
+    // Search random games for a plane shot down; the piece below the position where it
+    // fell is an anti-aircraft kind for everyone who saw it.
+    let mut found = 0;
+    for seed in 0..400u64 {
+        let mut g = Game::new("sanjun-modern", seed).unwrap();
+        let mut rng = Rng::new(seed);
+        for &s in &[Side::South, Side::North] {
+            g.deploy_random(s, rng.next_u64()).unwrap();
+        }
+        while g.result().is_none() && found < 3 {
+            let legal = g.legal_actions();
+            let r = g.play(legal[rng.below(legal.len())]).unwrap();
+            if let Some(&Event::ShotDown { side, at, .. }) =
+                r.public.iter().find(|e| matches!(e, Event::ShotDown { .. }))
+            {
+                let other = if side == Side::South { Side::North } else { Side::South };
+                let below = g.board().below(at).unwrap();
+                let b = g.beliefs(side);
+                // The plane's owner was shown the gun; the gun's owner knows its own; so
+                // check the rule itself through a third view: the owner's beliefs built
+                // without the private reveal.
+                let public: Vec<Event> = g
+                    .events(side)
+                    .iter()
+                    .filter(|e| {
+                        !matches!(
+                            e,
+                            Event::Revealed {
+                                cause: junqi::RevealCause::AntiAir,
+                                ..
+                            }
+                        )
+                    })
+                    .copied()
+                    .collect();
+                let own = g.record().actions.iter().find_map(|e| match e {
+                    junqi::RecordEntry::Deploy { deploy, setup } if *deploy == side => Some(setup.clone()),
+                    _ => None,
+                });
+                let mut blind = Beliefs::new(g.rules().clone(), side, own.as_ref()).unwrap();
+                blind.observe(&public);
+                let c = blind.candidates(below);
+                assert!(
+                    c.iter().all(|k| g.rules().has_ability(k, junqi::Ability::AntiAir)),
+                    "{c:?}"
+                );
+                assert!(b.candidates(below).len() == 1);
+                let _ = other;
+                found += 1;
+            }
+        }
+        if found >= 3 {
+            break;
+        }
+    }
+    assert!(found > 0, "no plane was shot down in the games searched");
+}

@@ -1,0 +1,210 @@
+//! What a player deduces (beliefs), sampled games (determinization) and observation
+//! tensors.
+
+use std::ffi::{c_char, c_int};
+
+use junqi_core::{Observer, PieceKind};
+use serde_json::json;
+
+use crate::boundary::guard;
+use crate::game::{game_ref, give_game, junqi_game, playing_side};
+use crate::ptr::{handle_ref, Out, OutSlice};
+use crate::rules::{junqi_rules, string_out};
+use crate::status::junqi_status;
+
+/// One player's beliefs as JSON: for every piece on the board, its point, owner
+/// (`null` while face down in `fanqi`), whether the player was shown it (`known`),
+/// whether it has moved, and its candidate kinds (ids; one for a piece the player
+/// knows); `off_board`: the pieces that left the board, each a list of candidate
+/// `[army, kind]` pairs; `consistent`: whether a full assignment of kinds exists.
+/// Derived only from what that player was told.
+///
+/// - `side`: the player, a `junqi_side` value.
+/// - `json_out`: receives a new string; free it with `junqi_string_free`.
+///
+/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `POISONED`.
+/// Thread safety: see `junqi_game`.
+///
+/// # Safety
+/// `game` is NULL or a live `junqi_game`; `json_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_beliefs_json(
+    game: *const junqi_game,
+    side: c_int,
+    json_out: *mut *mut c_char,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `game`.
+        let game = unsafe { game_ref(game) }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::new(json_out, "json_out") }?;
+        let side = playing_side(&game, side)?;
+        let b = game.beliefs(side);
+        let board = game.board();
+        let pieces: Vec<_> = board
+            .points()
+            .filter(|p| b.occupied().contains(*p))
+            .map(|p| {
+                json!({
+                    "point": board.name_of(p),
+                    "owner": b.owner(p),
+                    "known": b.is_known(p),
+                    "moved": b.has_moved(p),
+                    "candidates": b.candidates(p).iter().map(|k| k.id()).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        string_out(
+            out,
+            json!({
+                "player": side,
+                "consistent": b.is_consistent(),
+                "pieces": pieces,
+                "off_board": b.off_board(),
+            })
+            .to_string(),
+        );
+        Ok(())
+    })
+}
+
+/// One player's candidates as a mask: `buf[point * JUNQI_PIECE_KIND_COUNT + kind]` is
+/// 1 if the piece on that point (index in the board's point order) may be that kind
+/// (a `junqi_piece_kind` value), else 0; all 0 for an empty point.
+///
+/// - `buf`, `len`: at least `points × JUNQI_PIECE_KIND_COUNT` bytes (points from
+///   `junqi_rules_point_count`); `buf` may be NULL when `len` is 0.
+///
+/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`;
+/// `BUFFER_TOO_SMALL` (nothing written); `POISONED`. Thread safety: see `junqi_game`.
+///
+/// # Safety
+/// `game` is NULL or a live `junqi_game`; `buf` is NULL or has `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_beliefs_mask(
+    game: *const junqi_game,
+    side: c_int,
+    buf: *mut u8,
+    len: usize,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `game`.
+        let game = unsafe { game_ref(game) }?;
+        // SAFETY: forwarded caller contract: NULL or `len` writable elements.
+        let buf = unsafe { OutSlice::new(buf, len, "buf") }?;
+        let side = playing_side(&game, side)?;
+        let b = game.beliefs(side);
+        let mut mask = vec![false; game.board().len() * PieceKind::COUNT];
+        b.mask_into(&mut mask);
+        let bytes: Vec<u8> = mask.into_iter().map(u8::from).collect();
+        buf.fill(&bytes)
+    })
+}
+
+/// One player's observation tensor (float32, `[channels, points]` row-major, from the
+/// player's seat; see `junqi_rules_observation_spec_json` and docs/inference.md),
+/// written into the caller's buffer.
+///
+/// - `buf`, `len`: at least `junqi_rules_observation_size` floats; `buf` may be NULL
+///   when `len` is 0.
+///
+/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`;
+/// `BUFFER_TOO_SMALL` (nothing written); `POISONED`. Thread safety: see `junqi_game`.
+///
+/// # Safety
+/// `game` is NULL or a live `junqi_game`; `buf` is NULL or has `len` writable floats.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_observation(
+    game: *const junqi_game,
+    side: c_int,
+    buf: *mut f32,
+    len: usize,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `game`.
+        let game = unsafe { game_ref(game) }?;
+        // SAFETY: forwarded caller contract: NULL or `len` writable elements.
+        let buf = unsafe { OutSlice::new(buf, len, "buf") }?;
+        let side = playing_side(&game, side)?;
+        let observer = Observer::new(game.rules().clone(), side);
+        let mut v = vec![0.0f32; observer.len()];
+        observer.encode(&game.beliefs(side), game.turn(), &mut v);
+        buf.fill(&v)
+    })
+}
+
+/// A game drawn from what `side` knows (determinization for search): every piece that
+/// player cannot see gets an identity drawn from its beliefs, the same for the same
+/// `seed`; the board, the player's own pieces, the turn and the counters are kept. The
+/// sampled game's record need not replay.
+///
+/// - `game_out`: receives a new handle; free it with `junqi_game_free`.
+///
+/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `POISONED`.
+/// Thread safety: see `junqi_game`.
+///
+/// # Safety
+/// `game` is NULL or a live `junqi_game`; `game_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_determinize(
+    game: *const junqi_game,
+    side: c_int,
+    seed: u64,
+    game_out: *mut *mut junqi_game,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `game`.
+        let game = unsafe { game_ref(game) }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::new(game_out, "game_out") }?;
+        let side = playing_side(&game, side)?;
+        give_game(out, game.determinize(side, seed));
+        Ok(())
+    })
+}
+
+/// The layout of a rule set's observation tensor as JSON:
+/// `{"channels": ["own:flag", …], "shape": [channels, points]}`.
+///
+/// - `json_out`: receives a new string; free it with `junqi_string_free`.
+///
+/// Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
+///
+/// # Safety
+/// `rules` is NULL or a live `junqi_rules`; `json_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_rules_observation_spec_json(
+    rules: *const junqi_rules,
+    json_out: *mut *mut c_char,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `rules`.
+        let rules = unsafe { handle_ref(rules, "rules") }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::new(json_out, "json_out") }?;
+        let spec = rules.inner.observation_spec();
+        string_out(
+            out,
+            json!({"channels": spec.channels, "shape": spec.shape()}).to_string(),
+        );
+        Ok(())
+    })
+}
+
+/// Floats in one observation of a rule set (`channels × points`).
+///
+/// Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
+///
+/// # Safety
+/// `rules` is NULL or a live `junqi_rules`; `len_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_rules_observation_size(rules: *const junqi_rules, len_out: *mut usize) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `rules`.
+        let rules = unsafe { handle_ref(rules, "rules") }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::new(len_out, "len_out") }?;
+        out.write(rules.inner.observation_spec().len());
+        Ok(())
+    })
+}

@@ -1,0 +1,147 @@
+//! `Beliefs` (what a player deduces), observation tensors as numpy arrays, and the
+//! batched encoder `observations`.
+
+use std::sync::Arc;
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::enums::{PieceKind, Side};
+use crate::errors::notation_err;
+
+/// What one player may deduce about every piece: for each piece it cannot see, the
+/// kinds it may still be (``Game.beliefs(player)``).
+#[pyclass(frozen, module = "junqi._junqi")]
+pub struct Beliefs {
+    pub inner: junqi::Beliefs,
+    pub board: Arc<junqi::Board>,
+}
+
+impl Beliefs {
+    fn point(&self, name: &str) -> PyResult<junqi::Point> {
+        junqi::parse_point(&self.board, name).map_err(notation_err)
+    }
+}
+
+#[pymethods]
+impl Beliefs {
+    /// The player whose beliefs these are.
+    #[getter]
+    fn player(&self) -> Side {
+        self.inner.player().into()
+    }
+
+    /// The army the player commands (翻棋: ``None`` until the first flip).
+    #[getter]
+    fn army(&self) -> Option<Side> {
+        self.inner.army().map(Into::into)
+    }
+
+    /// Whether some assignment of kinds satisfies every piece's candidates and every
+    /// army's exact composition (always, for a real game).
+    fn is_consistent(&self) -> bool {
+        self.inner.is_consistent()
+    }
+
+    /// The candidate kinds of the piece on ``point`` (empty if the point is empty; one
+    /// kind for a piece the player knows).
+    fn candidates(&self, point: &str) -> PyResult<Vec<PieceKind>> {
+        let p = self.point(point)?;
+        Ok(self.inner.candidates(p).iter().map(Into::into).collect())
+    }
+
+    /// The candidate (army, kind) pairs of the piece on ``point`` (several armies only
+    /// for a face-down piece in 翻棋).
+    fn candidate_identities(&self, point: &str) -> PyResult<Vec<(Side, PieceKind)>> {
+        let p = self.point(point)?;
+        Ok(self
+            .inner
+            .candidate_identities(p)
+            .into_iter()
+            .map(|(s, k)| (s.into(), k.into()))
+            .collect())
+    }
+
+    /// The owner of the piece on ``point``, if known.
+    fn owner(&self, point: &str) -> PyResult<Option<Side>> {
+        Ok(self.inner.owner(self.point(point)?).map(Into::into))
+    }
+
+    /// Whether the player was shown the identity of the piece on ``point`` (its own,
+    /// revealed, flipped) rather than deducing it.
+    fn is_known(&self, point: &str) -> PyResult<bool> {
+        Ok(self.inner.is_known(self.point(point)?))
+    }
+
+    /// Whether the piece on ``point`` has moved.
+    fn has_moved(&self, point: &str) -> PyResult<bool> {
+        Ok(self.inner.has_moved(self.point(point)?))
+    }
+
+    /// Pieces that left the board, each with its candidate (army, kind) pairs.
+    fn off_board(&self) -> Vec<Vec<(Side, PieceKind)>> {
+        self.inner
+            .off_board()
+            .into_iter()
+            .map(|c| c.into_iter().map(|(s, k)| (s.into(), k.into())).collect())
+            .collect()
+    }
+
+    /// The candidates as a numpy ``bool`` array ``[points, kinds]``: rows in the
+    /// board's point order (``Board.points``), columns in ``PieceKind`` value order
+    /// (``int(kind)``).
+    fn mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let n = self.board.len();
+        let mut v = vec![false; n * junqi::PieceKind::COUNT];
+        self.inner.mask_into(&mut v);
+        PyArray1::from_vec(py, v).reshape([n, junqi::PieceKind::COUNT])
+    }
+
+    fn __repr__(&self) -> String {
+        let (total, n) = self.inner.unseen_candidate_total();
+        format!(
+            "Beliefs(player={}, unseen={n}, candidates={total}, consistent={})",
+            self.inner.player(),
+            if self.inner.is_consistent() { "True" } else { "False" }
+        )
+    }
+}
+
+/// Writes observations into `out` (a float32, C-contiguous numpy array of exactly
+/// `expected` floats), or makes a new `[shape]` array.
+pub fn fill<'py>(
+    py: Python<'py>,
+    shape: &[usize],
+    out: Option<Bound<'py, PyAny>>,
+    write: impl FnOnce(&mut [f32]) -> PyResult<()>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let len: usize = shape.iter().product();
+    match out {
+        Some(obj) => {
+            let arr = obj
+                .cast::<numpy::PyArrayDyn<f32>>()
+                .map_err(|_| PyValueError::new_err("out must be a numpy float32 array"))?;
+            if arr.len() != len {
+                return Err(PyValueError::new_err(format!(
+                    "out holds {} floats, the observation needs {len} (shape {shape:?})",
+                    arr.len()
+                )));
+            }
+            {
+                let mut rw: PyReadwriteArrayDyn<'_, f32> =
+                    arr.try_readwrite().map_err(|e| PyValueError::new_err(e.to_string()))?;
+                let slice = rw
+                    .as_slice_mut()
+                    .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+                write(slice)?;
+            }
+            Ok(obj)
+        }
+        None => {
+            let mut v = vec![0.0f32; len];
+            write(&mut v)?;
+            Ok(PyArray1::from_vec(py, v).reshape(shape.to_vec())?.into_any())
+        }
+    }
+}

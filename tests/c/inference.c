@@ -1,0 +1,125 @@
+/* What a player deduces, through the C API: beliefs as JSON and as a mask, the
+ * observation tensor in a caller's buffer, its spec, and determinization — on random
+ * games of classic, siguo and fanqi, with the error statuses for bad arguments.
+ * Usage: inference [seed] */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "junqi.h"
+#include "check.h"
+
+#define EXPECT_STATUS(want, call)                                                    \
+    do {                                                                             \
+        junqi_status st_ = (call);                                                   \
+        if (st_ != (want)) {                                                         \
+            fprintf(stderr, "%s:%d: %s -> %s, expected %s (%s)\n", __FILE__,         \
+                    __LINE__, #call, junqi_status_name(st_), junqi_status_name(want), \
+                    junqi_last_error_message());                                     \
+            exit(1);                                                                 \
+        }                                                                            \
+    } while (0)
+
+static void play_random(junqi_game *game, const char *rules_name, uint64_t seed, int plies) {
+    if (strcmp(rules_name, "fanqi") != 0) {
+        int sides = strcmp(rules_name, "siguo") == 0 ? 4 : 2;
+        for (int s = 0; s < 4; s++) {
+            if (sides == 2 && (s == JUNQI_SIDE_EAST || s == JUNQI_SIDE_WEST)) continue;
+            CHECK(junqi_game_deploy_random(game, s, seed + (uint64_t)s, NULL));
+        }
+    }
+    uint32_t ids[4096];
+    for (int i = 0; i < plies; i++) {
+        junqi_result r;
+        CHECK(junqi_game_result(game, &r));
+        if (r.over) break;
+        size_t n = 0;
+        CHECK(junqi_game_legal_action_ids(game, ids, 4096, &n));
+        EXPECT(n > 0);
+        CHECK(junqi_game_play_id(game, ids[(seed * 31u + (uint64_t)i * 7u) % n], NULL));
+    }
+}
+
+static void check_rules(const char *name, uint64_t seed) {
+    junqi_rules *rules = NULL;
+    CHECK(junqi_rules_preset(name, &rules));
+    junqi_game *game = NULL;
+    CHECK(junqi_game_new(rules, seed, &game));
+    play_random(game, name, seed, 60);
+
+    /* The spec and the tensor. */
+    size_t len = 0, points = 0;
+    CHECK(junqi_rules_observation_size(rules, &len));
+    CHECK(junqi_rules_point_count(rules, &points));
+    EXPECT(len > 0 && len % points == 0);
+    char *spec = NULL;
+    CHECK(junqi_rules_observation_spec_json(rules, &spec));
+    EXPECT(strstr(spec, "\"channels\"") != NULL && strstr(spec, "own:flag") != NULL);
+    junqi_string_free(spec);
+    float *obs = malloc(len * sizeof(float));
+    EXPECT(obs != NULL);
+    CHECK(junqi_game_observation(game, JUNQI_SIDE_SOUTH, obs, len));
+    EXPECT_STATUS(JUNQI_STATUS_BUFFER_TOO_SMALL, junqi_game_observation(game, JUNQI_SIDE_SOUTH, obs, len - 1));
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, junqi_game_observation(game, JUNQI_SIDE_SOUTH, NULL, len));
+    EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, junqi_game_observation(game, 9, obs, len));
+    if (strcmp(name, "siguo") != 0) {
+        EXPECT_STATUS(JUNQI_STATUS_SIDE_NOT_IN_GAME, junqi_game_observation(game, JUNQI_SIDE_EAST, obs, len));
+    }
+    double sum = 0;
+    for (size_t i = 0; i < len; i++) {
+        EXPECT(obs[i] >= 0.0f && obs[i] <= 1.0f);
+        sum += obs[i];
+    }
+    EXPECT(sum > 0);
+    free(obs);
+
+    /* Beliefs: JSON and mask. */
+    char *json = NULL;
+    CHECK(junqi_game_beliefs_json(game, JUNQI_SIDE_NORTH, &json));
+    EXPECT(strstr(json, "\"consistent\":true") != NULL);
+    EXPECT(strstr(json, "\"candidates\"") != NULL);
+    junqi_string_free(json);
+    size_t mlen = points * JUNQI_PIECE_KIND_COUNT;
+    uint8_t *mask = malloc(mlen);
+    EXPECT(mask != NULL);
+    CHECK(junqi_game_beliefs_mask(game, JUNQI_SIDE_NORTH, mask, mlen));
+    size_t ones = 0;
+    for (size_t i = 0; i < mlen; i++) {
+        EXPECT(mask[i] <= 1);
+        ones += mask[i];
+    }
+    EXPECT(ones > 0);
+    EXPECT_STATUS(JUNQI_STATUS_BUFFER_TOO_SMALL, junqi_game_beliefs_mask(game, JUNQI_SIDE_NORTH, mask, 3));
+    free(mask);
+
+    /* Determinization: seeded, a game of its own. */
+    junqi_game *a = NULL, *b = NULL;
+    CHECK(junqi_game_determinize(game, JUNQI_SIDE_SOUTH, 7, &a));
+    CHECK(junqi_game_determinize(game, JUNQI_SIDE_SOUTH, 7, &b));
+    char *va = NULL, *vb = NULL, *vg = NULL;
+    CHECK(junqi_game_view_json(a, JUNQI_SIDE_SOUTH, &va));
+    CHECK(junqi_game_view_json(b, JUNQI_SIDE_SOUTH, &vb));
+    CHECK(junqi_game_view_json(game, JUNQI_SIDE_SOUTH, &vg));
+    EXPECT(strcmp(va, vb) == 0);
+    EXPECT(strcmp(va, vg) == 0); /* the player's own view is kept */
+    junqi_string_free(va);
+    junqi_string_free(vb);
+    junqi_string_free(vg);
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, junqi_game_determinize(game, JUNQI_SIDE_SOUTH, 7, NULL));
+    junqi_game_free(a);
+    junqi_game_free(b);
+    junqi_game_free(game);
+    junqi_rules_free(rules);
+}
+
+int main(int argc, char **argv) {
+    uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 1;
+    check_rules("classic", seed);
+    check_rules("siguo", seed);
+    check_rules("fanqi", seed);
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, junqi_game_beliefs_json(NULL, 0, NULL));
+    printf("inference: ok\n");
+    return 0;
+}

@@ -1,0 +1,94 @@
+"""Beliefs, determinization and observation tensors from Python."""
+
+import numpy
+import pytest
+
+import junqi
+
+
+def started(rules: str = "classic", seed: int = 1, plies: int = 40) -> junqi.Game:
+    game = junqi.Game(rules, seed=seed)
+    if game.phase == junqi.Phase.DEPLOY:
+        for i, side in enumerate(game.rules.sides):
+            game.deploy_random(side, seed=seed + i)
+    for _ in range(plies):
+        if game.is_over:
+            break
+        moves = game.legal_moves()
+        game.play(moves[(seed * 7919 + game.ply) % len(moves)])
+    return game
+
+
+def test_candidates_contain_the_truth_and_own_pieces_are_known() -> None:
+    game = started()
+    b = game.beliefs("south")
+    assert b.player == junqi.Side.SOUTH and b.is_consistent()
+    view = game.view("south")
+    for piece in view.pieces:
+        cands = b.candidates(piece.point)
+        assert cands, piece.point
+        if piece.owner == junqi.Side.SOUTH:
+            assert cands == [piece.kind]
+    assert "Beliefs(player=south" in repr(b)
+
+
+def test_mask_is_a_bool_array_over_points_and_kinds() -> None:
+    game = started()
+    b = game.beliefs("north")
+    mask = b.mask()
+    assert mask.dtype == numpy.bool_
+    assert mask.shape == (len(game.board.points), len(junqi.PieceKind.members()))
+    for i, name in enumerate(game.board.points):
+        row = [junqi.PieceKind(int(k)) for k in numpy.flatnonzero(mask[i])]
+        assert row == b.candidates(name)
+
+
+def test_a_front_row_piece_is_no_mine() -> None:
+    game = started(plies=0)
+    assert junqi.PieceKind.MINE not in game.beliefs("south").candidates("a7")
+    assert junqi.PieceKind.FLAG in game.beliefs("south").candidates("b12")
+
+
+def test_determinize_is_seeded_and_keeps_the_players_view() -> None:
+    game = started()
+    a = game.determinize("south", 5)
+    assert a.same_state(game.determinize("south", 5))
+    assert [p.point for p in a.view("south").pieces] == [p.point for p in game.view("south").pieces]
+    assert a.view("south").pieces == game.view("south").pieces
+    assert a.to_act == game.to_act
+
+
+def test_observation_shape_spec_and_out_buffer() -> None:
+    game = started("siguo", plies=20)
+    spec = game.rules.observation_spec()
+    obs = game.observation("east")
+    assert obs.dtype == numpy.float32
+    assert obs.shape == tuple(spec["shape"])
+    assert len(spec["channels"]) == spec["shape"][0]
+    out = numpy.zeros(spec["shape"], dtype=numpy.float32)
+    same = game.observation("east", out=out)
+    assert same is out and numpy.array_equal(out, obs)
+    with pytest.raises(ValueError):
+        game.observation("east", out=numpy.zeros(3, dtype=numpy.float32))
+    with pytest.raises(ValueError):
+        game.observation("east", out=numpy.zeros(spec["shape"], dtype=numpy.float64))
+
+
+def test_batched_observations() -> None:
+    games = [started(seed=s) for s in range(3)]
+    batch = junqi.observations(games, ["south", "north", "south"])
+    spec = games[0].rules.observation_spec()
+    assert batch.shape == (3, *spec["shape"])
+    assert numpy.array_equal(batch[1], games[1].observation("north"))
+    with pytest.raises(ValueError):
+        junqi.observations(games, ["south"])
+    with pytest.raises(ValueError):
+        junqi.observations([games[0], started("fanqi")], ["south", "south"])
+
+
+def test_bad_points_and_sides_are_refused() -> None:
+    game = started()
+    with pytest.raises(junqi.NotationError):
+        game.beliefs("south").candidates("z99")
+    with pytest.raises(junqi.JunqiError):
+        game.beliefs("east")
