@@ -5,6 +5,10 @@
 //!   pick one uniformly, apply it);
 //! - legal-action generation alone, apply alone and `Position::clone`, in ns per call;
 //! - full random games per second (deployment included).
+//!
+//! `-- RULES --plies=N` instead plays exactly N random plies and stops: a fixed amount
+//! of work, for counting instructions per ply with
+//! `valgrind --tool=callgrind` (repeatable whatever else the machine is doing).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -39,6 +43,11 @@ fn per_call(label: &str, calls: u64, elapsed: Duration) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let fixed = std::env::args().find_map(|a| a.strip_prefix("--plies=").and_then(|n| n.parse::<u64>().ok()));
+    if let Some(n) = fixed {
+        fixed_plies(args.first().map_or("classic", String::as_str), n);
+        return;
+    }
     let seconds: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2.0);
     let names: Vec<&str> = match args.first().map(String::as_str) {
         None | Some("all") => RuleSet::preset_names(),
@@ -48,6 +57,26 @@ fn main() {
         bench(name, seconds);
         println!();
     }
+}
+
+/// Exactly `n` random plies (new games as needed; their starts are not counted apart).
+fn fixed_plies(name: &str, n: u64) {
+    let rules = RuleSet::preset(name).expect("rule set");
+    let mut rng = Rng::new(1);
+    let mut buf: Vec<Action> = Vec::with_capacity(128);
+    let mut pos = fresh(&rules, &mut rng);
+    let (mut plies, mut games) = (0u64, 1u64);
+    while plies < n {
+        if pos.result().is_some() {
+            pos = fresh(&rules, &mut rng);
+            games += 1;
+        }
+        pos.legal_actions_into(&mut buf);
+        let a = buf[rng.below(buf.len())];
+        black_box(pos.play_unchecked(a));
+        plies += 1;
+    }
+    println!("{name}: {plies} random plies in {games} games");
 }
 
 fn bench(name: &str, seconds: f64) {

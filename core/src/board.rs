@@ -74,19 +74,58 @@ impl PointSet {
         PointSet([self.0[0] & !o.0[0], self.0[1] & !o.0[1], self.0[2] & !o.0[2], self.0[3] & !o.0[3]])
     }
 
+    /// Calls `f` with each point in increasing order: the fastest way through a set
+    /// (the bits stay in registers), for hot loops.
+    #[inline]
+    pub fn for_each(self, mut f: impl FnMut(Point)) {
+        for (w, word) in self.0.into_iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                f(Point((w * 64 + bits.trailing_zeros() as usize) as u8));
+                bits &= bits - 1;
+            }
+        }
+    }
+
     /// The points in increasing order.
-    pub fn iter(self) -> impl Iterator<Item = Point> {
-        self.0.into_iter().enumerate().flat_map(|(w, mut bits)| {
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    Point((w * 64 + b) as u8)
-                })
-            })
-        })
+    #[inline]
+    pub fn iter(self) -> PointSetIter {
+        PointSetIter { words: self.0, word: 0 }
     }
 }
+
+/// The points of a [`PointSet`] in increasing order ([`PointSet::iter`]).
+#[derive(Clone, Debug)]
+pub struct PointSetIter {
+    words: [u64; 4],
+    word: usize,
+}
+
+impl Iterator for PointSetIter {
+    type Item = Point;
+
+    #[inline]
+    fn next(&mut self) -> Option<Point> {
+        while self.word < 4 {
+            let bits = self.words[self.word];
+            if bits != 0 {
+                self.words[self.word] = bits & (bits - 1);
+                return Some(Point((self.word * 64 + bits.trailing_zeros() as usize) as u8));
+            }
+            self.word += 1;
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.words[self.word.min(4)..].iter().map(|w| w.count_ones() as usize).sum();
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for PointSetIter {}
+
+impl std::iter::FusedIterator for PointSetIter {}
 
 impl FromIterator<Point> for PointSet {
     fn from_iter<I: IntoIterator<Item = Point>>(iter: I) -> Self {

@@ -11,89 +11,139 @@
 
 use crate::board::{Point, PointSet, Role};
 use crate::combat::Attack;
-use crate::piece::{Arm, PieceKind};
+use crate::piece::{Arm, PieceKind, Side};
 use crate::position::{Position, Slot};
 use crate::rules::{Ability, Mobility};
 
 /// Every point the piece on `from` may move to, attack or strike this turn.
 #[inline]
 pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
-    let t = reachable(pos, from);
     match pos.slot_at(from) {
-        Some(me) if pos.rules().has_arms() => t.minus(known_forbidden(pos, from, me, t)),
-        _ => t,
+        Some(me) => Mover::new(pos, me.owner).targets(pos, from, me),
+        None => PointSet::EMPTY,
     }
 }
 
 /// Like [`targets`], keeping attacks the mover knows the rules forbid.
 pub(crate) fn reachable(pos: &Position, from: Point) -> PointSet {
-    let Some(me) = pos.slot_at(from) else {
-        return PointSet::EMPTY;
-    };
-    let rules = pos.rules();
-    let board = rules.board();
-    let opts = rules.options();
-    let mobility = rules.mobility(me.kind);
-    let strikes = rules.strikes(me.kind);
-    // A piece in an HQ never moves again (`hq_locks`), but may still strike.
-    let locked = opts.hq_locks && board.roles[from.index()] == Role::Hq;
-    if (mobility == Mobility::Immobile || locked) && !strikes {
-        return PointSet::EMPTY;
+    match pos.slot_at(from) {
+        Some(me) => Mover::new(pos, me.owner).reachable(pos, from, me),
+        None => PointSet::EMPTY,
     }
-    let occupied = pos.occupied();
-    // Points the mover may not end on: its own and its allies' pieces, and enemy pieces
-    // in camps.
-    let mut own = pos.occupied_by(me.owner);
-    let team = rules.team_of(me.owner);
-    if team.len() > 1 {
-        for ally in team.iter() {
-            own = own.or(pos.occupied_by(ally));
-        }
-    }
-    let mut forbidden = if rules.may_attack_camps(me.kind) {
-        own
-    } else {
-        own.or(occupied.minus(own).and(board.camps))
-    };
-    // 翻棋: face-down pieces cannot be attacked, and the HQ shelter and the flag's mine
-    // guard forbid attacks on face-up pieces, whose kinds (and the mines left) are public.
-    // Elsewhere those kinds are hidden, so such an attack stays legal and is repelled.
-    forbidden = forbidden.or(pos.face_down());
-    if rules.deals() && (opts.hq_shelter || opts.flag_guarded_by_mines) {
-        for q in occupied.minus(own).minus(pos.face_down()).iter() {
-            if pos.shielded(q) {
-                forbidden.insert(q);
+}
+
+/// What move generation needs to know about one army's situation, worked out once for
+/// all of its pieces (one generation of legal actions asks it for every piece).
+#[derive(Clone, Copy)]
+pub(crate) struct Mover {
+    /// The army's and its allies' pieces: never a target.
+    own: PointSet,
+    /// Targets no piece of the army may take, whatever its kind: its own side's pieces,
+    /// face-down pieces and (翻棋) face-up pieces sheltered in an HQ or guarded by mines.
+    forbidden: PointSet,
+    /// Enemy pieces in camps (for kinds that may not attack into camps).
+    camped: PointSet,
+    /// Occupied HQs (missiles and `hq_safe_from` kinds never target them).
+    held_hqs: PointSet,
+    /// Enemy pieces of each arm (army, navy, air).
+    enemy_arm: [PointSet; 3],
+}
+
+impl Mover {
+    /// The situation of `army`'s pieces in `pos`.
+    #[inline]
+    pub(crate) fn new(pos: &Position, army: Side) -> Mover {
+        let rules = pos.rules();
+        let board = rules.board();
+        let opts = rules.options();
+        let occupied = pos.occupied();
+        let mut own = pos.occupied_by(army);
+        let team = rules.team_of(army);
+        if team.len() > 1 {
+            for ally in team.iter() {
+                own = own.or(pos.occupied_by(ally));
             }
         }
-    }
-    // Arms are public: a target of an arm the mover can never attack is refused.
-    if rules.has_arms() {
-        for arm in [Arm::Army, Arm::Navy, Arm::Air] {
-            if !rules.attacks_arm(me.kind, arm) {
-                forbidden = forbidden.or(pos.occupied_by_arm(arm).minus(own));
+        // 翻棋: face-down pieces cannot be attacked, and the HQ shelter and the flag's
+        // mine guard forbid attacks on face-up pieces, whose kinds (and the mines left)
+        // are public. Elsewhere those kinds are hidden, so such an attack stays legal
+        // and is repelled.
+        let mut forbidden = own.or(pos.face_down());
+        if rules.deals() && (opts.hq_shelter || opts.flag_guarded_by_mines) {
+            for q in occupied.minus(own).minus(pos.face_down()).iter() {
+                if pos.shielded(q) {
+                    forbidden.insert(q);
+                }
             }
         }
+        let enemy_arm = if rules.has_arms() {
+            [Arm::Army, Arm::Navy, Arm::Air].map(|arm| pos.occupied_by_arm(arm).minus(own))
+        } else {
+            [PointSet::EMPTY; 3]
+        };
+        Mover {
+            own,
+            forbidden,
+            camped: occupied.minus(own).and(board.camps),
+            held_hqs: board.hqs.and(occupied),
+            enemy_arm,
+        }
     }
-    // A missile never targets a piece in an HQ, whether it flies or walks (rules §4:
-    // "HQ or airport targets: —"; nothing can walk onto an airport).
-    if rules.has_ability(me.kind, Ability::Flight) {
-        forbidden = forbidden.or(board.hqs.and(occupied));
+
+    /// Every point the piece `me` on `from` may move to, attack or strike this turn.
+    #[inline]
+    pub(crate) fn targets(&self, pos: &Position, from: Point, me: Slot) -> PointSet {
+        let t = self.reachable(pos, from, me);
+        if pos.rules().has_arms() && !t.is_empty() {
+            t.minus(known_forbidden(pos, from, me, t))
+        } else {
+            t
+        }
     }
-    // `hq_safe_from` (seed 001's variant: bombs may not attack HQs); HQs are public.
-    if rules.spares_hqs(me.kind) {
-        forbidden = forbidden.or(board.hqs.and(occupied));
+
+    /// Like [`Mover::targets`], keeping attacks the mover knows the rules forbid.
+    #[inline]
+    pub(crate) fn reachable(&self, pos: &Position, from: Point, me: Slot) -> PointSet {
+        let rules = pos.rules();
+        let board = rules.board();
+        let mobility = rules.mobility(me.kind);
+        let strikes = rules.strikes(me.kind);
+        // A piece in an HQ never moves again (`hq_locks`), but may still strike.
+        let locked = rules.options().hq_locks && board.roles[from.index()] == Role::Hq;
+        if (mobility == Mobility::Immobile || locked) && !strikes {
+            return PointSet::EMPTY;
+        }
+        // Points the mover may not end on: see [`Mover`]; and enemy pieces in camps.
+        let mut forbidden = self.forbidden;
+        if !rules.may_attack_camps(me.kind) {
+            forbidden = forbidden.or(self.camped);
+        }
+        // Arms are public: a target of an arm the mover can never attack is refused.
+        if rules.has_arms() {
+            for (arm, enemies) in [Arm::Army, Arm::Navy, Arm::Air].into_iter().zip(self.enemy_arm) {
+                if !rules.attacks_arm(me.kind, arm) {
+                    forbidden = forbidden.or(enemies);
+                }
+            }
+        }
+        // A missile never targets a piece in an HQ, whether it flies or walks (rules §4:
+        // "HQ or airport targets: —"; nothing can walk onto an airport); nor does a kind
+        // of `hq_safe_from` (seed 001's variant: bombs may not attack HQs). HQs are public.
+        if rules.has_ability(me.kind, Ability::Flight) || rules.spares_hqs(me.kind) {
+            forbidden = forbidden.or(self.held_hqs);
+        }
+        let mut t = match mobility {
+            _ if locked => PointSet::EMPTY,
+            Mobility::Immobile => PointSet::EMPTY,
+            Mobility::Step | Mobility::RailStraight | Mobility::RailTurn => land_targets(pos, from, mobility, forbidden),
+            Mobility::Sail | Mobility::SailAndLand => ship_targets(pos, from, mobility, forbidden),
+            Mobility::Fly => air_targets(pos, from, self.own, forbidden),
+        };
+        if strikes {
+            t = t.or(strike_targets(pos, from, me, forbidden));
+        }
+        t
     }
-    let mut t = match mobility {
-        _ if locked => PointSet::EMPTY,
-        Mobility::Immobile => PointSet::EMPTY,
-        Mobility::Step | Mobility::RailStraight | Mobility::RailTurn => land_targets(pos, from, mobility, forbidden),
-        Mobility::Sail | Mobility::SailAndLand => ship_targets(pos, from, mobility, forbidden),
-        Mobility::Fly => air_targets(pos, from, own, forbidden),
-    };
-    if strikes {
-        t = t.or(strike_targets(pos, from, me, forbidden));
-    }
-    t
 }
 
 /// Targets holding a piece the mover *knows* it may not attack (a flag shown after its

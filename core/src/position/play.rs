@@ -4,6 +4,7 @@
 use crate::action::Action;
 use crate::board::{Point, PointSet, Role};
 use crate::combat::{resolution, Attack, Outcome};
+use crate::movegen::Mover;
 use crate::piece::{PieceKind, Side};
 use crate::rules::{Ability, Mobility, Scouting};
 
@@ -36,9 +37,11 @@ impl Position {
             return;
         }
         if let Some(army) = self.armies[side as usize] {
-            for from in self.occ[army as usize].minus(self.hidden).iter() {
-                out.extend(self.targets(from).iter().map(|to| Action::Move { from, to }));
-            }
+            let mover = Mover::new(self, army);
+            self.occ[army as usize].minus(self.hidden).for_each(|from| {
+                let me = self.slots[self.cells[from.index()] as usize];
+                mover.targets(self, from, me).for_each(|to| out.push(Action::Move { from, to }));
+            });
         }
         if !self.hidden.is_empty() {
             out.extend(self.hidden.iter().map(|at| Action::Flip { at }));
@@ -49,10 +52,25 @@ impl Position {
     pub fn has_legal_move(&self, side: Side) -> bool {
         !self.hidden.is_empty()
             || self.armies[side as usize].is_some_and(|army| {
-                self.occ[army as usize]
-                    .minus(self.hidden)
-                    .iter()
-                    .any(|p| !self.targets(p).is_empty())
+                let pieces = self.occ[army as usize].minus(self.hidden);
+                // A land piece free to move with an empty point one road step away has a
+                // legal move (nothing forbids entering an empty point); most positions
+                // are settled by that without generating any targets.
+                let board = self.rules.board();
+                let hq_locks = self.rules.options().hq_locks;
+                let free_step = pieces.iter().any(|p| {
+                    let kind = self.slots[self.cells[p.index()] as usize].kind;
+                    matches!(self.rules.mobility(kind), Mobility::Step | Mobility::RailStraight | Mobility::RailTurn)
+                        && !(hq_locks && board.roles[p.index()] == Role::Hq)
+                        && !board.step[p.index()].minus(self.occupied).is_empty()
+                });
+                free_step || {
+                    let mover = Mover::new(self, army);
+                    pieces.iter().any(|p| {
+                        let me = self.slots[self.cells[p.index()] as usize];
+                        !mover.targets(self, p, me).is_empty()
+                    })
+                }
             })
     }
 
