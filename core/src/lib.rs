@@ -137,9 +137,10 @@ pub mod render;
 pub mod rng;
 pub mod rules;
 pub mod setup;
+pub mod vector;
 
 pub use action::{parse_point, Action, NotationError};
-pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, Role, STRIKE_RANGE};
+pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, PointSetIter, Role, STRIKE_RANGE};
 pub use inference::{Beliefs, KindSet, ObservationSpec, Observer, Sample, Turn};
 pub use combat::{resolve, resolve_attack, Attack, Outcome, Resolution};
 pub use piece::{Arm, PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
@@ -151,6 +152,7 @@ pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, 
 pub use rng::Rng;
 pub use rules::{Ability, MineDigging, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
 pub use setup::{Deployment, Setup, SetupError};
+pub use vector::{FinishedGame, StepOutput, VectorEnv, VectorError};
 
 /// Gives error types a `Debug` form equal to their message: what `unwrap`, `?` into
 /// `Box<dyn Error>` and `fn main() -> Result<…>` print is the reason in words (with
@@ -164,7 +166,7 @@ macro_rules! debug_is_message {
         }
     )*};
 }
-debug_is_message!(GameError, PlayError, SetupError, NotationError, RulesError, BoardError);
+debug_is_message!(GameError, PlayError, SetupError, NotationError, RulesError, BoardError, VectorError);
 
 /// The README's Rust code, compiled and run as doctests by `cargo test` (only then:
 /// this item exists only under `cfg(doctest)`).

@@ -688,11 +688,9 @@ impl Game {
     /// The legal actions as indices in the rule set's fixed action space, ascending.
     pub fn legal_action_ids(&self) -> Vec<usize> {
         let rules = self.rules();
-        let mut ids: Vec<usize> = self
-            .legal_actions()
-            .into_iter()
-            .filter_map(|a| a.index(rules))
-            .collect();
+        let actions = self.legal_actions();
+        let mut ids = Vec::with_capacity(actions.len());
+        ids.extend(actions.into_iter().filter_map(|a| a.index(rules)));
         ids.sort_unstable();
         ids
     }
@@ -865,6 +863,14 @@ impl Game {
             self.logs[side as usize].extend(report.events_for(side));
         }
         report
+    }
+
+    /// The number of entries in the game's record so far (the deal, deployments,
+    /// actions, time-outs, resignations, escapes, an agreed draw). Every call that
+    /// changes the game adds one, so it tells callers caching something about the game
+    /// (legal actions, say) whether the game has changed since.
+    pub fn record_len(&self) -> usize {
+        self.entries.len()
     }
 
     /// A player's event log: the public events and its own private ones.
