@@ -11,7 +11,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::board::Board;
 use crate::enums::{side_arg, Phase, PieceKind, Side};
@@ -218,6 +218,10 @@ pub fn random_seed() -> u64 {
 #[pyclass(frozen, module = "junqi._junqi")]
 pub struct Game {
     inner: Mutex<junqi::Game>,
+    /// The legal action ids as a Python list, with the game's record length when they
+    /// were worked out: repeated calls in one position copy the list instead of
+    /// generating the actions again.
+    legal_ids: Mutex<Option<(usize, Py<PyList>)>>,
 }
 
 impl Game {
@@ -228,8 +232,8 @@ impl Game {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn wrap(game: junqi::Game) -> Game {
-        Game { inner: Mutex::new(game) }
+    pub(crate) fn wrap(game: junqi::Game) -> Game {
+        Game { inner: Mutex::new(game), legal_ids: Mutex::new(None) }
     }
 
     fn report(&self, r: junqi::Report, board: Arc<junqi::Board>) -> Report {
@@ -361,14 +365,27 @@ impl Game {
         g.legal_actions().into_iter().map(|a| Move::of(a, &rules)).collect()
     }
 
-    /// The legal moves as indices in the fixed action space, ascending.
-    fn legal_action_ids(&self) -> Vec<usize> {
-        self.lock().legal_action_ids()
+    /// The legal moves as indices in the fixed action space, ascending (a new list
+    /// each call; worked out once per position).
+    fn legal_action_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let g = self.lock();
+        let stamp = g.record_len();
+        let mut cache = self.legal_ids.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((s, list)) = cache.as_ref() {
+            if *s == stamp {
+                let list = list.bind(py);
+                return Ok(list.get_slice(0, list.len()));
+            }
+        }
+        let list = PyList::new(py, g.legal_action_ids())?;
+        *cache = Some((stamp, list.clone().unbind()));
+        Ok(list.get_slice(0, list.len()))
     }
 
-    /// A list of ``action_space`` booleans: True where the action is legal now.
-    fn action_mask(&self) -> Vec<bool> {
-        self.lock().action_mask()
+    /// A numpy ``bool`` array of ``action_space`` flags: True where the action is
+    /// legal now.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<bool>> {
+        numpy::PyArray1::from_vec(py, self.lock().action_mask())
     }
 
     /// Whether a move (``Move``, notation or action index) is legal now.
@@ -623,7 +640,10 @@ impl Game {
     fn __setstate__(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
         let text = record_text(state)?;
         let game = replay(py, &text)?;
-        *self.lock() = game;
+        let mut g = self.lock();
+        *g = game;
+        // Another game, possibly with a record of the same length: forget the cache.
+        *self.legal_ids.lock().unwrap_or_else(|e| e.into_inner()) = None;
         Ok(())
     }
 

@@ -3,7 +3,8 @@
 //!
 //! Modules: [`errors`] (exceptions), [`enums`] (Side, PieceKind, …), [`board`],
 //! [`rules`] (RuleSet, resolve, resolve_attack, Resolution), [`game`] (Game, Move), [`report`] (Report, Event,
-//! View, …), [`playouts`] (random_playouts), [`platform`] (levels and scoring).
+//! View, …), [`playouts`] (random_playouts), [`vector`] (VectorEnv), [`platform`] (levels and
+//! scoring).
 #![forbid(unsafe_code)]
 
 use pyo3::prelude::*;
@@ -18,6 +19,7 @@ mod playouts;
 mod report;
 mod rules;
 mod render;
+mod vector;
 
 #[pymodule]
 fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -35,6 +37,8 @@ fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<report::SeenPiece>()?;
     m.add_class::<report::GameResult>()?;
     m.add_class::<playouts::Playout>()?;
+    m.add_class::<vector::VectorEnv>()?;
+    m.add_class::<vector::FinishedGame>()?;
     m.add_class::<platform::Level>()?;
     m.add_class::<platform::SeatScore>()?;
     m.add_function(wrap_pyfunction!(platform::level_for, m)?)?;

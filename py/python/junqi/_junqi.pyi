@@ -29,6 +29,7 @@ __all__ = [
     "Phase",
     "PieceKind",
     "PlatformError",
+    "FinishedGame",
     "Playout",
     "RecordError",
     "Report",
@@ -42,6 +43,7 @@ __all__ = [
     "SeenPiece",
     "SetupError",
     "Side",
+    "VectorEnv",
     "View",
     "__version__",
     "level_for",
@@ -753,6 +755,75 @@ class Playout:
     def __hash__(self) -> int: ...
 
 @final
+class VectorEnv:
+    """``n`` games of one rule set stepped together in Rust (GIL released), for RL.
+
+    Row ``i`` of every result is game ``i``; ``to_act[i]`` is the seat (index into
+    ``seats``) to choose its next action. Finished games restart in the same step and
+    are kept for ``finished()``.
+    """
+
+    def __new__(
+        cls,
+        rules: _Rules = "classic",
+        n: int = 1,
+        seed: int | None = None,
+        *,
+        observations: bool = True,
+        max_plies: int | None = None,
+        threads: int | None = None,
+    ) -> VectorEnv: ...
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def n(self) -> int: ...
+    def __len__(self) -> int: ...
+    @property
+    def seats(self) -> list[Side]: ...
+    @property
+    def action_space(self) -> int: ...
+    @property
+    def observation_shape(self) -> tuple[int, int]: ...
+    @property
+    def observes(self) -> bool: ...
+    def reset(
+        self, seed: int | None = None
+    ) -> tuple[npt.NDArray[numpy.float32] | None, npt.NDArray[numpy.bool_], npt.NDArray[numpy.int8]]:
+        """``(observations [n, C, P] or None, masks [n, A], to_act [n])``."""
+    def step(
+        self, actions: Sequence[int] | npt.NDArray[numpy.integer[Any]]
+    ) -> tuple[
+        npt.NDArray[numpy.float32] | None,
+        npt.NDArray[numpy.bool_],
+        npt.NDArray[numpy.float32],
+        npt.NDArray[numpy.bool_],
+        npt.NDArray[numpy.bool_],
+        npt.NDArray[numpy.int8],
+    ]:
+        """``(observations, masks, rewards [n, seats], terminated [n], truncated [n], to_act)``."""
+    def legal_action_ids(self, i: int) -> npt.NDArray[numpy.int64]: ...
+    def random_actions(self) -> npt.NDArray[numpy.int64]: ...
+    def game(self, i: int) -> Game: ...
+    def finished(self) -> list[FinishedGame]: ...
+
+@final
+class FinishedGame:
+    """A game that ended (or was cut short) in a ``VectorEnv``."""
+
+    @property
+    def env(self) -> int: ...
+    @property
+    def episode(self) -> int: ...
+    @property
+    def truncated(self) -> bool: ...
+    @property
+    def result(self) -> GameResult | None: ...
+    @property
+    def plies(self) -> int: ...
+    def record(self) -> str: ...
+    def game(self) -> Game: ...
+
+@final
 class Beliefs:
     """What one player may deduce: the candidate kinds of every piece it cannot see."""
 
@@ -802,7 +873,7 @@ class Game:
     def deploy_random(self, side: _SideArg, seed: int | None = None) -> Report: ...
     def legal_moves(self) -> list[Move]: ...
     def legal_action_ids(self) -> list[int]: ...
-    def action_mask(self) -> list[bool]: ...
+    def action_mask(self) -> npt.NDArray[numpy.bool_]: ...
     def is_legal(self, move: _MoveArg) -> bool: ...
     def parse_move(self, notation: str) -> Move: ...
     def play(self, move: _MoveArg) -> Report: ...

@@ -1,0 +1,414 @@
+//! `VectorEnv`: many games stepped together in Rust with the GIL released, for
+//! reinforcement learning (numpy in, numpy out), and `FinishedGame`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::enums::Side;
+use crate::errors::{panic_err, IllegalMoveError, SetupError};
+use crate::game::{random_seed, Game};
+use crate::report::GameResult;
+use crate::rules::{rules_arg, RuleSet};
+
+fn vector_err(e: junqi::VectorError) -> PyErr {
+    let msg = e.to_string();
+    match e {
+        junqi::VectorError::IllegalAction { .. } => IllegalMoveError::new_err(msg),
+        junqi::VectorError::NoRandomSetup(_) => SetupError::new_err(msg),
+        _ => PyValueError::new_err(msg),
+    }
+}
+
+/// ``n`` games of one rule set stepped together in Rust, with the GIL released: the
+/// batched environment for reinforcement learning.
+///
+/// Every game is multi-agent: row ``i`` of each result belongs to game ``i``, whose
+/// ``to_act[i]`` says which seat (index into ``rules.sides``) must choose the next
+/// action; its mask and observation are that seat's own (observations are built from
+/// the seat's beliefs, never from the referee's state). ``step(actions)`` plays one
+/// action id in every game. A game that ends is restarted in the same step (its
+/// rewards and ``terminated``/``truncated`` flags are reported, the mask and
+/// observation returned are the new game's) and kept for ``finished()``.
+///
+/// Games are seeded from ``seed``, their slot and episode: a run is the same whatever
+/// the number of ``threads`` (default: every core, for batches of 64 games or more).
+/// ``seed=None`` draws a random seed.
+#[pyclass(frozen, module = "junqi._junqi")]
+pub struct VectorEnv {
+    inner: Mutex<junqi::VectorEnv>,
+}
+
+impl VectorEnv {
+    fn lock(&self) -> MutexGuard<'_, junqi::VectorEnv> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn zeros<'py, T: numpy::Element>(
+    py: Python<'py>,
+    shape: &[usize],
+) -> Bound<'py, numpy::PyArrayDyn<T>> {
+    numpy::PyArrayDyn::<T>::zeros(py, shape.to_vec(), false)
+}
+
+#[pymethods]
+impl VectorEnv {
+    #[new]
+    #[pyo3(
+        signature = (rules=None, n=1, seed=None, *, observations=true, max_plies=None, threads=None),
+        text_signature = "(rules='classic', n=1, seed=None, *, observations=True, max_plies=None, threads=None)"
+    )]
+    fn py_new(
+        py: Python<'_>,
+        rules: Option<&Bound<'_, PyAny>>,
+        n: usize,
+        seed: Option<u64>,
+        observations: bool,
+        max_plies: Option<u32>,
+        threads: Option<usize>,
+    ) -> PyResult<VectorEnv> {
+        let rules = rules_arg(rules)?;
+        let threads =
+            threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        if threads == 0 {
+            return Err(PyValueError::new_err("threads must be at least 1"));
+        }
+        let seed = seed.unwrap_or_else(random_seed);
+        let env = py
+            .detach(|| {
+                catch_unwind(AssertUnwindSafe(|| {
+                    junqi::VectorEnv::new(rules, n, seed).map(|e| {
+                        e.with_observations(observations)
+                            .with_max_plies(max_plies)
+                            .with_threads(threads)
+                    })
+                }))
+            })
+            .map_err(|p| panic_err("starting the games failed", p))?
+            .map_err(vector_err)?;
+        Ok(VectorEnv {
+            inner: Mutex::new(env),
+        })
+    }
+
+    /// The rule set.
+    #[getter]
+    fn rules(&self) -> RuleSet {
+        RuleSet {
+            inner: self.lock().rules().clone(),
+        }
+    }
+
+    /// The number of games.
+    #[getter]
+    fn n(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn __len__(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// The seats of every game, in turn order (``to_act`` indexes this list; reward
+    /// columns follow it).
+    #[getter]
+    fn seats(&self) -> Vec<Side> {
+        self.lock()
+            .rules()
+            .sides()
+            .iter()
+            .map(|&s| s.into())
+            .collect()
+    }
+
+    /// The size of the action space (the width of a mask row).
+    #[getter]
+    fn action_space(&self) -> usize {
+        self.lock().action_space()
+    }
+
+    /// The shape of one observation, ``(channels, points)``; see
+    /// ``RuleSet.observation_spec()``.
+    #[getter]
+    fn observation_shape(&self) -> (usize, usize) {
+        let shape = self.lock().rules().observation_spec().shape();
+        (shape[0], shape[1])
+    }
+
+    /// Whether ``reset`` and ``step`` return observations.
+    #[getter]
+    fn observes(&self) -> bool {
+        self.lock().observes()
+    }
+
+    /// Restarts every game and returns ``(observations, masks, to_act)``:
+    /// observations ``float32 [n, channels, points]`` (``None`` when the environment
+    /// was made with ``observations=False``), masks ``bool [n, action_space]``, to_act
+    /// ``int8 [n]``. With ``seed``, the environment is reseeded (episodes count from 0
+    /// again), so the same seed gives the same games.
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(&self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyTuple>> {
+        let mut env = self.lock();
+        let (n, space) = (env.len(), env.action_space());
+        let shape = env.rules().observation_spec().shape();
+        let masks = zeros::<bool>(py, &[n, space]);
+        let to_act = zeros::<i8>(py, &[n]);
+        let obs = env
+            .observes()
+            .then(|| zeros::<f32>(py, &[n, shape[0], shape[1]]));
+        {
+            let mut m = masks.try_readwrite()?;
+            let mut t = to_act.try_readwrite()?;
+            let (m, t) = (m.as_slice_mut()?, t.as_slice_mut()?);
+            match &obs {
+                Some(o) => {
+                    let mut o = o.try_readwrite()?;
+                    let o = o.as_slice_mut()?;
+                    let env = &mut *env;
+                    py.detach(|| {
+                        catch_unwind(AssertUnwindSafe(|| env.reset_observing(seed, o, m, t)))
+                    })
+                    .map_err(|p| panic_err("reset failed", p))?;
+                }
+                None => {
+                    let env = &mut *env;
+                    py.detach(|| catch_unwind(AssertUnwindSafe(|| env.reset(seed, m, t))))
+                        .map_err(|p| panic_err("reset failed", p))?;
+                }
+            }
+        }
+        let obs = match obs {
+            Some(o) => o.into_any(),
+            None => py.None().into_bound(py),
+        };
+        PyTuple::new(py, [obs, masks.into_any(), to_act.into_any()])
+    }
+
+    /// Plays ``actions[i]`` (an action id; any integer sequence or numpy array of
+    /// length ``n``) in every game ``i`` and returns ``(observations, masks, rewards,
+    /// terminated, truncated, to_act)``: rewards ``float32 [n, seats]`` (+1 to each
+    /// seat of the winning side or team, −1 to the others, 0 for a draw and while a
+    /// game goes on), terminated and truncated ``bool [n]`` (the game ended by the
+    /// rules, or reached ``max_plies``; it has been restarted), the rest as in
+    /// ``reset``. An illegal action raises ``IllegalMoveError`` naming the game, and no
+    /// game is changed.
+    fn step<'py>(
+        &self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let np = py.import("numpy")?;
+        let arr = np.call_method1("ascontiguousarray", (actions, "int64"))?;
+        let arr = arr
+            .cast::<numpy::PyArrayDyn<i64>>()
+            .map_err(|_| PyValueError::new_err("actions must be integers"))?;
+        if arr.ndim() != 1 {
+            return Err(PyValueError::new_err(format!(
+                "actions must be one-dimensional, not of shape {:?}",
+                arr.shape()
+            )));
+        }
+        let actions = arr.try_readonly()?;
+        let actions = actions.as_slice()?;
+        let mut env = self.lock();
+        let (n, space, seats) = (env.len(), env.action_space(), env.seats());
+        if actions.len() != n {
+            return Err(vector_err(junqi::VectorError::ActionCount {
+                expected: n,
+                got: actions.len(),
+            }));
+        }
+        let shape = env.rules().observation_spec().shape();
+        let masks = zeros::<bool>(py, &[n, space]);
+        let rewards = zeros::<f32>(py, &[n, seats]);
+        let terminated = zeros::<bool>(py, &[n]);
+        let truncated = zeros::<bool>(py, &[n]);
+        let to_act = zeros::<i8>(py, &[n]);
+        let obs = env
+            .observes()
+            .then(|| zeros::<f32>(py, &[n, shape[0], shape[1]]));
+        {
+            let mut m = masks.try_readwrite()?;
+            let mut r = rewards.try_readwrite()?;
+            let mut te = terminated.try_readwrite()?;
+            let mut tr = truncated.try_readwrite()?;
+            let mut ta = to_act.try_readwrite()?;
+            let mut o = match &obs {
+                Some(o) => Some(o.try_readwrite()?),
+                None => None,
+            };
+            let out = junqi::StepOutput {
+                observations: match o.as_mut() {
+                    Some(o) => Some(o.as_slice_mut()?),
+                    None => None,
+                },
+                masks: m.as_slice_mut()?,
+                rewards: r.as_slice_mut()?,
+                terminated: te.as_slice_mut()?,
+                truncated: tr.as_slice_mut()?,
+                to_act: ta.as_slice_mut()?,
+            };
+            let env = &mut *env;
+            py.detach(|| catch_unwind(AssertUnwindSafe(|| env.step(actions, out))))
+                .map_err(|p| panic_err("step failed", p))?
+                .map_err(vector_err)?;
+        }
+        let obs = match obs {
+            Some(o) => o.into_any(),
+            None => py.None().into_bound(py),
+        };
+        PyTuple::new(
+            py,
+            [
+                obs,
+                masks.into_any(),
+                rewards.into_any(),
+                terminated.into_any(),
+                truncated.into_any(),
+                to_act.into_any(),
+            ],
+        )
+    }
+
+    /// The legal action ids of the seat to act in game ``i``, ascending, as an
+    /// ``int64`` numpy array.
+    fn legal_action_ids<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let env = self.lock();
+        check_index(&env, i)?;
+        Ok(PyArray1::from_iter(
+            py,
+            env.legal_action_ids(i).iter().map(|&a| a as i64),
+        ))
+    }
+
+    /// A uniformly random legal action id for every game (``int64 [n]``), drawn in
+    /// Rust from the environment's own generator (seeded from its seed): a random
+    /// player, or exploration, without a Python loop over the masks.
+    fn random_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let mut env = self.lock();
+        let arr = PyArray1::<i64>::zeros(py, env.len(), false);
+        {
+            let mut rw = arr.try_readwrite()?;
+            env.random_actions(rw.as_slice_mut()?);
+        }
+        Ok(arr)
+    }
+
+    /// Game ``i`` as it stands, as an independent ``Game`` (the referee's whole state:
+    /// for inspection and tools, not for a player).
+    fn game(&self, i: usize) -> PyResult<Game> {
+        let env = self.lock();
+        check_index(&env, i)?;
+        Ok(Game::wrap(env.game(i).clone()))
+    }
+
+    /// The games that ended (or were cut short) since the last call, oldest first.
+    fn finished(&self) -> Vec<FinishedGame> {
+        self.lock()
+            .take_finished()
+            .into_iter()
+            .map(|f| FinishedGame {
+                env: f.env,
+                episode: f.episode,
+                truncated: f.truncated,
+                game: Arc::new(f.game),
+            })
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        let env = self.lock();
+        format!(
+            "<VectorEnv {:?} n={} observations={}>",
+            env.rules().name(),
+            env.len(),
+            if env.observes() { "True" } else { "False" }
+        )
+    }
+}
+
+fn check_index(env: &junqi::VectorEnv, i: usize) -> PyResult<()> {
+    if i < env.len() {
+        Ok(())
+    } else {
+        Err(pyo3::exceptions::PyIndexError::new_err(format!(
+            "game {i} is outside 0..{}",
+            env.len()
+        )))
+    }
+}
+
+/// A game that ended (or was cut short) in a ``VectorEnv``.
+#[pyclass(frozen, module = "junqi._junqi")]
+pub struct FinishedGame {
+    env: usize,
+    episode: u64,
+    truncated: bool,
+    game: Arc<junqi::Game>,
+}
+
+#[pymethods]
+impl FinishedGame {
+    /// The slot (game index) it was played in.
+    #[getter]
+    fn env(&self) -> usize {
+        self.env
+    }
+
+    /// Its episode number within the slot (0 for the slot's first game).
+    #[getter]
+    fn episode(&self) -> u64 {
+        self.episode
+    }
+
+    /// Whether it was cut short at ``max_plies`` (then ``result`` is None).
+    #[getter]
+    fn truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// How it ended (None when cut short).
+    #[getter]
+    fn result(&self) -> Option<GameResult> {
+        self.game.result().map(|inner| GameResult { inner })
+    }
+
+    /// The number of plies played.
+    #[getter]
+    fn plies(&self) -> u32 {
+        self.game.position().ply()
+    }
+
+    /// The full record as JSON text (replays with ``Game.from_record``).
+    fn record(&self, py: Python<'_>) -> String {
+        let g = self.game.clone();
+        py.detach(move || g.record().to_json())
+    }
+
+    /// The game as a ``Game`` (an independent copy).
+    fn game(&self) -> Game {
+        Game::wrap((*self.game).clone())
+    }
+
+    fn __repr__(&self) -> String {
+        let how = match self.game.result() {
+            Some(r) => junqi::describe_result(&r),
+            None => "cut short".to_owned(),
+        };
+        format!(
+            "<FinishedGame env={} episode={} plies={}: {how}>",
+            self.env,
+            self.episode,
+            self.game.position().ply()
+        )
+    }
+}

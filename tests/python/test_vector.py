@@ -1,0 +1,158 @@
+"""VectorEnv: batched stepping in Rust, numpy in and out; Game's numpy mask and its
+per-position cache of legal action ids."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+import junqi
+
+PRESETS = junqi.rule_sets()
+
+
+def random_actions(env: junqi.VectorEnv, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    return np.array([rng.choice(env.legal_action_ids(i)) for i in range(env.n)], dtype=np.int64)
+
+
+def test_reset_gives_each_seat_its_own_mask_and_observation() -> None:
+    env = junqi.VectorEnv("classic", 5, seed=3)
+    obs, masks, to_act = env.reset()
+    assert obs is not None
+    c, p = env.observation_shape
+    assert obs.shape == (5, c, p) and obs.dtype == np.float32
+    assert masks.shape == (5, env.action_space) and masks.dtype == np.bool_
+    assert to_act.shape == (5,) and to_act.dtype == np.int8
+    assert len(env) == env.n == 5 and env.seats == [junqi.Side.SOUTH, junqi.Side.NORTH]
+    for i in range(5):
+        game = env.game(i)
+        seat = env.seats[int(to_act[i])]
+        assert game.to_act == seat
+        assert np.array_equal(masks[i], game.action_mask())
+        assert np.array_equal(obs[i], game.observation(seat))
+        assert list(env.legal_action_ids(i)) == game.legal_action_ids()
+    # Random legal actions drawn in Rust, the same for the same seed.
+    acts = env.random_actions()
+    assert acts.dtype == np.int64 and acts.shape == (5,)
+    assert all(masks[i][acts[i]] for i in range(5))
+    again = junqi.VectorEnv("classic", 5, seed=3)
+    again.reset()
+    assert np.array_equal(again.random_actions(), acts)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_stepping_agrees_with_the_games(name: str) -> None:
+    env = junqi.VectorEnv(name, 4, seed=11, max_plies=120, threads=2)
+    obs, masks, to_act = env.reset()
+    rng = np.random.default_rng(0)
+    seats = len(env.seats)
+    ended = 0
+    for step in range(260):
+        obs, masks, rewards, terminated, truncated, to_act = env.step(random_actions(env, rng))
+        assert obs is not None and rewards.shape == (4, seats) and rewards.dtype == np.float32
+        for i in range(4):
+            if not (terminated[i] or truncated[i]):
+                assert not rewards[i].any()
+            if truncated[i]:
+                assert not terminated[i] and not rewards[i].any()
+            if terminated[i] and rewards[i].any():
+                # Winners +1, losers -1; teammates share.
+                assert set(rewards[i].tolist()) == {1.0, -1.0}
+                for team in env.rules.teams:
+                    idx = [env.seats.index(s) for s in team]
+                    assert len({float(rewards[i][j]) for j in idx}) == 1
+        ended += int(terminated.sum() + truncated.sum())
+        if step % 37 == 0:
+            for i in range(4):
+                game = env.game(i)
+                assert np.array_equal(masks[i], game.action_mask())
+                seat = env.seats[int(to_act[i])]
+                assert np.array_equal(obs[i], game.observation(seat))
+    finished = env.finished()
+    assert len(finished) == ended and ended >= 4
+    for f in finished:
+        assert f.truncated == (f.result is None)
+        assert f.plies == f.game().ply and (f.truncated or f.plies <= 120)
+        again = junqi.Game.from_record(f.record())
+        assert again.result == f.result and again.ply == f.plies
+        assert repr(f).startswith(f"<FinishedGame env={f.env} episode={f.episode}")
+    assert env.finished() == []
+
+
+def test_the_same_seed_gives_the_same_games_whatever_the_threads() -> None:
+    def run(threads: int) -> tuple[list[str], npt.NDArray[np.float32]]:
+        env = junqi.VectorEnv("fanqi", 70, seed=5, threads=threads)
+        obs, _, _ = env.reset()
+        assert obs is not None
+        rng = np.random.default_rng(1)
+        total = np.zeros((70, 2), dtype=np.float32)
+        for _ in range(150):
+            obs, _, rewards, _, _, _ = env.step(random_actions(env, rng))
+            total += rewards
+        assert obs is not None
+        return [f.record() for f in env.finished()], np.concatenate([obs.ravel(), total.ravel()])
+
+    a, b = run(1), run(2)
+    assert a[0] == b[0] and np.array_equal(a[1], b[1])
+    # Reseeding by reset(seed) starts the same games again.
+    env = junqi.VectorEnv("classic", 3, seed=1)
+    _, m1, _ = env.reset(seed=9)
+    env.step(env_first_actions(env))
+    _, m2, _ = env.reset(seed=9)
+    assert np.array_equal(m1, m2)
+
+
+def env_first_actions(env: junqi.VectorEnv) -> list[int]:
+    return [int(env.legal_action_ids(i)[0]) for i in range(env.n)]
+
+
+def test_masks_only_and_bad_calls_change_nothing() -> None:
+    env = junqi.VectorEnv("siguo", 3, seed=2, observations=False)
+    obs, masks, to_act = env.reset()
+    assert obs is None and not env.observes
+    good = env_first_actions(env)
+    illegal = next(a for a in range(env.action_space) if not masks[2][a])
+    with pytest.raises(junqi.IllegalMoveError, match=f"action {illegal} is not legal in game 2"):
+        env.step([good[0], good[1], illegal])
+    with pytest.raises(junqi.IllegalMoveError, match="game 0"):
+        env.step([-1, good[1], good[2]])
+    with pytest.raises(ValueError, match="2 actions for 3 games"):
+        env.step(good[:2])
+    with pytest.raises(ValueError, match="one-dimensional"):
+        env.step([good])  # type: ignore[list-item]
+    with pytest.raises(ValueError):
+        env.step(["a2-a6", "x", "y"])  # type: ignore[list-item]
+    with pytest.raises(IndexError, match="game 3 is outside 0..3"):
+        env.game(3)
+    assert all(env.game(i).ply == 0 for i in range(3))
+    obs, masks, rewards, terminated, truncated, to_act = env.step(np.array(good, dtype=np.int32))
+    assert obs is None and rewards.shape == (3, 4)
+    assert all(env.game(i).ply == 1 for i in range(3))
+    with pytest.raises(ValueError, match="at least one game"):
+        junqi.VectorEnv("classic", 0)
+    assert repr(env) == '<VectorEnv "siguo" n=3 observations=False>'
+
+
+def test_game_mask_is_numpy_and_ids_are_cached_per_position() -> None:
+    game = junqi.Game("classic", 4)
+    assert game.legal_action_ids() == [] and not game.action_mask().any()
+    game.deploy_random("south")
+    game.deploy_random("north")
+    ids = game.legal_action_ids()
+    mask = game.action_mask()
+    assert mask.dtype == np.bool_ and mask.shape == (game.action_space,)
+    assert np.flatnonzero(mask).tolist() == ids
+    # Each call gives a new list: changing one does not change the next.
+    ids.append(-5)
+    assert game.legal_action_ids() == ids[:-1]
+    game.play_id(ids[0])
+    after = game.legal_action_ids()
+    assert after == np.flatnonzero(game.action_mask()).tolist() and after != ids[:-1]
+    # A game restored from another record forgets the cache.
+    other = junqi.Game("classic", 8)
+    other.deploy_random("south")
+    other.deploy_random("north")
+    other.play_id(other.legal_action_ids()[-1])
+    game.__setstate__(other.record())
+    assert game.legal_action_ids() == other.legal_action_ids()
