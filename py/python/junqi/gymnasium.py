@@ -66,7 +66,7 @@ def env(
     )
 
 
-class JunqiEnv(gymnasium.Env[Observation, np.int64]):
+class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
     """One seat of a junqi game against a fixed opponent policy.
 
     Args:
@@ -86,7 +86,7 @@ class JunqiEnv(gymnasium.Env[Observation, np.int64]):
     the game out and the episode ends with the team's result.
     """
 
-    metadata = {"render_modes": ["ansi", "svg"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "svg"], "render_fps": 1}
 
     def __init__(
         self,
@@ -170,7 +170,7 @@ class JunqiEnv(gymnasium.Env[Observation, np.int64]):
         observation = self._observe()
         return observation, reward, terminated, truncated, self._info(observation)
 
-    def render(self) -> Optional[str]:  # type: ignore[override]
+    def render(self) -> Optional[str]:
         """The seat's text view (``"ansi"``) or its SVG picture (``"svg"``)."""
         if self.render_mode is None:
             gymnasium.logger.warn(

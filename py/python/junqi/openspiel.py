@@ -31,7 +31,7 @@ import re
 from typing import Any, Callable, Optional
 
 import numpy as np
-import pyspiel  # type: ignore[import-untyped]
+import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from ._junqi import Game, Phase, Report, RuleSet, Side, rule_sets
 from .pettingzoo import RulesArg, team_rewards

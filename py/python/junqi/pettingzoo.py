@@ -125,7 +125,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     instead, as PettingZoo's classic environments do.
     """
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "render_modes": ["ansi", "svg"],
         "name": "junqi_v0",
         "is_parallelizable": False,
