@@ -33,7 +33,7 @@ def play_out(e: JunqiEnv, seed: int) -> tuple[float, int, dict[str, Any]]:
         np.testing.assert_array_equal(info["action_mask"], obs["action_mask"])
         game = e.game
         assert game is not None and game.to_act == e.seat
-        assert list(np.flatnonzero(obs["action_mask"])) == game.legal_action_ids()
+        assert np.array_equal(np.flatnonzero(obs["action_mask"]), game.legal_action_ids())
         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         obs, reward, terminated, truncated, info = e.step(action)
         steps += 1

@@ -166,6 +166,26 @@ def test_custom_rule_set_registers() -> None:
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
+def test_rule_set_without_draw_limit_needs_max_plies() -> None:
+    data = json.loads(junqi.RuleSet("classic").to_json())
+    data["name"] = "endless"
+    data["options"]["no_capture_draw_plies"] = 0
+    name = jos.register(data)
+    with pytest.raises(ValueError, match="no draw limit"):
+        pyspiel.load_game(name)
+    game = pyspiel.load_game(name, {"max_plies": 30})
+    assert game.max_game_length() == 30
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.integers(0, 65536)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    # Cut at max_plies: a draw.
+    assert state.game.ply == 30 and state.returns() == [0.0, 0.0]
+
+
 class _NoValue(mcts.Evaluator):  # type: ignore[misc]
     """Uniform priors and a neutral value: the search itself is what is tested."""
 

@@ -85,7 +85,7 @@ def test_agents_spaces_and_masks() -> None:
         assert obs["action_mask"].dtype == np.int8
         assert e.observation_space(agent).contains(obs)
         if agent == e.agent_selection:
-            assert list(np.flatnonzero(obs["action_mask"])) == game.legal_action_ids()
+            assert np.array_equal(np.flatnonzero(obs["action_mask"]), game.legal_action_ids())
         else:
             assert not obs["action_mask"].any()
         space = e.action_space(agent)

@@ -129,7 +129,7 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
         The game and the default opponent's choices come from ``seed``.
         """
         super().reset(seed=seed)
-        while True:
+        for _ in range(100):
             game_seed = int(self.np_random.integers(0, 2**63 - 1))
             if self._opponent is None:
                 self._policy = random_opponent(
@@ -141,6 +141,10 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
             # with a custom rule set) is no episode: deal again.
             if not self.game.is_over:
                 break
+        else:
+            raise RuntimeError(
+                f"100 games of {self.rules.name} ended before {self.seat.id} could move"
+            )
         self._done = False
         observation = self._observe()
         return observation, self._info(observation)

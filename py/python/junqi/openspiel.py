@@ -127,19 +127,24 @@ class _Shared:
 def _game_length_bound(rules: RuleSet, max_plies: int) -> int:
     """The longest a game can last, in plies (OpenSpiel's ``max_game_length``).
 
-    Without captures (or flips) a game is drawn after ``no_capture_draw_plies``; each
-    capture removes a piece and each 翻棋 flip turns one, so at most twice the pieces
-    on the board such quiet stretches fit in a game.
+    A game is drawn after ``no_capture_draw_plies`` plies in a row that remove no
+    piece; the counter restarts only when a piece leaves the board or a side is put
+    out, which happens at most once per piece and once per side. That bounds a game
+    at (pieces + sides + 1) such stretches; the bound used, (2 × pieces + 1) stretches,
+    is looser, and doubles where a submarine's evasion step (``evade_step``) adds a
+    ply to an attack.
     """
-    quiet = rules.options.get("no_capture_draw_plies")
-    if quiet is None:
+    quiet = int(rules.options.get("no_capture_draw_plies") or 0)
+    if quiet <= 0:
         if max_plies <= 0:
             raise ValueError(
                 f"{rules.name} has no draw limit: give the game a max_plies parameter"
             )
         return max_plies
     pieces = rules.army_size * len(rules.sides)
-    bound = (2 * pieces + 1) * (int(quiet) + 1)
+    bound = (2 * pieces + 1) * (quiet + 1)
+    if rules.options.get("evade_step"):
+        bound *= 2
     return min(bound, max_plies) if max_plies > 0 else bound
 
 
