@@ -47,6 +47,17 @@ def test_random_sim_test(preset: str) -> None:
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
+def test_states_serialize_through_their_history() -> None:
+    game = pyspiel.load_game("python_junqi_fanqi", {"max_plies": 40})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = deployed("python_junqi_siguo", [1, 2, 3, 4])
+    state.apply_action(state.legal_actions()[0])
+    again = pyspiel.load_game("python_junqi_siguo").deserialize_state(state.serialize())
+    assert again.game.same_state(state.game)
+    for player in range(4):
+        assert again.information_state_string(player) == state.information_state_string(player)
+
+
 def test_game_description() -> None:
     rules = junqi.RuleSet("siguo")
     game = pyspiel.load_game("python_junqi_siguo", {"setups": 500})

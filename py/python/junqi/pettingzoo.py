@@ -117,8 +117,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             ``"svg"`` (``render()`` returns the SVG picture of the view).
         max_plies: truncate the game after this many plies (``None``: only the rule
             set's own draw limits end it).
-        render_seat: the seat whose view ``render()`` shows (``None``: the agent to
-            act, or the first seat once the game is over).
+        render_seat: the seat whose view ``render()`` shows (``None``: the selected
+            agent, ``agent_selection``).
 
     An illegal action (outside the mask) raises ``junqi.IllegalMoveError`` here and
     leaves the game unchanged; ``env()`` wraps the environment so that it ends the game
@@ -186,9 +186,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
         The same seed gives the same game; ``seed=None`` draws a fresh one.
         """
-        if seed is None:
-            seed = secrets.randbits(63)
-        self.game = new_game(self.rules, seed)
+        self.game = new_game(self.rules, secrets.randbits(63) if seed is None else int(seed))
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -254,7 +252,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     def render(self) -> Optional[str]:
         """The text view (``"ansi"``) or the SVG picture (``"svg"``) of a seat's view.
 
-        The seat is ``render_seat``, else the agent to act. Returns None (with a
+        The seat is ``render_seat``, else the selected agent. Returns None (with a
         warning) when the environment was made without a render mode.
         """
         if self.render_mode is None:
