@@ -16,6 +16,7 @@ pytest.importorskip("pyspiel")
 
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]  # noqa: E402
+from open_spiel.python.observation import make_observation  # type: ignore[import-untyped]  # noqa: E402
 
 from junqi import openspiel as jos  # noqa: E402
 from junqi.pettingzoo import team_rewards  # noqa: E402
@@ -103,6 +104,36 @@ def test_chance_deploys_each_seat_and_hides_it_from_the_others() -> None:
     assert a.observation_string(1) == str(a.game.view("north"))
     # The same outcomes give the same game.
     assert a.game.same_state(deployed("python_junqi_classic", [5, 7]).game)
+
+
+def test_python_observers() -> None:
+    game = pyspiel.load_game("python_junqi_sanjun_modern")
+    state = deployed("python_junqi_sanjun_modern", [8, 9])
+    state.apply_action(state.legal_actions()[0])
+    view = make_observation(game)
+    recall = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    for player, side in enumerate(("south", "north")):
+        view.set_from(state, player)
+        np.testing.assert_array_equal(view.tensor, state.game.observation(side).ravel())
+        assert view.dict["observation"].shape == state.game.rules.observation_spec()["shape"]
+        assert view.string_from(state, player) == state.observation_string(player)
+        assert recall.string_from(state, player) == state.information_state_string(player)
+    # Each information state holds its seat's own setup, and only that one.
+    setups = [
+        [line for line in recall.string_from(state, p).splitlines() if line.startswith("setup")]
+        for p in (0, 1)
+    ]
+    assert len(setups[0]) == len(setups[1]) == 1 and setups[0] != setups[1]
+    assert setups[0][0] not in state.information_state_string(1)
+    with pytest.raises(ValueError, match="one player"):
+        make_observation(
+            game,
+            pyspiel.IIGObservationType(
+                perfect_recall=False,
+                public_info=True,
+                private_info=pyspiel.PrivateInfoType.NONE,
+            ),
+        )
 
 
 def test_fanqi_deal_is_one_chance_node() -> None:
