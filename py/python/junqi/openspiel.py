@@ -64,7 +64,9 @@ def register(rules: RulesArg, name: Optional[str] = None) -> str:
     if known is not None:
         if known == rule_set:
             return name
-        raise ValueError(f"a different rule set is already registered as {name!r}")
+        raise ValueError(
+            f"a different rule set is already registered as {name!r}: pass another name="
+        )
     if name in pyspiel.registered_names():
         raise ValueError(f"{name!r} is already a pyspiel game")
     teams = {tuple(sorted(side.value for side in rule_set.team_of(s))) for s in rule_set.sides}
@@ -115,7 +117,15 @@ class _Shared:
         # 翻棋 deals at creation and has no deployment: its one chance node is the deal.
         self.dealt = Game(rules, seed=0).phase != Phase.DEPLOY
         self.chance_nodes = 1 if self.dealt else len(self.sides)
-        self.outcomes = [(k, 1.0 / setups) for k in range(setups)]
+        self._outcomes: Optional[list[tuple[int, float]]] = None
+
+    @property
+    def outcomes(self) -> list[tuple[int, float]]:
+        """Every chance outcome with its probability (made on first use: it is long)."""
+        if self._outcomes is None:
+            p = 1.0 / self.setups
+            self._outcomes = [(k, p) for k in range(self.setups)]
+        return self._outcomes
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
