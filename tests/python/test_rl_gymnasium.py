@@ -17,7 +17,7 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from junqi.gymnasium import JunqiEnv, env  # noqa: E402
-from junqi.pettingzoo import team_rewards  # noqa: E402
+from junqi._rl import team_rewards  # noqa: E402  (shared by the adapters)
 
 # Gymnasium's checker warns that it cannot try other render modes without a registered
 # spec; nothing else may come up.

@@ -5,6 +5,8 @@ ISMCTS play a whole game."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -19,7 +21,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-unt
 from open_spiel.python.observation import make_observation  # type: ignore[import-untyped]  # noqa: E402
 
 from junqi import openspiel as jos  # noqa: E402
-from junqi.pettingzoo import team_rewards  # noqa: E402
+from junqi._rl import team_rewards  # noqa: E402  (shared by the adapters)
 
 PRESET_NAMES = {
     "classic": "python_junqi_classic",
@@ -31,6 +33,20 @@ PRESET_NAMES = {
     "sanjun-book": "python_junqi_sanjun_book",
     "sanjun-forum": "python_junqi_sanjun_forum",
 }
+
+
+def test_adapters_need_only_their_own_framework() -> None:
+    # junqi.openspiel without gymnasium and pettingzoo; junqi.gymnasium without pettingzoo.
+    code = (
+        "import sys\n"
+        "sys.modules['pettingzoo'] = None\n"
+        "sys.modules['gymnasium'] = None\n"
+        "import junqi.openspiel\n"
+        "del sys.modules['gymnasium']\n"
+        "import junqi.gymnasium\n"
+        "junqi.gymnasium.env().reset(seed=1)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
 
 
 def test_every_preset_is_registered() -> None:

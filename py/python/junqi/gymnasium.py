@@ -28,11 +28,9 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from ._junqi import Game, RuleSet, Side
-from .pettingzoo import RulesArg, new_game, observation_space, team_rewards
+from ._rl import Observation, RulesArg, new_game, observation_space, team_rewards
 
 __all__ = ["env", "JunqiEnv", "Opponent", "random_opponent"]
-
-Observation = Dict[str, npt.NDArray[Any]]
 
 Opponent = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], SupportsInt]
 """An opponent policy: (observation of its seat, action mask) -> action id."""

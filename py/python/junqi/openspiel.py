@@ -34,7 +34,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from ._junqi import Game, Phase, Report, RuleSet, Side, rule_sets
-from .pettingzoo import RulesArg, team_rewards
+from ._rl import RulesArg, team_rewards
 
 __all__ = ["DEFAULT_SETUPS", "JunqiGame", "JunqiObserver", "JunqiState", "game_name", "register"]
 

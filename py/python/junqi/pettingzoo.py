@@ -25,72 +25,18 @@ docs/python.md.
 from __future__ import annotations
 
 import secrets
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Optional
 
 import numpy as np
-import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from ._junqi import Game, RuleSet, Side
+from ._rl import Observation, RulesArg, new_game, observation_space, team_rewards
 
 __all__ = ["env", "raw_env", "RulesArg", "team_rewards", "new_game"]
-
-RulesArg = Union[str, Mapping[str, Any], RuleSet]
-"""A rule set: a preset name, rule-set JSON text or dict, or a ``RuleSet``."""
-
-Observation = Dict[str, npt.NDArray[Any]]
-
-
-def new_game(rules: RuleSet, seed: int) -> Game:
-    """A game of ``rules`` ready for its first move: every seat deployed at random.
-
-    The setups come from ``seed`` (``Game.deploy_random`` derives each seat's setup from
-    the game's seed), so the same seed gives the same game. 翻棋 has no deployment:
-    its deal comes from the seed.
-    """
-    game = Game(rules, seed=seed)
-    deployed = set(game.deployed)
-    for side in rules.sides:
-        if side not in deployed:
-            game.deploy_random(side)
-    return game
-
-
-def team_rewards(rules: RuleSet, game: Game) -> dict[Side, float]:
-    """The terminal reward of every seat of a finished game.
-
-    +1 to every seat of the winning team (siguo's partners share, an eliminated seat
-    included), -1 to every other seat, 0 to everyone for a draw.
-    """
-    result = game.result
-    if result is None or result.is_draw or not result.winners:
-        return {side: 0.0 for side in rules.sides}
-    winners = set(result.winners)
-    rewards: dict[Side, float] = {}
-    for side in rules.sides:
-        team = rules.team_of(side)
-        won = side in winners or any(mate in winners for mate in team)
-        rewards[side] = 1.0 if won else -1.0
-    return rewards
-
-
-def observation_space(rules: RuleSet) -> spaces.Dict:
-    """The observation space of every seat: the observation tensor and the action mask."""
-    channels, points = rules.observation_spec()["shape"]
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(
-                low=0.0, high=1.0, shape=(channels, points), dtype=np.float32
-            ),
-            "action_mask": spaces.Box(
-                low=0, high=1, shape=(rules.action_space,), dtype=np.int8
-            ),
-        }
-    )
-
 
 def env(**kwargs: Any) -> Any:
     """The wrapped environment, as PettingZoo's classic environments build it.
