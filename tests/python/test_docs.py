@@ -5,6 +5,8 @@ from __future__ import annotations
 import pathlib
 import re
 
+import junqi
+
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "python.md"
 
 
@@ -15,7 +17,8 @@ def test_doc_examples_run(capsys: object) -> None:
     for block in blocks:
         namespace: dict[str, object] = {"__name__": "__doc_example__"}
         exec(compile(block, str(DOC), "exec"), namespace)
-        if "game" in namespace:
+        if isinstance(namespace.get("game"), junqi.Game):
             games.append(namespace["game"])
     # The complete example deployed, played and ended a game.
-    assert any(getattr(game, "is_over", False) is True for game in games)
+    assert games, "no example plays a junqi.Game named `game`"
+    assert all(getattr(game, "is_over") is True for game in games)

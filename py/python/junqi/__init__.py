@@ -11,6 +11,11 @@ A quick tour::
 
 The engine itself is Rust (``junqi._junqi``); this package re-exports it. See
 ``docs/python.md`` for the guide.
+
+The reinforcement-learning adapters are modules of their own, imported on demand since
+their dependencies are optional (``pip install "./py[rl]"``): ``junqi.pettingzoo``
+(a PettingZoo AEC environment), ``junqi.gymnasium`` (a single-agent Gymnasium
+environment) and ``junqi.openspiel`` (every rule set registered as a pyspiel game).
 """
 
 from ._junqi import (

@@ -1,0 +1,73 @@
+"""What the RL adapters share: the rule-set argument, a random deployed game, the
+terminal rewards and the observation space (``junqi.pettingzoo``, ``junqi.gymnasium``
+and ``junqi.openspiel`` each need only their own framework on top of this)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from ._junqi import Game, RuleSet, Side
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
+
+__all__ = ["Observation", "RulesArg", "new_game", "observation_space", "team_rewards"]
+
+RulesArg = Union[str, Mapping[str, Any], RuleSet]
+"""A rule set: a preset name, rule-set JSON text or dict, or a ``RuleSet``."""
+
+Observation = Dict[str, npt.NDArray[Any]]
+
+
+def new_game(rules: RuleSet, seed: int) -> Game:
+    """A game of ``rules`` ready for its first move: every seat deployed at random.
+
+    The setups come from ``seed`` (``Game.deploy_random`` derives each seat's setup from
+    the game's seed), so the same seed gives the same game. 翻棋 has no deployment:
+    its deal comes from the seed.
+    """
+    game = Game(rules, seed=seed)
+    deployed = set(game.deployed)
+    for side in rules.sides:
+        if side not in deployed:
+            game.deploy_random(side)
+    return game
+
+
+def team_rewards(rules: RuleSet, game: Game) -> dict[Side, float]:
+    """The terminal reward of every seat of a finished game.
+
+    +1 to every seat of the winning team (siguo's partners share, an eliminated seat
+    included), -1 to every other seat, 0 to everyone for a draw.
+    """
+    result = game.result
+    if result is None or result.is_draw or not result.winners:
+        return {side: 0.0 for side in rules.sides}
+    winners = set(result.winners)
+    rewards: dict[Side, float] = {}
+    for side in rules.sides:
+        team = rules.team_of(side)
+        won = side in winners or any(mate in winners for mate in team)
+        rewards[side] = 1.0 if won else -1.0
+    return rewards
+
+
+def observation_space(rules: RuleSet) -> spaces.Dict:
+    """The observation space of every seat: the observation tensor and the action mask
+    (a Gymnasium ``Dict`` of two ``Box``es; needs Gymnasium)."""
+    from gymnasium import spaces
+
+    channels, points = rules.observation_spec()["shape"]
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(
+                low=0.0, high=1.0, shape=(channels, points), dtype=np.float32
+            ),
+            "action_mask": spaces.Box(
+                low=0, high=1, shape=(rules.action_space,), dtype=np.int8
+            ),
+        }
+    )
