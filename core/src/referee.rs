@@ -707,6 +707,19 @@ impl Game {
     /// Plays an action of the side to act.
     pub fn play(&mut self, action: Action) -> Result<Report, GameError> {
         let outcome = self.position.play(action)?;
+        Ok(self.played(action, outcome))
+    }
+
+    /// Plays an action the caller took from this position's legal actions (the vector
+    /// environment checks each id against the list it generated), without checking it
+    /// again.
+    pub(crate) fn play_legal(&mut self, action: Action) -> Report {
+        let outcome = self.position.play_unchecked(action);
+        self.played(action, outcome)
+    }
+
+    /// Records an action the position has just played and tells the players.
+    fn played(&mut self, action: Action, outcome: crate::position::MoveOutcome) -> Report {
         self.entries.push(Entry::Play(action));
         let mut public = Vec::with_capacity(3);
         let mut private = Vec::new();
@@ -767,7 +780,7 @@ impl Game {
             });
         }
         push_end(&mut public, outcome.eliminated, outcome.result);
-        Ok(self.log(Report { public, private }))
+        self.log(Report { public, private })
     }
 
     /// The referee's time-out for the side to act (a player who ran out of time): the
@@ -860,7 +873,9 @@ impl Game {
 
     fn log(&mut self, report: Report) -> Report {
         for &side in self.position.rules().sides() {
-            self.logs[side as usize].extend(report.events_for(side));
+            let log = &mut self.logs[side as usize];
+            log.extend_from_slice(&report.public);
+            log.extend(report.private.iter().filter(|(s, _)| *s == side).map(|(_, e)| *e));
         }
         report
     }

@@ -510,10 +510,15 @@ fn step_chunk(ctx: &Ctx<'_>, w: Work<'_>) -> Vec<(usize, FinishedGame)> {
     for (k, slot) in w.slots.iter_mut().enumerate() {
         let i = w.base + k;
         let action = Action::from_index(rules, w.actions[k] as usize).expect("checked legal");
-        let report = slot.game.play(action).expect("checked legal");
+        // `step` found the id in this slot's list of legal ids.
+        let report = slot.game.play_legal(action);
         if ctx.observe {
             for (b, &seat) in slot.beliefs.iter_mut().zip(rules.sides()) {
-                b.observe(&report.events_for(seat));
+                if report.private.iter().any(|(s, _)| *s == seat) {
+                    b.observe(&report.events_for(seat));
+                } else {
+                    b.observe(&report.public);
+                }
             }
         }
         let rewards = &mut w.rewards[k * seats..(k + 1) * seats];
@@ -528,11 +533,8 @@ fn step_chunk(ctx: &Ctx<'_>, w: Work<'_>) -> Vec<(usize, FinishedGame)> {
         if let Some(r) = result {
             if !r.winners.is_empty() {
                 for (reward, &seat) in rewards.iter_mut().zip(rules.sides()) {
-                    let won = slot
-                        .game
-                        .position()
-                        .army_of(seat)
-                        .is_some_and(|a| r.winners.contains(a));
+                    // Winners are players (seats): in 翻棋 a seat may command either army.
+                    let won = r.winners.contains(seat);
                     *reward = if won { 1.0 } else { -1.0 };
                 }
             }
@@ -696,6 +698,15 @@ mod tests {
             }
             for f in env.take_finished() {
                 assert_eq!(f.truncated, f.game.result().is_none());
+                // The rewards are the winners' (players, whatever army they command).
+                let row = &rewards[f.env * env.seats()..(f.env + 1) * env.seats()];
+                let expected: Vec<f32> = match f.game.result() {
+                    Some(r) if !r.winners.is_empty() => {
+                        rules.sides().iter().map(|&s| if r.winners.contains(s) { 1.0 } else { -1.0 }).collect()
+                    }
+                    _ => vec![0.0; env.seats()],
+                };
+                assert_eq!(row, &expected[..]);
                 records.push(f.game.record().to_json());
             }
             // Masks agree with the games, and observations with each player's own view
@@ -714,6 +725,20 @@ mod tests {
             }
         }
         (records, obs, masks, total)
+    }
+
+    #[test]
+    fn fanqi_rewards_go_to_the_players_whatever_army_they_command() {
+        // `run` checks every finished game's rewards against its winners (players);
+        // make sure some of them had South's seat commanding the North army.
+        let (records, _, _, _) = run("fanqi", 12, 1, 700);
+        let swapped = records
+            .iter()
+            .map(|r| Game::from_record(&crate::Record::from_json(r).unwrap()).unwrap())
+            .filter(|g| g.result().is_some_and(|r| !r.winners.is_empty()))
+            .filter(|g| g.position().army_of(Side::South) == Some(Side::North))
+            .count();
+        assert!(swapped > 0, "a decided game with the armies swapped finished");
     }
 
     #[test]

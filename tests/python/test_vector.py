@@ -47,10 +47,18 @@ def test_stepping_agrees_with_the_games(name: str) -> None:
     obs, masks, to_act = env.reset()
     rng = np.random.default_rng(0)
     seats = len(env.seats)
-    ended = 0
+    finished: list[junqi.FinishedGame] = []
     for step in range(260):
         obs, masks, rewards, terminated, truncated, to_act = env.step(random_actions(env, rng))
         assert obs is not None and rewards.shape == (4, seats) and rewards.dtype == np.float32
+        now = {f.env: f for f in env.finished()}
+        assert set(now) == {i for i in range(4) if terminated[i] or truncated[i]}
+        finished.extend(now.values())
+        for i, f in now.items():
+            # +1 to the winning seats (players: in 翻棋 a seat may command either army).
+            if f.result is not None and f.result.winners:
+                expected = [1.0 if seat in f.result.winners else -1.0 for seat in env.seats]
+                assert rewards[i].tolist() == expected
         for i in range(4):
             if not (terminated[i] or truncated[i]):
                 assert not rewards[i].any()
@@ -62,15 +70,13 @@ def test_stepping_agrees_with_the_games(name: str) -> None:
                 for team in env.rules.teams:
                     idx = [env.seats.index(s) for s in team]
                     assert len({float(rewards[i][j]) for j in idx}) == 1
-        ended += int(terminated.sum() + truncated.sum())
         if step % 37 == 0:
             for i in range(4):
                 game = env.game(i)
                 assert np.array_equal(masks[i], game.action_mask())
                 seat = env.seats[int(to_act[i])]
                 assert np.array_equal(obs[i], game.observation(seat))
-    finished = env.finished()
-    assert len(finished) == ended and ended >= 4
+    assert len(finished) >= 4
     for f in finished:
         assert f.truncated == (f.result is None)
         assert f.plies == f.game().ply and (f.truncated or f.plies <= 120)
