@@ -127,6 +127,7 @@ pub mod action;
 pub mod board;
 pub mod combat;
 pub mod inference;
+pub mod limits;
 mod movegen;
 pub mod piece;
 pub mod platform;

@@ -380,6 +380,9 @@ impl View {
         const CELL: usize = 6;
         let (w, h) = board.grid_size();
         let (w, h) = (w as usize, h as usize);
+        if h == 0 {
+            return String::new(); // a board without points
+        }
         // Text rows from the top: grid row y is text row 2 * (h - 1 - y); the rows in
         // between carry the vertical railway marks.
         let mut rows = vec![vec![' '; w * CELL]; 2 * h - 1];
@@ -457,7 +460,9 @@ impl View {
         }
         let mut columns = String::from("    ");
         for x in 0..w {
-            columns.push_str(&format!(" {}    ", (b'a' + x as u8) as char));
+            // Columns past `z` (a custom board up to `MAX_COORD` wide) are numbered.
+            let label = if x < 26 { ((b'a' + x as u8) as char).to_string() } else { x.to_string() };
+            columns.push_str(&format!(" {label:<5}"));
         }
         s.push_str(columns.trim_end());
         s.push('\n');

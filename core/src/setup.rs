@@ -121,6 +121,9 @@ pub enum SetupError {
         /// The rule set's name.
         rules: String,
     },
+    /// The JSON text is longer than [`crate::limits::MAX_SETUP_JSON`] bytes.
+    #[error("setup JSON of {0} bytes is over the limit of {max} bytes", max = crate::limits::MAX_SETUP_JSON)]
+    TooLarge(usize),
 }
 
 impl Setup {
@@ -142,6 +145,9 @@ impl Setup {
 
     /// Reads a setup from a JSON object `{"a1": "flag", …}`.
     pub fn from_json(json: &str) -> Result<Setup, SetupError> {
+        if json.len() > crate::limits::MAX_SETUP_JSON {
+            return Err(SetupError::TooLarge(json.len()));
+        }
         serde_json::from_str(json).map_err(|e| SetupError::Json(e.to_string()))
     }
 

@@ -211,7 +211,7 @@ pub fn random_seed() -> u64 {
 /// A refereed game: the full state, each player's event log, and the record.
 ///
 /// ``Game(rules="classic", seed=None)``: ``rules`` is a preset name, rule-set JSON
-/// text (e.g. ``'{"extends": "classic", "options": {...}}'``), a dict, or a
+/// text (e.g. ``'{"extends": "classic", "name": "mine", "options": {...}}'``), a dict, or a
 /// ``RuleSet``; ``seed=None`` picks a random seed, kept in the record.
 ///
 /// Safe to share between threads: calls are serialised by an internal lock.

@@ -542,6 +542,7 @@ impl Position {
             self.cells[at.index()] = EMPTY;
             self.occ[slot.owner as usize].remove(at);
             self.occupied.remove(at);
+            self.hidden.remove(at);
         }
     }
 
