@@ -149,7 +149,7 @@ pub use position::{
 };
 pub use record::{PlayerRecord, Record, RecordEntry, RulesRef};
 pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, View};
-pub use rng::Rng;
+pub use rng::{random_seed, KeyedRng, Rng};
 pub use rules::{Ability, MineDigging, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
 pub use setup::{Deployment, Setup, SetupError};
 

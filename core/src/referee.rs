@@ -552,8 +552,26 @@ impl Game {
         Ok(Game::with_rules(RuleSet::preset(rules)?, seed))
     }
 
+    /// A new game of a given rule set with a fresh seed from the operating system
+    /// ([`crate::random_seed`]): what a game between players should use. The seed is
+    /// kept in the record.
+    ///
+    /// ```
+    /// let rules = junqi::RuleSet::preset("fanqi").unwrap();
+    /// let (a, b) = (junqi::Game::with_os_seed(rules.clone()), junqi::Game::with_os_seed(rules));
+    /// assert_ne!(a.seed(), b.seed());
+    /// ```
+    pub fn with_os_seed(rules: Arc<RuleSet>) -> Game {
+        Game::with_rules(rules, crate::rng::random_seed())
+    }
+
     /// A new game of a given rule set. The seed is kept in the record (for rule sets
     /// that deal at random).
+    ///
+    /// A referee's seed is a secret: whoever knows it knows the 翻棋 deal and the
+    /// random setups. A chosen seed is for reproducible research (the same seed gives
+    /// the same game); a game between players takes its seed from the operating system
+    /// ([`Game::with_os_seed`]).
     ///
     /// In a rule set that deals face down (翻棋) the game starts dealt from the seed.
     pub fn with_rules(rules: Arc<RuleSet>, seed: u64) -> Game {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::board::{Point, Role};
 use crate::piece::{PieceKind, Side};
-use crate::rng::Rng;
+use crate::rng::KeyedRng;
 use crate::rules::{Constraint, RuleSet};
 
 /// One side's deployment as written by a user: point names mapped to kind names.
@@ -304,7 +304,8 @@ impl Deployment {
             return None;
         }
         let points = rules.deploy_points(side);
-        let mut rng = Rng::new(seed ^ 0x5E7_u64.wrapping_mul(side as u64 + 1));
+        // Keyed: a player's own setup does not give the seed (and so the others') away.
+        let mut rng = KeyedRng::new(seed, 0x5E70 + side as u64);
         let allowed = |kind: PieceKind, p: Point| {
             rules
                 .spec()
