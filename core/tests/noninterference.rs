@@ -270,6 +270,17 @@ proptest! {
         plies in 0usize..400,
         variant in 0..VARIANTS.len(),
     ) {
+        let (total, ply) = check_game(variant, seed, plies);
+        // At least one consistent swap is nearly always available; require it whenever
+        // an enemy still has two unseen, unfought pieces of different kinds that never moved.
+        prop_assert!(total > 0 || ply > 150, "no consistent swap found after {} plies", ply);
+    }
+}
+
+/// One random game of a variant and the swaps checked for each player: (swaps checked,
+/// plies played).
+fn check_game(variant: usize, seed: u64, plies: usize) -> (usize, u32) {
+    {
         let played = play_random(VARIANTS[variant], seed, plies);
         let label = format!("{} {}", VARIANTS[variant].0, VARIANTS[variant].1);
         let rules = played.game.rules().clone();
@@ -287,10 +298,45 @@ proptest! {
             let other = others[rng.below(others.len())];
             total += check_player(&played, &label, player, other, &mut rng);
         }
-        // At least one consistent swap is nearly always available; require it whenever
-        // an enemy still has two unseen, unfought pieces of different kinds that never moved.
-        prop_assert!(total > 0 || played.game.position().ply() > 150,
-            "no consistent swap found after {} plies", played.game.position().ply());
+        (total, played.game.position().ply())
+    }
+}
+
+/// The soak of `scripts/soak`: `JUNQI_SOAK_GAMES` random games (default 10 000) of
+/// every variant and of 翻棋, from seed `JUNQI_SOAK_SEED` (default 0) on, each of a
+/// random length below 400 plies; `JUNQI_SOAK_VARIANT` keeps only variants whose label
+/// contains it. Progress goes to stderr, one line per variant to stdout.
+#[test]
+#[ignore = "long: run by scripts/soak"]
+fn soak() {
+    let env = |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let (games, first) = (env("JUNQI_SOAK_GAMES", 10_000), env("JUNQI_SOAK_SEED", 0));
+    let only = std::env::var("JUNQI_SOAK_VARIANT").unwrap_or_default();
+    let mut labels: Vec<String> = VARIANTS.iter().map(|v| format!("{} {}", v.0, v.1)).collect();
+    labels.push("fanqi {}".to_owned());
+    for (i, label) in labels.iter().enumerate().filter(|(_, l)| l.contains(&only)) {
+        let start = std::time::Instant::now();
+        let (mut swaps, mut plies) = (0usize, 0u64);
+        for g in 0..games {
+            let seed = first + g;
+            let length = Rng::new(seed ^ 0x50A4).below(400);
+            if i < VARIANTS.len() {
+                let (n, ply) = check_game(i, seed, length);
+                swaps += n;
+                plies += ply as u64;
+            } else {
+                swaps += check_fanqi(seed, length.min(300)).0;
+                plies += length.min(300) as u64;
+            }
+            if (g + 1) % 500 == 0 {
+                eprintln!("[soak] {label}: {}/{games} games, {swaps} swaps checked, {:.0} s", g + 1, start.elapsed().as_secs_f64());
+            }
+        }
+        println!(
+            "[soak] {label}: {games} games (seeds {first}..{}), {plies} plies, {swaps} swaps checked, no difference, {:.0} s",
+            first + games,
+            start.elapsed().as_secs_f64()
+        );
     }
 }
 
