@@ -412,15 +412,20 @@ impl Board {
     /// The built-in boards: `classic`, `siguo`, and `sanjun` (the land-sea-air board;
     /// its rule sets are still to come).
     pub fn preset(name: &str) -> Option<Arc<Board>> {
-        let json = match name {
-            "classic" => include_str!("../data/boards/classic.json"),
-            "siguo" => include_str!("../data/boards/siguo.json"),
-            "sanjun" => include_str!("../data/boards/sanjun.json"),
+        // Each built-in board is built once per process and shared (records compare a
+        // game's board with its preset on every call).
+        static CACHE: [std::sync::OnceLock<Arc<Board>>; 3] = [const { std::sync::OnceLock::new() }; 3];
+        let (i, json) = match name {
+            "classic" => (0, include_str!("../data/boards/classic.json")),
+            "siguo" => (1, include_str!("../data/boards/siguo.json")),
+            "sanjun" => (2, include_str!("../data/boards/sanjun.json")),
             _ => return None,
         };
-        Some(Arc::new(
-            Board::from_json(json).expect("built-in board data is valid"),
-        ))
+        Some(
+            CACHE[i]
+                .get_or_init(|| Arc::new(Board::from_json(json).expect("built-in board data is valid")))
+                .clone(),
+        )
     }
 
     /// Names of the built-in boards.

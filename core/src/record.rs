@@ -122,7 +122,7 @@ impl Record {
     pub(crate) fn of_game(game: &Game) -> Record {
         let rules = game.rules();
         let board = game.board();
-        let builtin = Board::preset(board.name()).is_some_and(|b| b.spec() == board.spec());
+        let builtin = Board::preset(board.name()).is_some_and(|b| std::ptr::eq(&*b, board) || b.spec() == board.spec());
         Record {
             format: RECORD_FORMAT.to_owned(),
             rules: RulesRef::of(rules),
