@@ -909,7 +909,9 @@ junqi_status junqi_move_from_index(const junqi_rules *rules, uint32_t index, jun
  * - `rules`: the rule set (borrowed; the game keeps its own reference, so `rules` may
  *   be freed afterwards).
  * - `seed`: kept in the record; it decides the `fanqi` deal and the default random
- *   setups, so it is referee-only information.
+ *   setups, so it is referee-only information — a secret. Pass a chosen seed only for
+ *   reproducible research (the same seed gives the same game); a game between players
+ *   takes a fresh seed from the operating system: `junqi_game_new_os_seed`.
  * - `game_out`: receives a new handle; free it with `junqi_game_free`.
  *
  * Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
@@ -918,6 +920,21 @@ junqi_status junqi_move_from_index(const junqi_rules *rules, uint32_t index, jun
  * `rules` is NULL or a live `junqi_rules`; `game_out` is NULL or writable.
  */
 junqi_status junqi_game_new(const junqi_rules *rules, uint64_t seed, junqi_game **game_out);
+
+/**
+ * Starts a game of a rule set, like `junqi_game_new`, with a fresh seed from the
+ * operating system's random source (kept in the record: `junqi_game_record_json`).
+ * What a game between players should use: a referee's seed is a secret.
+ *
+ * - `rules`: the rule set (borrowed).
+ * - `game_out`: receives a new handle; free it with `junqi_game_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
+ *
+ * # Safety
+ * `rules` is NULL or a live `junqi_rules`; `game_out` is NULL or writable.
+ */
+junqi_status junqi_game_new_os_seed(const junqi_rules *rules, junqi_game **game_out);
 
 /**
  * Frees a game handle (also a poisoned one). NULL is accepted and ignored; freeing

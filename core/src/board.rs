@@ -16,6 +16,10 @@ use crate::piece::Side;
 /// Most points a board may have (point ids are one byte).
 pub const MAX_POINTS: usize = 255;
 
+/// Largest drawing-grid coordinate (`x` and `y`) a point may have: the grid is at most
+/// 64 × 64 cells, which every renderer draws and every distance fits.
+pub const MAX_COORD: u8 = 63;
+
 /// A set of points (one bit per point id).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PointSet(pub(crate) [u64; 4]);
@@ -317,6 +321,16 @@ pub enum BoardError {
     /// Consecutive points of a railway line are not joined by a railway edge.
     #[error("railway line step {0}-{1} is not a railway edge")]
     LineNotOnRailway(String, String),
+    /// The JSON text is longer than [`crate::limits::MAX_BOARD_JSON`] bytes.
+    #[error("board JSON of {0} bytes is over the limit of {max} bytes", max = crate::limits::MAX_BOARD_JSON)]
+    TooLarge(usize),
+    /// A point lies outside the drawing grid ([`MAX_COORD`]).
+    #[error("point {0:?} lies outside the drawing grid: x and y must be at most {MAX_COORD}")]
+    CoordinateOutOfRange(String),
+    /// Two surface points, or two air positions, share drawing coordinates (each grid
+    /// cell holds at most one surface point and the air position above it).
+    #[error("points {0:?} and {1:?} share drawing coordinates")]
+    SharedCoordinates(String, String),
 }
 
 /// A validated board with its precomputed move tables. Shared behind an [`Arc`].
@@ -437,15 +451,20 @@ impl Board {
     /// The built-in boards: `classic`, `siguo`, and `sanjun` (the land-sea-air board;
     /// its rule sets are still to come).
     pub fn preset(name: &str) -> Option<Arc<Board>> {
-        let json = match name {
-            "classic" => include_str!("../data/boards/classic.json"),
-            "siguo" => include_str!("../data/boards/siguo.json"),
-            "sanjun" => include_str!("../data/boards/sanjun.json"),
+        // Each built-in board is built once per process and shared (records compare a
+        // game's board with its preset on every call).
+        static CACHE: [std::sync::OnceLock<Arc<Board>>; 3] = [const { std::sync::OnceLock::new() }; 3];
+        let (i, json) = match name {
+            "classic" => (0, include_str!("../data/boards/classic.json")),
+            "siguo" => (1, include_str!("../data/boards/siguo.json")),
+            "sanjun" => (2, include_str!("../data/boards/sanjun.json")),
             _ => return None,
         };
-        Some(Arc::new(
-            Board::from_json(json).expect("built-in board data is valid"),
-        ))
+        Some(
+            CACHE[i]
+                .get_or_init(|| Arc::new(Board::from_json(json).expect("built-in board data is valid")))
+                .clone(),
+        )
     }
 
     /// Names of the built-in boards.
@@ -455,6 +474,9 @@ impl Board {
 
     /// Reads and validates a board from its JSON description.
     pub fn from_json(json: &str) -> Result<Board, BoardError> {
+        if json.len() > crate::limits::MAX_BOARD_JSON {
+            return Err(BoardError::TooLarge(json.len()));
+        }
         let spec: BoardSpec =
             serde_json::from_str(json).map_err(|e| BoardError::Json(e.to_string()))?;
         Board::from_spec(spec)
@@ -465,6 +487,9 @@ impl Board {
         let n = spec.points.len();
         if n > MAX_POINTS {
             return Err(BoardError::TooManyPoints(n));
+        }
+        if let Some(p) = spec.points.iter().find(|p| p.x > MAX_COORD || p.y > MAX_COORD) {
+            return Err(BoardError::CoordinateOutOfRange(p.name.clone()));
         }
         let mut names = HashMap::with_capacity(n);
         for (i, p) in spec.points.iter().enumerate() {
@@ -571,10 +596,9 @@ impl Board {
         let mut at_coords: HashMap<(u8, u8), (Option<Point>, Option<Point>)> = HashMap::new();
         for (i, p) in spec.points.iter().enumerate() {
             let e = at_coords.entry((p.x, p.y)).or_default();
-            if air.contains(Point(i as u8)) {
-                e.1 = Some(Point(i as u8));
-            } else {
-                e.0 = Some(Point(i as u8));
+            let slot = if air.contains(Point(i as u8)) { &mut e.1 } else { &mut e.0 };
+            if let Some(other) = slot.replace(Point(i as u8)) {
+                return Err(BoardError::SharedCoordinates(spec.points[other.index()].name.clone(), p.name.clone()));
             }
         }
         let mut above = vec![None; n];
@@ -658,7 +682,7 @@ impl Board {
             for b in 0..n {
                 let joined = neighbours[a].iter().any(|(q, _)| q.index() == b)
                     || (a != b && component[a] != usize::MAX && component[a] == component[b])
-                    || (a != b && !air_lines.is_empty() && air_joined(a, b));
+                    || (a != b && !air.is_empty() && air_joined(a, b));
                 if joined {
                     pair_index[a * n + b] = move_pairs.len() as u16;
                     move_pairs.push((Point(a as u8), Point(b as u8)));

@@ -127,6 +127,7 @@ pub mod action;
 pub mod board;
 pub mod combat;
 pub mod inference;
+pub mod limits;
 mod movegen;
 pub mod piece;
 pub mod platform;
@@ -149,7 +150,7 @@ pub use position::{
 };
 pub use record::{PlayerRecord, Record, RecordEntry, RulesRef};
 pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, View};
-pub use rng::Rng;
+pub use rng::{random_seed, KeyedRng, Rng};
 pub use rules::{Ability, MineDigging, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
 pub use setup::{Deployment, Setup, SetupError};
 pub use vector::{FinishedGame, StepOutput, VectorEnv, VectorError};

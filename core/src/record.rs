@@ -32,7 +32,7 @@ pub enum RulesRef {
 impl RulesRef {
     fn of(rules: &RuleSet) -> RulesRef {
         match RuleSet::preset(rules.name()) {
-            Ok(p) if p.spec() == rules.spec() => RulesRef::Preset(rules.name().to_owned()),
+            Ok(p) if std::ptr::eq(&*p, rules) || p.spec() == rules.spec() => RulesRef::Preset(rules.name().to_owned()),
             _ => RulesRef::Spec(Box::new(rules.spec().clone())),
         }
     }
@@ -51,6 +51,18 @@ impl RulesRef {
         };
         Ok(Arc::new(rules))
     }
+}
+
+/// Refuses record text over [`crate::limits::MAX_RECORD_JSON`] bytes.
+fn check_size(json: &str) -> Result<(), GameError> {
+    if json.len() > crate::limits::MAX_RECORD_JSON {
+        return Err(GameError::Record(format!(
+            "record JSON of {} bytes is over the limit of {} bytes",
+            json.len(),
+            crate::limits::MAX_RECORD_JSON
+        )));
+    }
+    Ok(())
 }
 
 /// One entry of a record.
@@ -110,7 +122,7 @@ impl Record {
     pub(crate) fn of_game(game: &Game) -> Record {
         let rules = game.rules();
         let board = game.board();
-        let builtin = Board::preset(board.name()).is_some_and(|b| b.spec() == board.spec());
+        let builtin = Board::preset(board.name()).is_some_and(|b| std::ptr::eq(&*b, board) || b.spec() == board.spec());
         Record {
             format: RECORD_FORMAT.to_owned(),
             rules: RulesRef::of(rules),
@@ -140,6 +152,7 @@ impl Record {
 
     /// Reads a record from JSON.
     pub fn from_json(json: &str) -> Result<Record, GameError> {
+        check_size(json)?;
         let r: Record =
             serde_json::from_str(json).map_err(|e| GameError::Record(format!("invalid JSON: {e}")))?;
         if r.format != RECORD_FORMAT {
@@ -171,7 +184,8 @@ impl Record {
                     cards.push((p, *side, *kind));
                 }
                 entries.next();
-                Game::with_deal(rules, self.seed, &cards)?
+                // A deal that is not a deal of this rule set is a broken record.
+                Game::with_deal(rules, self.seed, &cards).map_err(|e| GameError::Record(format!("deal: {e}")))?
             }
             _ if rules.deals() => return Err(GameError::Record("a dealt game's record starts with its deal".into())),
             _ => Game::with_rules(rules, self.seed),
@@ -234,6 +248,7 @@ impl PlayerRecord {
 
     /// Reads a player record from JSON.
     pub fn from_json(json: &str) -> Result<PlayerRecord, GameError> {
+        check_size(json)?;
         let r: PlayerRecord =
             serde_json::from_str(json).map_err(|e| GameError::Record(format!("invalid JSON: {e}")))?;
         if r.format != PLAYER_RECORD_FORMAT {

@@ -380,6 +380,9 @@ impl View {
         const CELL: usize = 6;
         let (w, h) = board.grid_size();
         let (w, h) = (w as usize, h as usize);
+        if h == 0 {
+            return String::new(); // a board without points
+        }
         // Text rows from the top: grid row y is text row 2 * (h - 1 - y); the rows in
         // between carry the vertical railway marks.
         let mut rows = vec![vec![' '; w * CELL]; 2 * h - 1];
@@ -457,7 +460,9 @@ impl View {
         }
         let mut columns = String::from("    ");
         for x in 0..w {
-            columns.push_str(&format!(" {}    ", (b'a' + x as u8) as char));
+            // Columns past `z` (a custom board up to `MAX_COORD` wide) are numbered.
+            let label = if x < 26 { ((b'a' + x as u8) as char).to_string() } else { x.to_string() };
+            columns.push_str(&format!(" {label:<5}"));
         }
         s.push_str(columns.trim_end());
         s.push('\n');
@@ -547,8 +552,26 @@ impl Game {
         Ok(Game::with_rules(RuleSet::preset(rules)?, seed))
     }
 
+    /// A new game of a given rule set with a fresh seed from the operating system
+    /// ([`crate::random_seed`]): what a game between players should use. The seed is
+    /// kept in the record.
+    ///
+    /// ```
+    /// let rules = junqi::RuleSet::preset("fanqi").unwrap();
+    /// let (a, b) = (junqi::Game::with_os_seed(rules.clone()), junqi::Game::with_os_seed(rules));
+    /// assert_ne!(a.seed(), b.seed());
+    /// ```
+    pub fn with_os_seed(rules: Arc<RuleSet>) -> Game {
+        Game::with_rules(rules, crate::rng::random_seed())
+    }
+
     /// A new game of a given rule set. The seed is kept in the record (for rule sets
     /// that deal at random).
+    ///
+    /// A referee's seed is a secret: whoever knows it knows the 翻棋 deal and the
+    /// random setups. A chosen seed is for reproducible research (the same seed gives
+    /// the same game); a game between players takes its seed from the operating system
+    /// ([`Game::with_os_seed`]).
     ///
     /// In a rule set that deals face down (翻棋) the game starts dealt from the seed.
     pub fn with_rules(rules: Arc<RuleSet>, seed: u64) -> Game {

@@ -399,6 +399,22 @@ pub enum RulesError {
     /// The rule set is too large for the engine's fixed-size state.
     #[error("too many pieces: {0} (at most {max})", max = crate::position::MAX_PIECES)]
     TooManyPieces(usize),
+    /// `{"extends": …}` without a `"name"`: a variant would pass for its preset.
+    #[error("a rule set that extends {0:?} needs a \"name\" of its own")]
+    MissingName(String),
+    /// The JSON text is longer than [`crate::limits::MAX_RULES_JSON`] bytes.
+    #[error("rule set JSON of {0} bytes is over the limit of {max} bytes", max = crate::limits::MAX_RULES_JSON)]
+    TooLarge(usize),
+    /// The army mixes arms (army, navy, air force) but the rule set does not make each
+    /// piece's arm public: arms are public only when every arm deploys on roles of its
+    /// own, face up (what starts on an anchorage is a ship, on an airport a plane).
+    /// Move generation and the views rest on arms being public.
+    #[error("arms would be hidden: {0}")]
+    HiddenArms(String),
+    /// The rules allow an action the rule set's fixed action space cannot name (e.g. a
+    /// plane given `anti_air` striking a plane off its air lines).
+    #[error("outside the action space: {0}")]
+    OutsideActionSpace(String),
 }
 
 /// A validated, compiled rule set. Cheap to share ([`Arc`]).
@@ -439,12 +455,19 @@ impl RuleSet {
     /// assert!(junqi::RuleSet::preset("chess").is_err());
     /// ```
     pub fn preset(name: &str) -> Result<Arc<RuleSet>, RulesError> {
-        let json = PRESETS
+        // Each preset compiles once per process and is shared: records and player
+        // records look the preset up on every call.
+        static CACHE: [std::sync::OnceLock<Arc<RuleSet>>; PRESETS.len()] =
+            [const { std::sync::OnceLock::new() }; PRESETS.len()];
+        let i = PRESETS
             .iter()
-            .find(|(n, _)| *n == name.trim())
-            .map(|(_, j)| *j)
+            .position(|(n, _)| *n == name.trim())
             .ok_or_else(|| RulesError::UnknownPreset(name.to_owned()))?;
-        Ok(Arc::new(RuleSet::from_json(json)?))
+        if let Some(rules) = CACHE[i].get() {
+            return Ok(rules.clone());
+        }
+        let rules = Arc::new(RuleSet::from_json(PRESETS[i].1)?);
+        Ok(CACHE[i].get_or_init(|| rules).clone())
     }
 
     /// Names of the built-in rule sets.
@@ -469,9 +492,20 @@ impl RuleSet {
     /// assert!(rules.options().mine_survives);
     /// ```
     pub fn from_json(json: &str) -> Result<RuleSet, RulesError> {
+        if json.len() > crate::limits::MAX_RULES_JSON {
+            return Err(RulesError::TooLarge(json.len()));
+        }
         let value: serde_json::Value =
             serde_json::from_str(json).map_err(|e| RulesError::Json(e.to_string()))?;
+        let unnamed = value
+            .as_object()
+            .filter(|o| !o.contains_key("name"))
+            .and_then(|o| o.get("extends"))
+            .map(|base| base.as_str().unwrap_or_default().to_owned());
         let value = resolve_extends(value, 0)?;
+        if let Some(base) = unnamed {
+            return Err(RulesError::MissingName(base));
+        }
         let spec: RuleSpec =
             serde_json::from_value(value).map_err(|e| RulesError::Json(e.to_string()))?;
         RuleSet::from_spec(spec)
@@ -574,6 +608,8 @@ impl RuleSet {
             }
         }
         check_options(&spec, &combat, &abilities)?;
+        check_arms_public(&spec, &board)?;
+        check_action_space(&spec, &board, &mobility, &abilities)?;
         let mut attacks_arm = [0u8; PieceKind::COUNT];
         for a in spec.army.keys() {
             for d in spec.army.keys() {
@@ -710,6 +746,94 @@ impl RuleSet {
     pub fn deals(&self) -> bool {
         self.spec.deployment.deal
     }
+}
+
+/// The roles a kind may be deployed on: the deployment's roles, narrowed by every
+/// constraint on the kind that names roles.
+fn deploy_roles(spec: &RuleSpec, kind: PieceKind) -> Vec<Role> {
+    let mut roles = spec.deployment.roles.clone();
+    for c in spec.deployment.constraints.iter().filter(|c| c.kind == kind) {
+        if let Some(allowed) = &c.roles {
+            roles.retain(|r| allowed.contains(r));
+        }
+    }
+    roles
+}
+
+/// Refuses a rule set whose pieces' arms (army, navy, air force) would not be public.
+/// Move generation refuses attacks on an arm the mover can never attack, and the views
+/// show each piece's arm: both are right only if every player can tell each piece's
+/// arm — which holds when every arm deploys, face up, on roles no other arm uses.
+fn check_arms_public(spec: &RuleSpec, board: &Board) -> Result<(), RulesError> {
+    use crate::piece::Arm;
+    let arms: Vec<Arm> = spec.army.keys().map(|k| k.arm()).collect();
+    if arms.iter().all(|a| *a == arms[0]) {
+        return Ok(());
+    }
+    if spec.deployment.deal {
+        return Err(RulesError::HiddenArms(format!(
+            "{} deals face down an army of several arms (army, navy, air force), whose arms the face-down pieces would show",
+            spec.name
+        )));
+    }
+    let mut owner: Vec<(Role, Arm, PieceKind)> = Vec::new();
+    for &kind in spec.army.keys() {
+        for role in deploy_roles(spec, kind) {
+            // Only roles the board has for some side matter.
+            if !board.points().any(|p| board.role(p) == role && board.side_of(p).is_some()) {
+                continue;
+            }
+            match owner.iter().find(|o| o.0 == role) {
+                Some(&(_, arm, other)) if arm != kind.arm() => {
+                    return Err(RulesError::HiddenArms(format!(
+                        "{kind} ({}) and {other} ({}) may both deploy on {} points; give each arm roles of its own",
+                        kind.arm().name(),
+                        arm.name(),
+                        role.name()
+                    )));
+                }
+                Some(_) => {}
+                None => owner.push((role, kind.arm(), kind)),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a rule set that allows an action its fixed action space cannot name. The
+/// board's space holds every pair one edge apart, in one railway component, on one air
+/// line, a surface point and an air position within [`crate::board::STRIKE_RANGE`], and
+/// a missile's flights; the one power that reaches further is anti-aircraft fire from
+/// an air position (a plane given `anti_air`), which must find each plane it could hit
+/// on its air lines.
+fn check_action_space(
+    spec: &RuleSpec,
+    board: &Board,
+    mobility: &[Mobility; PieceKind::COUNT],
+    abilities: &[u8; PieceKind::COUNT],
+) -> Result<(), RulesError> {
+    for &kind in spec.army.keys() {
+        if abilities[kind as usize] & Ability::AntiAir.bit() == 0 {
+            continue;
+        }
+        let in_air = mobility[kind as usize] == Mobility::Fly
+            || deploy_roles(spec, kind).iter().any(|r| matches!(r, Role::Air | Role::Airport));
+        if !in_air {
+            continue;
+        }
+        for a in board.points().filter(|&p| board.is_air(p)) {
+            for b in board.points().filter(|&p| board.is_air(p) && p != a) {
+                if board.distance(a, b) as i32 <= crate::board::STRIKE_RANGE && board.move_index(a, b).is_none() {
+                    return Err(RulesError::OutsideActionSpace(format!(
+                        "{kind} has \"anti_air\" and can be in the air, but its fire from {} at a plane on {} is off every air line",
+                        board.name_of(a),
+                        board.name_of(b)
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Refuses options that would be silently ignored or would make legality depend on
@@ -892,15 +1016,31 @@ fn compile_entries(spec: &RuleSpec) -> Result<Box<[[Option<Outcome>; PieceKind::
                 .ok_or_else(|| RulesError::UnknownOption(opt.clone()))?;
         }
     }
+    // Each entry's patterns as kind sets, computed once: the table below then costs a
+    // bit test per (pair, entry) rather than a pattern match (large rule sets compile
+    // in time linear in their size).
+    let mask = |pattern: &KindPattern| -> Result<u128, RulesError> {
+        let mut m = 0u128;
+        for k in PieceKind::ALL {
+            if pattern_matches(spec, pattern, k)? {
+                m |= 1 << k as usize;
+            }
+        }
+        Ok(m)
+    };
+    let mut entries = Vec::with_capacity(spec.combat.len());
+    for e in &spec.combat {
+        if let Some(opt) = &e.if_option {
+            if !spec.options.flag(opt).unwrap_or(false) {
+                continue;
+            }
+        }
+        entries.push((mask(&e.attacker)?, mask(&e.defender)?, e));
+    }
     for a in PieceKind::ALL {
         for d in PieceKind::ALL {
-            for e in &spec.combat {
-                if let Some(opt) = &e.if_option {
-                    if !spec.options.flag(opt).unwrap_or(false) {
-                        continue;
-                    }
-                }
-                if !pattern_matches(spec, &e.attacker, a)? || !pattern_matches(spec, &e.defender, d)? {
+            for &(am, dm, e) in &entries {
+                if am >> a as usize & 1 == 0 || dm >> d as usize & 1 == 0 {
                     continue;
                 }
                 table[a as usize][d as usize] = Some(match e.outcome {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::board::{Point, Role};
 use crate::piece::{PieceKind, Side};
-use crate::rng::Rng;
+use crate::rng::KeyedRng;
 use crate::rules::{Constraint, RuleSet};
 
 /// One side's deployment as written by a user: point names mapped to kind names.
@@ -121,6 +121,9 @@ pub enum SetupError {
         /// The rule set's name.
         rules: String,
     },
+    /// The JSON text is longer than [`crate::limits::MAX_SETUP_JSON`] bytes.
+    #[error("setup JSON of {0} bytes is over the limit of {max} bytes", max = crate::limits::MAX_SETUP_JSON)]
+    TooLarge(usize),
 }
 
 impl Setup {
@@ -142,6 +145,9 @@ impl Setup {
 
     /// Reads a setup from a JSON object `{"a1": "flag", …}`.
     pub fn from_json(json: &str) -> Result<Setup, SetupError> {
+        if json.len() > crate::limits::MAX_SETUP_JSON {
+            return Err(SetupError::TooLarge(json.len()));
+        }
         serde_json::from_str(json).map_err(|e| SetupError::Json(e.to_string()))
     }
 
@@ -298,7 +304,8 @@ impl Deployment {
             return None;
         }
         let points = rules.deploy_points(side);
-        let mut rng = Rng::new(seed ^ 0x5E7_u64.wrapping_mul(side as u64 + 1));
+        // Keyed: a player's own setup does not give the seed (and so the others') away.
+        let mut rng = KeyedRng::new(seed, 0x5E70 + side as u64);
         let allowed = |kind: PieceKind, p: Point| {
             rules
                 .spec()

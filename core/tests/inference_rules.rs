@@ -247,7 +247,9 @@ fn planes_shot_down_show_an_anti_aircraft_piece_below() {
                 r.public.iter().find(|e| matches!(e, Event::ShotDown { .. }))
             {
                 let other = if side == Side::South { Side::North } else { Side::South };
-                let below = g.board().below(at).unwrap();
+                // Over a gun between the air rows the plane falls at the gun's own
+                // (surface) point: the gun is there.
+                let below = g.board().below(at).unwrap_or(at);
                 let b = g.beliefs(side);
                 // The plane's owner was shown the gun; the gun's owner knows its own; so
                 // check the rule itself through a third view: the owner's beliefs built

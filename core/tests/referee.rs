@@ -201,7 +201,7 @@ fn rule_set_json_round_trip_and_errors() {
     assert!(matches!(RuleSet::preset("chess"), Err(junqi::RulesError::UnknownPreset(_))));
     assert!(matches!(RuleSet::from_json("{"), Err(junqi::RulesError::Json(_))));
     assert!(matches!(
-        RuleSet::from_json(r#"{"extends": "classic", "options": {"no_such_option": 1}}"#),
+        RuleSet::from_json(r#"{"extends": "classic", "name": "x", "options": {"no_such_option": 1}}"#),
         Err(junqi::RulesError::Json(_))
     ));
     assert!(matches!(RuleSet::from_json(r#"{"extends": "nope"}"#), Err(junqi::RulesError::UnknownPreset(_))));

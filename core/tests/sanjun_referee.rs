@@ -207,16 +207,55 @@ proptest! {
         plies in 0usize..300,
         variant in 0..VARIANTS.len(),
     ) {
-        let played = play_random(VARIANTS[variant], seed, plies);
-        let label = format!("{} {}", VARIANTS[variant].0, VARIANTS[variant].1);
-        let mut rng = Rng::new(seed ^ 0x5A5A);
-        let (mut total, mut available) = (0, 0);
-        for (player, enemy) in [(Side::South, Side::North), (Side::North, Side::South)] {
-            let (checked, pairs) = check_player(&played, &label, player, enemy, &mut rng);
-            total += checked;
-            available += pairs;
+        let (total, available, actions) = check_game(variant, seed, plies);
+        prop_assert!(total > 0 || available == 0, "no consistent swap found after {} actions", actions);
+    }
+}
+
+/// One random game of a variant: (swaps checked, swaps available, actions played).
+fn check_game(variant: usize, seed: u64, plies: usize) -> (usize, usize, usize) {
+    let played = play_random(VARIANTS[variant], seed, plies);
+    let label = format!("{} {}", VARIANTS[variant].0, VARIANTS[variant].1);
+    let mut rng = Rng::new(seed ^ 0x5A5A);
+    let (mut total, mut available) = (0, 0);
+    for (player, enemy) in [(Side::South, Side::North), (Side::North, Side::South)] {
+        let (checked, pairs) = check_player(&played, &label, player, enemy, &mut rng);
+        total += checked;
+        available += pairs;
+    }
+    (total, available, played.actions.len())
+}
+
+/// The soak of `scripts/soak` for the land-sea-air presets: `JUNQI_SOAK_GAMES` random
+/// games (default 10 000) per variant from seed `JUNQI_SOAK_SEED` (default 0), each of a
+/// random length below 300 actions; `JUNQI_SOAK_VARIANT` filters by label.
+#[test]
+#[ignore = "long: run by scripts/soak"]
+fn soak() {
+    let env = |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let (games, first) = (env("JUNQI_SOAK_GAMES", 10_000), env("JUNQI_SOAK_SEED", 0));
+    let only = std::env::var("JUNQI_SOAK_VARIANT").unwrap_or_default();
+    for (i, v) in VARIANTS.iter().enumerate() {
+        let label = format!("{} {}", v.0, v.1);
+        if !label.contains(&only) {
+            continue;
         }
-        prop_assert!(total > 0 || available == 0, "no consistent swap found after {} actions", played.actions.len());
+        let start = std::time::Instant::now();
+        let (mut swaps, mut actions) = (0usize, 0usize);
+        for g in 0..games {
+            let seed = first + g;
+            let (n, _, len) = check_game(i, seed, Rng::new(seed ^ 0x50A4).below(300));
+            swaps += n;
+            actions += len;
+            if (g + 1) % 500 == 0 {
+                eprintln!("[soak] {label}: {}/{games} games, {swaps} swaps checked, {:.0} s", g + 1, start.elapsed().as_secs_f64());
+            }
+        }
+        println!(
+            "[soak] {label}: {games} games (seeds {first}..{}), {actions} actions, {swaps} swaps checked, no difference, {:.0} s",
+            first + games,
+            start.elapsed().as_secs_f64()
+        );
     }
 }
 

@@ -153,7 +153,9 @@ fn give_report(out: Option<Out<*mut c_char>>, game: &Game, report: &Report) {
 /// - `rules`: the rule set (borrowed; the game keeps its own reference, so `rules` may
 ///   be freed afterwards).
 /// - `seed`: kept in the record; it decides the `fanqi` deal and the default random
-///   setups, so it is referee-only information.
+///   setups, so it is referee-only information — a secret. Pass a chosen seed only for
+///   reproducible research (the same seed gives the same game); a game between players
+///   takes a fresh seed from the operating system: `junqi_game_new_os_seed`.
 /// - `game_out`: receives a new handle; free it with `junqi_game_free`.
 ///
 /// Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
@@ -172,6 +174,32 @@ pub unsafe extern "C" fn junqi_game_new(
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(game_out, "game_out") }?;
         give_game(out, Game::with_rules(Arc::clone(&rules.inner), seed));
+        Ok(())
+    })
+}
+
+/// Starts a game of a rule set, like `junqi_game_new`, with a fresh seed from the
+/// operating system's random source (kept in the record: `junqi_game_record_json`).
+/// What a game between players should use: a referee's seed is a secret.
+///
+/// - `rules`: the rule set (borrowed).
+/// - `game_out`: receives a new handle; free it with `junqi_game_free`.
+///
+/// Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
+///
+/// # Safety
+/// `rules` is NULL or a live `junqi_rules`; `game_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_new_os_seed(
+    rules: *const junqi_rules,
+    game_out: *mut *mut junqi_game,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `rules`.
+        let rules = unsafe { handle_ref(rules, "rules") }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::new(game_out, "game_out") }?;
+        give_game(out, Game::with_os_seed(Arc::clone(&rules.inner)));
         Ok(())
     })
 }

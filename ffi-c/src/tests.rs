@@ -626,3 +626,26 @@ fn rules_are_shared_between_threads() {
     }
     unsafe { junqi_rules_free(rules.0) };
 }
+
+#[test]
+fn games_without_a_seed_take_one_from_the_os() {
+    let rules = classic();
+    let seed_of = |game: *mut junqi_game| {
+        let mut json = null_mut();
+        assert_eq!(unsafe { junqi_game_record_json(game, &mut json) }, junqi_status::Ok);
+        let record: serde_json::Value = serde_json::from_str(&take(json)).unwrap();
+        record["seed"].as_u64().unwrap()
+    };
+    let (mut a, mut b) = (null_mut(), null_mut());
+    unsafe {
+        assert_eq!(junqi_game_new_os_seed(rules, &mut a), junqi_status::Ok);
+        assert_eq!(junqi_game_new_os_seed(rules, &mut b), junqi_status::Ok);
+        assert_eq!(junqi_game_new_os_seed(std::ptr::null(), &mut b), junqi_status::NullPointer);
+    }
+    assert_ne!(seed_of(a), seed_of(b));
+    unsafe {
+        junqi_game_free(a);
+        junqi_game_free(b);
+        junqi_rules_free(rules);
+    }
+}

@@ -196,23 +196,19 @@ fn replay(py: Python<'_>, text: &str) -> PyResult<junqi::Game> {
     .map_err(game_err)
 }
 
-/// A seed for `seed=None`: fresh entropy from the standard library's hasher keys and the
-/// clock.
+/// A seed for `seed=None`: from the operating system's random source (a referee's
+/// seed is a secret).
 pub fn random_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    h.write_u128(nanos);
-    h.finish()
+    junqi::random_seed()
 }
 
 /// A refereed game: the full state, each player's event log, and the record.
 ///
 /// ``Game(rules="classic", seed=None)``: ``rules`` is a preset name, rule-set JSON
-/// text (e.g. ``'{"extends": "classic", "options": {...}}'``), a dict, or a
-/// ``RuleSet``; ``seed=None`` picks a random seed, kept in the record.
+/// text (e.g. ``'{"extends": "classic", "name": "mine", "options": {...}}'``), a dict, or a
+/// ``RuleSet``; ``seed=None`` takes a fresh seed from the operating system, kept in
+/// the record. A referee's seed is a secret (it gives away the 翻棋 deal and the random
+/// setups): pass a seed only for reproducible research.
 ///
 /// Safe to share between threads: calls are serialised by an internal lock.
 #[pyclass(frozen, module = "junqi._junqi")]

@@ -18,11 +18,12 @@ pub fn rules_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<junqi::RuleSet>
         return Ok(r.get().inner.clone());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return rules_from_text(&s.to_cow()?);
+        let text = s.to_cow()?.into_owned();
+        return rules_from_text(obj.py(), &text);
     }
     if obj.is_instance_of::<PyDict>() {
         let text: String = obj.py().import("json")?.call_method1("dumps", (obj,))?.extract()?;
-        return rules_from_text(&text);
+        return rules_from_text(obj.py(), &text);
     }
     Err(pyo3::exceptions::PyTypeError::new_err(format!(
         "rules must be a preset name, rule-set JSON text, a dict or a RuleSet, not {}",
@@ -30,9 +31,10 @@ pub fn rules_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<junqi::RuleSet>
     )))
 }
 
-fn rules_from_text(text: &str) -> PyResult<Arc<junqi::RuleSet>> {
+/// Compiling a large rule set takes a while: other Python threads run meanwhile.
+fn rules_from_text(py: Python<'_>, text: &str) -> PyResult<Arc<junqi::RuleSet>> {
     if text.trim_start().starts_with('{') {
-        junqi::RuleSet::from_json(text).map(Arc::new).map_err(rules_err)
+        py.detach(|| junqi::RuleSet::from_json(text)).map(Arc::new).map_err(rules_err)
     } else {
         junqi::RuleSet::preset(text).map_err(rules_err)
     }
@@ -123,7 +125,7 @@ pub fn resolve_attack(
 
 /// A validated rule set: army, deployment constraints, movement, combat table, options.
 ///
-/// ``RuleSet("classic")`` loads a preset; ``RuleSet('{"extends": "classic", "options":
+/// ``RuleSet("classic")`` loads a preset; ``RuleSet('{"extends": "classic", "name": "mine", "options":
 /// {...}}')`` (or the same as a dict) loads a variant.
 #[pyclass(frozen, module = "junqi._junqi")]
 pub struct RuleSet {
@@ -156,8 +158,9 @@ impl RuleSet {
 
     /// A rule set from JSON: complete, or ``{"extends": "<preset>", ...}``.
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<RuleSet> {
-        Ok(RuleSet { inner: Arc::new(junqi::RuleSet::from_json(text).map_err(rules_err)?) })
+    fn from_json(py: Python<'_>, text: &str) -> PyResult<RuleSet> {
+        let rules = py.detach(|| junqi::RuleSet::from_json(text)).map_err(rules_err)?;
+        Ok(RuleSet { inner: Arc::new(rules) })
     }
 
     /// The rule set's name.

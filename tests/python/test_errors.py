@@ -128,7 +128,7 @@ def test_rules_errors() -> None:
     with pytest.raises(junqi.RulesError, match='unknown rule set "chess"'):
         junqi.Game('{"extends": "chess"}')
     with pytest.raises(junqi.RulesError, match="invalid rule set JSON"):
-        junqi.RuleSet({"extends": "classic", "options": {"no_such_option": 1}})
+        junqi.RuleSet({"extends": "classic", "name": "x", "options": {"no_such_option": 1}})
     with pytest.raises(junqi.RulesError):
         junqi.resolve("nope", "bomb", "mine")
     with pytest.raises(TypeError):

@@ -33,10 +33,10 @@ def test_combat_table(attacker: str, defender: str, outcome: Outcome) -> None:
 
 
 def test_combat_options_change_the_table() -> None:
-    variant = '{"extends": "classic", "options": {"mine_survives": false, "bomb_may_hit_flag": false}}'
+    variant = '{"extends": "classic", "name": "variant", "options": {"mine_survives": false, "bomb_may_hit_flag": false}}'
     assert junqi.resolve(variant, "commander", "mine") == Outcome.BOTH
     assert junqi.resolve(variant, "bomb", "flag") == Outcome.REPEL
-    as_dict = {"extends": "classic", "options": {"mine_survives": False}}
+    as_dict = {"extends": "classic", "name": "variant", "options": {"mine_survives": False}}
     assert junqi.resolve(as_dict, "commander", "mine") == Outcome.BOTH
     assert junqi.resolve(junqi.RuleSet(as_dict), "engineer", "mine") == Outcome.WIN
 

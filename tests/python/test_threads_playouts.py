@@ -71,7 +71,7 @@ def test_random_playouts_are_sane_and_deterministic() -> None:
     assert junqi.random_playouts(n=300, seed=1)[:50] == results
     cut = junqi.random_playouts(n=5, seed=3, max_plies=4)
     assert all(r.plies == 4 and r.result is None and r.reason is None for r in cut)
-    variant = {"extends": "classic", "options": {"no_capture_draw_plies": 3}}
+    variant = {"extends": "classic", "name": "short", "options": {"no_capture_draw_plies": 3}}
     short = junqi.random_playouts(variant, n=20, seed=1)
     assert all(r.plies < 200 for r in short)
 

@@ -65,7 +65,7 @@ def test_view_depends_only_on_the_players_information() -> None:
 
 
 def test_engineer_scouting_is_private() -> None:
-    rules = {"extends": "classic", "options": {"engineer_scouts": "attacker"}}
+    rules = {"extends": "classic", "name": "scouts", "options": {"engineer_scouts": "attacker"}}
     game = junqi.Game(rules, seed=1)
     game.deploy("south", SOUTH)
     game.deploy("north", NORTH)
@@ -145,7 +145,7 @@ def test_pickle_round_trip(game: junqi.Game) -> None:
     assert pickle.loads(pickle.dumps(fresh)).seed == 99
     for value in (Side.NORTH, PieceKind.BOMB, junqi.Outcome.REPEL, junqi.Phase.OVER):
         assert pickle.loads(pickle.dumps(value)) == value
-    rules = junqi.RuleSet({"extends": "classic", "options": {"rail_max_steps": 3}})
+    rules = junqi.RuleSet({"extends": "classic", "name": "rail-3", "options": {"rail_max_steps": 3}})
     assert pickle.loads(pickle.dumps(rules)) == rules
     assert pickle.loads(pickle.dumps(junqi.Board())) == junqi.Board("classic")
 

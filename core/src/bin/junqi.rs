@@ -19,7 +19,8 @@ player sees: its own pieces, the others' as <??> until the referee shows them.
   --rules R       a preset (default classic), else a file of rule-set JSON: any path,
                   `-` for standard input.
                   Presets: PRESETS
-  --seed N        seed for the setups (or the deal) and the players' choices (default 1)
+  --seed N        seed for the setups (or the deal) and the players' choices, to replay a
+                  game (default: a fresh seed from the operating system, printed)
   --every N       print every player's board every N plies (default 20; 0 = only at the end)
   --max-plies N   stop after N plies even if the game is not over (default 2000)
   --quiet         print only the result
@@ -48,7 +49,7 @@ struct Args {
 fn parse_args() -> Result<Option<Args>, String> {
     let mut a = Args {
         rules: "classic".into(),
-        seed: 1,
+        seed: 0,
         every: 20,
         max_plies: 2000,
         quiet: false,
@@ -56,12 +57,16 @@ fn parse_args() -> Result<Option<Args>, String> {
         svg: None,
         every_given: false,
     };
+    let mut seeded = false;
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--rules" => a.rules = value("--rules")?,
-            "--seed" => a.seed = value("--seed")?.parse().map_err(|e| format!("--seed: {e}"))?,
+            "--seed" => {
+                a.seed = value("--seed")?.parse().map_err(|e| format!("--seed: {e}"))?;
+                seeded = true;
+            }
             "--every" => {
                 a.every = value("--every")?.parse().map_err(|e| format!("--every: {e}"))?;
                 a.every_given = true;
@@ -75,6 +80,10 @@ fn parse_args() -> Result<Option<Args>, String> {
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown argument {other:?}")),
         }
+    }
+    if !seeded {
+        // A referee's seed is a secret: without --seed, a fresh one from the OS.
+        a.seed = junqi::random_seed();
     }
     Ok(Some(a))
 }

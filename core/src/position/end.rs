@@ -163,7 +163,10 @@ impl Position {
         for &(side, reason) in fresh {
             report.push(side, reason);
             let Some(army) = self.armies[side as usize] else { continue };
-            for p in self.occ[army as usize].iter() {
+            // Face-down pieces (翻棋) stay face down: nobody may learn which of them
+            // were this army's. Flipped later, such a piece stays where it is, face up,
+            // commanded by nobody.
+            for p in self.occ[army as usize].minus(self.hidden).iter() {
                 let id = self.cells[p.index()];
                 self.remove(id);
                 removed = true;

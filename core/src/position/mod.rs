@@ -192,7 +192,8 @@ impl Position {
             .iter()
             .flat_map(|&s| rules.army().flat_map(move |(k, n)| std::iter::repeat_n((s, k), n as usize)))
             .collect();
-        crate::rng::Rng::new(seed ^ 0xF1A9_D3A1).shuffle(&mut pieces);
+        // Keyed: the flips a player sees do not give the seed (and the rest) away.
+        crate::rng::KeyedRng::new(seed, 0xF1A9_D3A1).shuffle(&mut pieces);
         points.into_iter().zip(pieces).map(|(p, (s, k))| (p, s, k)).collect()
     }
 
@@ -369,7 +370,7 @@ impl Position {
             let deal = Position::deal_for(&rules, seed);
             return Position::from_deal(rules, &deal).expect("a seed's deal is valid");
         }
-        let mut rng = crate::rng::Rng::new(seed);
+        let mut rng = crate::rng::KeyedRng::new(seed, 0x57A2_7000);
         let mut pos = Position::new(rules.clone());
         for &side in rules.sides() {
             pos.deploy(&Deployment::random(&rules, side, rng.next_u64()))
@@ -542,6 +543,7 @@ impl Position {
             self.cells[at.index()] = EMPTY;
             self.occ[slot.owner as usize].remove(at);
             self.occupied.remove(at);
+            self.hidden.remove(at);
         }
     }
 
