@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use junqi::{Action, Game, Phase, Record, RuleSet, Side};
+use junqi::{Action, Game, Phase, Record, RuleSet};
 use serde_json::{json, Value};
 
 /// Choices drawn from the fuzz input; zeros once it runs out.
