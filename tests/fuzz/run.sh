@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # The fuzz targets in the test command, without cargo-fuzz: fuzz/ built as an ordinary
-# release crate (libFuzzer's driver, no sanitizer, no coverage instrumentation), then
+# crate (profile `replay`: opt-level 1, quick to compile; libFuzzer's driver, no
+# sanitizer, no coverage instrumentation), then
 # each target replays its checked-in corpus (fuzz/corpus/TARGET) and runs a few seconds
 # of libFuzzer's mutations from it. A panic or failed assertion fails the run and leaves
 # the input in fuzz/target/replay-artifacts/. The coverage-guided runs under
 # AddressSanitizer/LeakSanitizer are `scripts/fuzz [SECONDS]` (docs/robustness.md).
 #
-#   tests/fuzz/run.sh [SECONDS]      # seconds of mutation per target, default 5
+#   tests/fuzz/run.sh [SECONDS]      # seconds of mutation per target, default 3
 set -euo pipefail
 cd "$(dirname "$0")/../../fuzz"
-seconds="${1:-5}"
-echo "-- fuzz: cargo build --release (fuzz/, uninstrumented)"
-cargo build --release --bins --quiet
+seconds="${1:-3}"
+echo "-- fuzz: cargo build --profile replay (fuzz/, uninstrumented)"
+cargo build --profile replay --bins --quiet
 artifacts=target/replay-artifacts
 mkdir -p "$artifacts"
 mapfile -t targets < <(sed -n 's/^name = "\(.*\)"$/\1/p' Cargo.toml | grep -v '^junqi-fuzz$')
@@ -22,8 +23,8 @@ for t in "${targets[@]}"; do
   # scratch copy: the checked-in corpus is read only).
   work="target/replay-corpus/$t"
   rm -rf "$work" && mkdir -p "$work" && cp "corpus/$t"/* "$work"/
-  if ! { "./target/release/$t" -artifact_prefix="$artifacts/$t-" "corpus/$t"/* \
-         && "./target/release/$t" -artifact_prefix="$artifacts/$t-" -max_total_time="$seconds" \
+  if ! { "./target/replay/$t" -artifact_prefix="$artifacts/$t-" "corpus/$t"/* \
+         && "./target/replay/$t" -artifact_prefix="$artifacts/$t-" -max_total_time="$seconds" \
               -timeout=30 -rss_limit_mb=4096 "$work"; } > "$log" 2>&1; then
     tail -30 "$log" >&2
     echo "-- fuzz: $t FAILED (input in fuzz/$artifacts/)" >&2
