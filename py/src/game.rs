@@ -364,17 +364,30 @@ impl Game {
     /// The legal moves as indices in the fixed action space, ascending (a new list
     /// each call; worked out once per position).
     fn legal_action_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let g = self.lock();
-        let stamp = g.record_len();
-        let mut cache = self.legal_ids.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((s, list)) = cache.as_ref() {
-            if *s == stamp {
-                let list = list.bind(py);
-                return Ok(list.get_slice(0, list.len()));
+        // No Python call while a lock is held (Python may switch to a thread that waits
+        // for the lock with the GIL held): read under the locks, build lists after.
+        let (stamp, ids) = {
+            let g = self.lock();
+            let stamp = g.record_len();
+            let cache = self.legal_ids.lock().unwrap_or_else(|e| e.into_inner());
+            match cache.as_ref() {
+                Some((s, list)) if *s == stamp => (stamp, Err(list.clone_ref(py))),
+                _ => (stamp, Ok(g.legal_action_ids())),
             }
-        }
-        let list = PyList::new(py, g.legal_action_ids())?;
-        *cache = Some((stamp, list.clone().unbind()));
+        };
+        let list = match ids {
+            Err(cached) => cached.into_bound(py),
+            Ok(ids) => {
+                let list = PyList::new(py, ids)?;
+                let old = self
+                    .legal_ids
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .replace((stamp, list.clone().unbind()));
+                drop(old);
+                list
+            }
+        };
         Ok(list.get_slice(0, list.len()))
     }
 
@@ -636,10 +649,13 @@ impl Game {
     fn __setstate__(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
         let text = record_text(state)?;
         let game = replay(py, &text)?;
-        let mut g = self.lock();
-        *g = game;
-        // Another game, possibly with a record of the same length: forget the cache.
-        *self.legal_ids.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        let old = {
+            let mut g = self.lock();
+            *g = game;
+            // Another game, possibly with a record of the same length: forget the cache.
+            self.legal_ids.lock().unwrap_or_else(|e| e.into_inner()).take()
+        };
+        drop(old);
         Ok(())
     }
 

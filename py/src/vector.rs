@@ -38,6 +38,9 @@ fn vector_err(e: junqi::VectorError) -> PyErr {
 /// Games are seeded from ``seed``, their slot and episode: a run is the same whatever
 /// the number of ``threads`` (default: every core, for batches of 64 games or more).
 /// ``seed=None`` draws a random seed.
+///
+/// Safe to share between Python threads: calls are serialised by an internal lock,
+/// which is never held while waiting for the GIL.
 #[pyclass(frozen, module = "junqi._junqi")]
 pub struct VectorEnv {
     inner: Mutex<junqi::VectorEnv>,
@@ -153,14 +156,16 @@ impl VectorEnv {
     /// again), so the same seed gives the same games.
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(&self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyTuple>> {
-        let mut env = self.lock();
-        let (n, space) = (env.len(), env.action_space());
-        let shape = env.rules().observation_spec().shape();
+        // The lock is taken briefly here, and for the work itself only inside the
+        // GIL-free region: never held while waiting for the GIL (no deadlock with a
+        // thread that holds the GIL and waits for the lock).
+        let (n, space, shape, observes) = {
+            let env = self.lock();
+            (env.len(), env.action_space(), env.rules().observation_spec().shape(), env.observes())
+        };
         let masks = zeros::<bool>(py, &[n, space]);
         let to_act = zeros::<i8>(py, &[n]);
-        let obs = env
-            .observes()
-            .then(|| zeros::<f32>(py, &[n, shape[0], shape[1]]));
+        let obs = observes.then(|| zeros::<f32>(py, &[n, shape[0], shape[1]]));
         {
             let mut m = masks.try_readwrite()?;
             let mut t = to_act.try_readwrite()?;
@@ -169,15 +174,13 @@ impl VectorEnv {
                 Some(o) => {
                     let mut o = o.try_readwrite()?;
                     let o = o.as_slice_mut()?;
-                    let env = &mut *env;
                     py.detach(|| {
-                        catch_unwind(AssertUnwindSafe(|| env.reset_observing(seed, o, m, t)))
+                        catch_unwind(AssertUnwindSafe(|| self.lock().reset_observing(seed, o, m, t)))
                     })
                     .map_err(|p| panic_err("reset failed", p))?;
                 }
                 None => {
-                    let env = &mut *env;
-                    py.detach(|| catch_unwind(AssertUnwindSafe(|| env.reset(seed, m, t))))
+                    py.detach(|| catch_unwind(AssertUnwindSafe(|| self.lock().reset(seed, m, t))))
                         .map_err(|p| panic_err("reset failed", p))?;
                 }
             }
@@ -215,23 +218,24 @@ impl VectorEnv {
         }
         let actions = arr.try_readonly()?;
         let actions = actions.as_slice()?;
-        let mut env = self.lock();
-        let (n, space, seats) = (env.len(), env.action_space(), env.seats());
+        // As in `reset`: the lock is never held while waiting for the GIL.
+        let (n, space, seats, shape, observes) = {
+            let env = self.lock();
+            let shape = env.rules().observation_spec().shape();
+            (env.len(), env.action_space(), env.seats(), shape, env.observes())
+        };
         if actions.len() != n {
             return Err(vector_err(junqi::VectorError::ActionCount {
                 expected: n,
                 got: actions.len(),
             }));
         }
-        let shape = env.rules().observation_spec().shape();
         let masks = zeros::<bool>(py, &[n, space]);
         let rewards = zeros::<f32>(py, &[n, seats]);
         let terminated = zeros::<bool>(py, &[n]);
         let truncated = zeros::<bool>(py, &[n]);
         let to_act = zeros::<i8>(py, &[n]);
-        let obs = env
-            .observes()
-            .then(|| zeros::<f32>(py, &[n, shape[0], shape[1]]));
+        let obs = observes.then(|| zeros::<f32>(py, &[n, shape[0], shape[1]]));
         {
             let mut m = masks.try_readwrite()?;
             let mut r = rewards.try_readwrite()?;
@@ -253,8 +257,7 @@ impl VectorEnv {
                 truncated: tr.as_slice_mut()?,
                 to_act: ta.as_slice_mut()?,
             };
-            let env = &mut *env;
-            py.detach(|| catch_unwind(AssertUnwindSafe(|| env.step(actions, out))))
+            py.detach(|| catch_unwind(AssertUnwindSafe(|| self.lock().step(actions, out))))
                 .map_err(|p| panic_err("step failed", p))?
                 .map_err(vector_err)?;
         }
@@ -282,25 +285,27 @@ impl VectorEnv {
         py: Python<'py>,
         i: usize,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let env = self.lock();
-        check_index(&env, i)?;
-        Ok(PyArray1::from_iter(
-            py,
-            env.legal_action_ids(i).iter().map(|&a| a as i64),
-        ))
+        let ids: Vec<i64> = {
+            let env = self.lock();
+            check_index(&env, i)?;
+            env.legal_action_ids(i).iter().map(|&a| a as i64).collect()
+        };
+        Ok(PyArray1::from_vec(py, ids))
     }
 
     /// A uniformly random legal action id for every game (``int64 [n]``), drawn in
     /// Rust from the environment's own generator (seeded from its seed): a random
     /// player, or exploration, without a Python loop over the masks.
-    fn random_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let mut env = self.lock();
-        let arr = PyArray1::<i64>::zeros(py, env.len(), false);
-        {
-            let mut rw = arr.try_readwrite()?;
-            env.random_actions(rw.as_slice_mut()?);
-        }
-        Ok(arr)
+    fn random_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        // Never call into Python (which may run other threads' code) while holding the
+        // lock: draw under it, make the array after.
+        let actions = {
+            let mut env = self.lock();
+            let mut actions = vec![0i64; env.len()];
+            env.random_actions(&mut actions);
+            actions
+        };
+        PyArray1::from_vec(py, actions)
     }
 
     /// Game ``i`` as it stands, as an independent ``Game`` (the referee's whole state:

@@ -3,6 +3,9 @@ per-position cache of legal action ids."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -162,3 +165,30 @@ def test_game_mask_is_numpy_and_ids_are_cached_per_position() -> None:
     other.play_id(other.legal_action_ids()[-1])
     game.__setstate__(other.record())
     assert game.legal_action_ids() == other.legal_action_ids()
+
+
+def test_sharing_an_env_between_threads_does_not_deadlock() -> None:
+    # One thread steps (the lock held without the GIL) while another keeps calling
+    # methods that take the lock with the GIL held. A lock held while waiting for the
+    # GIL would hang both; run it in a child process so a hang fails the test.
+    code = """
+import threading, junqi
+env = junqi.VectorEnv("classic", 256, seed=1, threads=2)
+env.reset()
+def stepping():
+    for _ in range(150):
+        env.step(env.random_actions())
+t = threading.Thread(target=stepping)
+t.start()
+calls = 0
+while t.is_alive():
+    assert env.n == 256 and len(env.random_actions()) == 256
+    env.game(calls % 256)
+    env.finished()
+    calls += 1
+t.join()
+print("ok", calls)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok ")
