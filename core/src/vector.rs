@@ -276,6 +276,9 @@ impl VectorEnv {
     /// A uniformly random legal action id for every game, drawn from the
     /// environment's own generator (seeded from its seed): random players and
     /// exploration without a round trip through the masks.
+    ///
+    /// # Panics
+    /// If `out` does not hold one action per game.
     pub fn random_actions(&mut self, out: &mut [i64]) {
         assert_eq!(out.len(), self.slots.len(), "one action per game");
         for (a, slot) in out.iter_mut().zip(&self.slots) {
@@ -292,6 +295,11 @@ impl VectorEnv {
     /// Restarts every game (new episodes; with `seed`, the environment is reseeded and
     /// episodes count from 0 again) and writes the masks and seats to act (and the
     /// observations with [`VectorEnv::reset_observing`]).
+    ///
+    /// # Panics
+    /// If `masks` does not hold `len() × action_space()` flags or `to_act` `len()`
+    /// seats (buffers are the caller's to size; [`VectorEnv::step`] reports them as
+    /// errors because it also checks actions).
     pub fn reset(&mut self, seed: Option<u64>, masks: &mut [bool], to_act: &mut [i8]) {
         self.reset_inner(seed);
         let (space, n) = (self.action_space(), self.len());
@@ -309,6 +317,10 @@ impl VectorEnv {
 
     /// Like [`VectorEnv::reset`], also writing each next player's observation into
     /// `observations` (`n × observation_len()` floats; the environment must observe).
+    ///
+    /// # Panics
+    /// As [`VectorEnv::reset`], and if the environment does not observe or
+    /// `observations` is shorter than `len() × observation_len()`.
     pub fn reset_observing(
         &mut self,
         seed: Option<u64>,
