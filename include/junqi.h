@@ -375,6 +375,25 @@ typedef struct junqi_game junqi_game;
 typedef struct junqi_rules junqi_rules;
 
 /**
+ * `n` refereed games of one rule set stepped together (opaque): each step plays one
+ * action in every game, writes the next players' masks (and observations), the
+ * rewards, and restarts finished games at once (same-step auto-reset), keeping each
+ * finished game for `junqi_vector_env_next_finished`.
+ *
+ * Every game is seeded from the environment's seed, its slot and its episode number,
+ * so a run is the same for any number of threads. Observations come from each
+ * player's own beliefs (what it was told), never from the referee's state.
+ *
+ * Made by `junqi_vector_env_new`; freed with `junqi_vector_env_free`.
+ *
+ * Thread safety: one thread at a time per handle (it may move between threads); the
+ * environment runs its own threads inside a step when made with `threads > 1`.
+ *
+ * Poisoning: as for `junqi_game`, a panic inside a call poisons the handle.
+ */
+typedef struct junqi_vector_env junqi_vector_env;
+
+/**
  * What an attack does, as written by `junqi_resolve_attack`: the combat outcome and
  * its effect on both pieces.
  */
@@ -438,6 +457,89 @@ typedef struct {
    */
   junqi_end_reason reason;
 } junqi_result;
+
+/**
+ * The sizes of a vector environment's arrays (from `junqi_vector_env_shape`).
+ */
+typedef struct {
+  /**
+   * The number of games `n`.
+   */
+  size_t games;
+  /**
+   * Seats (players) per game: 2, or 4 in `siguo`. Rewards are `games × seats`.
+   */
+  size_t seats;
+  /**
+   * The width of a mask row: masks are `games × action_space` flags.
+   */
+  size_t action_space;
+  /**
+   * Floats in one observation (`channels × points`, see
+   * `junqi_rules_observation_spec_json`): observations are
+   * `games × observation_len` floats.
+   */
+  size_t observation_len;
+  /**
+   * Whether the environment keeps observations (made with `observe = true`).
+   */
+  bool observes;
+} junqi_vector_shape;
+
+/**
+ * Where `junqi_vector_env_reset` and `junqi_vector_env_step` write, row `i` for game
+ * `i`. Each array is given with its capacity in elements; a capacity smaller than the
+ * environment needs fails with `JUNQI_STATUS_BUFFER_TOO_SMALL` before anything is
+ * written. The library writes the first `games × …` elements of each.
+ */
+typedef struct {
+  /**
+   * `games × observation_len` floats: the observation of the player to act next in
+   * each game, from its own seat. NULL (with `observations_len` 0) skips
+   * observations; must be NULL for an environment that does not observe.
+   */
+  float *observations;
+  /**
+   * Capacity of `observations`.
+   */
+  size_t observations_len;
+  /**
+   * `games × action_space` flags: the legal actions of the player to act next.
+   */
+  bool *masks;
+  /**
+   * Capacity of `masks`.
+   */
+  size_t masks_len;
+  /**
+   * `games × seats` rewards: +1 to each seat of the winning side (or team), −1 to
+   * the others, 0 to all for a draw; 0 while a game goes on or when it is cut
+   * short. Not used by `junqi_vector_env_reset` (may be NULL there).
+   */
+  float *rewards;
+  /**
+   * Capacity of `rewards`.
+   */
+  size_t rewards_len;
+  /**
+   * `games` flags: the game ended by the rules with this step (and was restarted).
+   * Not used by `junqi_vector_env_reset` (may be NULL there).
+   */
+  bool *terminated;
+  /**
+   * `games` flags: the game reached the ply limit and was cut short (and
+   * restarted). Not used by `junqi_vector_env_reset` (may be NULL there).
+   */
+  bool *truncated;
+  /**
+   * `games` seats: the index (into `junqi_rules_sides`) of the seat to act next.
+   */
+  int8_t *to_act;
+  /**
+   * Capacity of each of `terminated`, `truncated` and `to_act`.
+   */
+  size_t games_len;
+} junqi_vector_buffers;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1517,6 +1619,127 @@ junqi_status junqi_rules_observation_spec_json(const junqi_rules *rules, char **
  * `rules` is NULL or a live `junqi_rules`; `len_out` is NULL or writable.
  */
 junqi_status junqi_rules_observation_size(const junqi_rules *rules, size_t *len_out);
+
+/**
+ * Makes `n` games of `rules`, each deployed at random (or dealt), seeded from `seed`.
+ *
+ * - `n`: the number of games, at least 1.
+ * - `observe`: keep each player's beliefs up to date so that observations can be
+ *   written (slower; without it only masks are written).
+ * - `max_plies`: cut a game short (truncation) after this many plies; 0 for no limit.
+ * - `threads`: step the games over this many threads (0 or 1: the calling thread);
+ *   results are identical for any number.
+ * - `env_out`: receives a new handle; free it with `junqi_vector_env_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (`n` is 0); `INVALID_RULES` (the rule
+ * set has no random setup). Thread safety: any thread.
+ *
+ * # Safety
+ * `rules` is NULL or a live `junqi_rules`; `env_out` is NULL or writable.
+ */
+junqi_status junqi_vector_env_new(const junqi_rules *rules, size_t n, uint64_t seed, bool observe, uint32_t max_plies, size_t threads, junqi_vector_env **env_out);
+
+/**
+ * Frees a vector environment and every game in it (also a poisoned one). NULL is
+ * accepted and ignored.
+ *
+ * # Safety
+ * `env` is NULL or a live `junqi_vector_env` that nobody uses any more.
+ */
+void junqi_vector_env_free(junqi_vector_env *env);
+
+/**
+ * The sizes of the environment's arrays (see `junqi_vector_shape`).
+ *
+ * Status: `OK`; `NULL_POINTER`; `POISONED`. Thread safety: see `junqi_vector_env`.
+ *
+ * # Safety
+ * `env` is NULL or a live `junqi_vector_env`; `shape_out` is NULL or writable.
+ */
+junqi_status junqi_vector_env_shape(junqi_vector_env *env, junqi_vector_shape *shape_out);
+
+/**
+ * Restarts every game (new episodes) and writes the masks, the seats to act and,
+ * when `buffers->observations` is not NULL, the observations. With `reseed` the
+ * environment takes `seed` as its new seed and episodes count from 0 again (so the
+ * games are those of a new environment with that seed); without it `seed` is ignored.
+ * Finished games not yet taken are dropped.
+ *
+ * Status: `OK`; `NULL_POINTER`; `BUFFER_TOO_SMALL`; `OUT_OF_RANGE` (observations from
+ * an environment that does not observe); `POISONED`. On failure nothing is written
+ * and the environment is unchanged. Thread safety: see `junqi_vector_env`.
+ *
+ * # Safety
+ * `env` is NULL or a live `junqi_vector_env`; `buffers` is NULL or readable, and its
+ * non-NULL arrays are writable for their stated capacities and not aliased.
+ */
+junqi_status junqi_vector_env_reset(junqi_vector_env *env, bool reseed, uint64_t seed, const junqi_vector_buffers *buffers);
+
+/**
+ * Plays `actions[i]` (an action id, as in `junqi_game_play_id`) in every game `i`,
+ * then writes the results into `buffers` (see `junqi_vector_buffers`). A game that
+ * ends (or reaches the ply limit) is kept for `junqi_vector_env_next_finished` and
+ * replaced by its slot's next episode, whose first mask and observation are written.
+ *
+ * - `actions`, `actions_len`: exactly one action per game.
+ *
+ * Every action is checked before any is played: a wrong count (`OUT_OF_RANGE`), an
+ * action not legal in its game (`ILLEGAL_ACTION`, naming the game) or a buffer that is
+ * NULL or too small refuses the whole call; nothing is written and no game changes.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `ILLEGAL_ACTION`; `BUFFER_TOO_SMALL`;
+ * `POISONED`. Thread safety: see `junqi_vector_env`.
+ *
+ * # Safety
+ * `env` is NULL or a live `junqi_vector_env`; `actions` is NULL or readable for
+ * `actions_len` values; `buffers` is NULL or readable, and its non-NULL arrays are
+ * writable for their stated capacities and not aliased.
+ */
+junqi_status junqi_vector_env_step(junqi_vector_env *env, const int64_t *actions, size_t actions_len, const junqi_vector_buffers *buffers);
+
+/**
+ * A uniformly random legal action for every game, drawn from the environment's own
+ * generator (seeded from its seed): random players without reading the masks.
+ *
+ * - `actions_out`, `len`: at least one value per game.
+ *
+ * Status: `OK`; `NULL_POINTER`; `BUFFER_TOO_SMALL` (nothing written); `POISONED`.
+ * Thread safety: see `junqi_vector_env`.
+ *
+ * # Safety
+ * `env` is NULL or a live `junqi_vector_env`; `actions_out` is NULL or writable for
+ * `len` values.
+ */
+junqi_status junqi_vector_env_random_actions(junqi_vector_env *env, int64_t *actions_out, size_t len);
+
+/**
+ * A copy of game `index` as it stands, as a new game handle (free it with
+ * `junqi_game_free`).
+ *
+ * REFEREE: a game handle holds every army; give players only their views.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (no such game); `POISONED`.
+ * Thread safety: see `junqi_vector_env`.
+ *
+ * # Safety
+ * `env` is NULL or a live `junqi_vector_env`; `game_out` is NULL or writable.
+ */
+junqi_status junqi_vector_env_game(junqi_vector_env *env, size_t index, junqi_game **game_out);
+
+/**
+ * Takes the oldest finished game not taken yet (games finish in step order, then slot
+ * order): `game_out` receives it as a new game handle (free it with `junqi_game_free`;
+ * its result, record and every player's record are there), or NULL when no finished
+ * game is waiting. The optional outs receive its slot, its episode number in the slot
+ * and whether it was cut short at the ply limit.
+ *
+ * Status: `OK` (also when none is waiting); `NULL_POINTER` (`game_out`); `POISONED`.
+ * Thread safety: see `junqi_vector_env`.
+ *
+ * # Safety
+ * `env` is NULL or a live `junqi_vector_env`; every out-pointer is NULL or writable.
+ */
+junqi_status junqi_vector_env_next_finished(junqi_vector_env *env, junqi_game **game_out, size_t *index_out, uint64_t *episode_out, bool *truncated_out);
 
 #ifdef __cplusplus
 }  // extern "C"

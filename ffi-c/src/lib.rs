@@ -37,6 +37,8 @@ mod render;
 mod platform;
 // What a player deduces, samples and observations:
 mod inference;
+// Many games stepped together (reinforcement learning):
+mod vector;
 // Internals:
 mod boundary;
 mod ptr;
@@ -52,6 +54,7 @@ pub use platform::*;
 pub use rules::*;
 pub use status::junqi_status;
 pub use types::*;
+pub use vector::*;
 
 use boundary::guard_value;
 

@@ -183,3 +183,74 @@ pub(crate) fn static_c_str(s: &'static str) -> *const c_char {
     debug_assert!(s.ends_with('\0'));
     s.as_ptr().cast()
 }
+
+/// Element types whose all-zero bytes are a valid value (so a caller's buffer can be
+/// zero-filled through its raw pointer and then borrowed as a Rust slice).
+///
+/// # Safety
+/// Implement only for types for which the all-zero bit pattern is a valid value.
+pub(crate) unsafe trait Zeroable: Copy {}
+// SAFETY: 0.0, 0, 0 and false are the all-zero bit patterns of these types.
+unsafe impl Zeroable for f32 {}
+// SAFETY: as above.
+unsafe impl Zeroable for i8 {}
+// SAFETY: as above.
+unsafe impl Zeroable for i64 {}
+// SAFETY: as above (`bool` is one byte; 0 is `false`).
+unsafe impl Zeroable for bool {}
+
+/// Checks a caller's output array `ptr[0..cap]` that must hold `needed` elements,
+/// zero-fills its first `needed` elements and borrows them. Fails with `NullPointer`
+/// (NULL with `needed > 0`) or `BufferTooSmall` (`cap < needed`) before anything is
+/// written.
+///
+/// Zero-filling through the raw pointer first means the slice never covers
+/// uninitialised memory or invalid values (e.g. a byte 2 in a `bool` buffer).
+///
+/// # Safety
+/// `ptr` is NULL or valid for writes of `cap` elements of `T`, not aliased by anything
+/// else during `'a`.
+pub(crate) unsafe fn zeroed_slice_mut<'a, T: Zeroable>(
+    ptr: *mut T,
+    cap: usize,
+    needed: usize,
+    what: &str,
+) -> Result<&'a mut [T]> {
+    if needed == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(Error::null(what));
+    }
+    if cap < needed {
+        return Err(Error::new(
+            junqi_status::BufferTooSmall,
+            format!("{what} holds {cap} elements, {needed} are needed"),
+        ));
+    }
+    // SAFETY: `ptr` is non-NULL and valid for `cap >= needed` element writes (caller's
+    // contract); all-zero bytes are a valid `T` (`Zeroable`).
+    unsafe { std::ptr::write_bytes(ptr, 0, needed) };
+    // SAFETY: the first `needed` elements are now initialised valid values, the memory
+    // is valid and unaliased for `'a` (caller's contract), and `ptr` is aligned (it is
+    // a `T*` from C).
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, needed) })
+}
+
+/// Borrows a caller's input array of integers `ptr[0..len]` (NULL allowed only when
+/// `len == 0`).
+///
+/// # Safety
+/// `ptr` is NULL or valid for reads of `len` initialised `int64_t`s that do not
+/// change during `'a`.
+pub(crate) unsafe fn i64_slice_arg<'a>(ptr: *const i64, len: usize, what: &str) -> Result<&'a [i64]> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(Error::null(what));
+    }
+    // SAFETY: non-NULL, aligned, valid for `len` initialised reads and unchanged during
+    // `'a` (caller's contract); every bit pattern is a valid `i64`.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
