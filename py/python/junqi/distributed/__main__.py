@@ -36,7 +36,7 @@ def _policy(spec: str) -> Policy:
     target: Any = importlib.import_module(module)
     for part in attr.split("."):
         target = getattr(target, part)
-    return target  # type: ignore[no-any-return]
+    return target
 
 
 def _agent(spec: str) -> tuple[str, Policy]:

@@ -237,12 +237,14 @@ def _act(
     seat_ids: list[str],
 ) -> None:
     """One action in each of ``items`` (games waiting for the same agent)."""
+    policy_: Any = policy
     need_obs = policy != "random" or items[0].steps is not None
     observations: list[npt.NDArray[np.float32]] = []
     masks: list[npt.NDArray[np.int8]] = []
     sides: list[Any] = []
     for item in items:
         side = item.game.to_act
+        assert side is not None
         sides.append(side)
         if need_obs:
             observations.append(item.game.observation(side))
@@ -255,14 +257,14 @@ def _act(
     elif is_actor(policy):
         import ray
 
-        answer = ray.get(policy.act.remote(np.stack(observations), np.stack(masks)))
+        answer = ray.get(policy_.act.remote(np.stack(observations), np.stack(masks)))
         actions = [int(a) for a in np.asarray(answer).reshape(-1)]
         if len(actions) != len(items):
             raise ValueError(
                 f"the actor answered {len(actions)} actions for {len(items)} games"
             )
     else:
-        actions = [int(policy(o, m)) for o, m in zip(observations, masks)]
+        actions = [int(policy_(o, m)) for o, m in zip(observations, masks)]
     for k, item in enumerate(items):
         g = item.game
         if item.steps is not None:

@@ -86,7 +86,7 @@ def _write_text(path: Path, text: str) -> None:
 
 def write_atomic(table: Any, path: Path) -> None:
     """Writes a pyarrow table as Parquet at ``path``: a temporary file, then a rename."""
-    import pyarrow.parquet as pq
+    import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
 
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
     try:
@@ -99,7 +99,7 @@ def write_atomic(table: Any, path: Path) -> None:
 
 def games_table(rules: RuleSet, run_seed: int, games: Sequence[PlayedGame]) -> Any:
     """One row per game (see docs/distributed.md for the columns)."""
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
 
     seats = [side.id for side in rules.sides]
     columns: dict[str, Any] = {
@@ -126,7 +126,7 @@ def games_table(rules: RuleSet, run_seed: int, games: Sequence[PlayedGame]) -> A
 
 def steps_table(rules: RuleSet, steps: Steps) -> Any:
     """One row per ply: game, ply, seat, observation, mask, action, reward, outcome."""
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
 
     channels, points = rules.observation_spec()["shape"]
     size = channels * points

@@ -73,8 +73,8 @@ class Evaluation:
             )
         lines.append("")
         lines.append("pairs (W-D-L of the first against the second):")
-        for (a, b), (w, d, l) in sorted(self.pairs.items()):
-            lines.append(f"  {a} vs {b}: {w}-{d}-{l}")
+        for (first, second), (w, d, l) in sorted(self.pairs.items()):
+            lines.append(f"  {first} vs {second}: {w}-{d}-{l}")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
