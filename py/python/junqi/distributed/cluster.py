@@ -5,7 +5,8 @@ started in this process), ``"auto"`` joins the cluster running on this machine (
 start``), ``"HOST:PORT"`` or ``"ray://HOST:PORT"`` a given one; ``"local-process"``
 plays every batch in this process, without Ray (the reference for the output).
 
-Each batch is one task with ``max_retries``: a task whose worker process dies (killed,
+Each batch is one task (one CPU, scheduled to spread over the nodes) with
+``max_retries``: a task whose worker process dies (killed,
 out of memory, its node lost) runs again, elsewhere if need be; its result reaches
 the driver once, and the driver alone writes the output. Exceptions raised by the
 games or policies are not retried (they would fail again): they stop the run.
@@ -48,7 +49,10 @@ def run_tasks(
             ray.init(address=address)
         started = True
     try:
-        remote = ray.remote(fn).options(max_retries=max_retries, num_cpus=num_cpus)
+        # SPREAD: batches are alike and CPU-bound; spread them over the nodes.
+        remote = ray.remote(fn).options(
+            max_retries=max_retries, num_cpus=num_cpus, scheduling_strategy="SPREAD"
+        )
         refs = [ray.put(x) for x in shared]
         pending = {remote.remote(*refs, *batch): k for k, batch in enumerate(batches)}
         try:
