@@ -209,10 +209,11 @@ def test_terminal_rewards_in_steps(tmp_path: pathlib.Path) -> None:
 
 
 def test_output_does_not_depend_on_batching(reference: pathlib.Path, tmp_path: pathlib.Path) -> None:
-    generate(SHORT, GAMES, tmp_path, address="local-process", batch=7, seed=SEED,
+    # The first 20 games, in batches of 7: the same rows as the first 20 of the run.
+    generate(SHORT, 20, tmp_path, address="local-process", batch=7, seed=SEED,
              steps=True, max_plies=MAX_PLIES, progress=False)
-    assert rows(tmp_path) == rows(reference)
-    assert rows(tmp_path, "steps") == rows(reference, "steps")
+    assert rows(tmp_path) == rows(reference)[:20]
+    assert rows(tmp_path, "steps") == [s for s in rows(reference, "steps") if s["game"] < 20]
 
 
 def test_rerun_into_another_run_is_refused(reference: pathlib.Path) -> None:
