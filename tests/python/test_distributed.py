@@ -224,6 +224,15 @@ def test_rerun_into_another_run_is_refused(reference: pathlib.Path) -> None:
         generate(SHORT, 1, reference, "best", address="local-process")
 
 
+def test_illegal_action_names_the_game(tmp_path: pathlib.Path) -> None:
+    def bad(observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> int:
+        return int(np.flatnonzero(mask == 0)[0])
+
+    with pytest.raises(junqi.IllegalMoveError, match=r"game 0, ply 0: the policy of south"):
+        generate(SHORT, 2, tmp_path, bad, address="local-process", seed=1, progress=False)
+    assert os.listdir(tmp_path / "games") == []
+
+
 def test_progress_line() -> None:
     stream = io.StringIO()
     bar = Progress(100, 20, stream=stream, every=0.0)

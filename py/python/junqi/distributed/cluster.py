@@ -4,6 +4,8 @@
 started in this process), ``"auto"`` joins the cluster running on this machine (``ray
 start``), ``"HOST:PORT"`` or ``"ray://HOST:PORT"`` a given one; ``"local-process"``
 plays every batch in this process, without Ray (the reference for the output).
+If this process has already called ``ray.init``, that cluster is used whatever
+``address`` says (only ``"local-process"`` bypasses it), and it is left running.
 
 Each batch is one task (one CPU, scheduled to spread over the nodes) with
 ``max_retries``: a task whose worker process dies (killed,

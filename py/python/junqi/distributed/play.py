@@ -17,7 +17,8 @@ The games of a batch are stepped in rounds (one action in every unfinished game 
 round), but each game's actions depend only on that game: its seeds and its policies.
 For the output to be the same whatever the batching, a callable or an actor must
 answer from its arguments alone (a deterministic function of the observation and
-mask).
+mask). An action outside the mask raises ``IllegalMoveError`` naming the game and
+ply, and stops the run.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any, Callable, List, Mapping, Optional, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from .._junqi import Game, RuleSet
+from .._junqi import Game, IllegalMoveError, RuleSet
 from .._rl import new_game, team_rewards
 from .seeds import game_seeds
 
@@ -276,4 +277,10 @@ def _act(
             s.reward.append(0.0)
             s.observation.append(observations[k])
             s.mask.append(masks[k])
+        if not g.is_legal(actions[k]):
+            raise IllegalMoveError(
+                f"game {item.spec.index}, ply {g.ply}: the policy of "
+                f"{seat_ids[seat_of[sides[k]]]} chose action {actions[k]}, which is not "
+                "legal there"
+            )
         g.play_id(actions[k])
