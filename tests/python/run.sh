@@ -4,7 +4,8 @@
 # checks the hand-written stubs against the compiled module with mypy's stubtest.
 #
 # Needs Rust, a C compiler and Python >= 3.9 with venv; pip must reach PyPI the first
-# time (maturin, pytest, mypy, and the RL extras: pettingzoo, gymnasium, open_spiel).
+# time (maturin, pytest, mypy, the RL extras: pettingzoo, gymnasium, open_spiel, and
+# the ray extras: ray, pyarrow).
 # Set PYTHON to choose the interpreter.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,6 +33,14 @@ if ! "$py" -c "import pettingzoo, gymnasium, pyspiel" >/dev/null 2>&1; then
   "$py" -m pip install --quiet $rl_extras
 fi
 
+# The optional dependencies of junqi.distributed (the `ray` extras), once: its tests
+# start Ray clusters on this machine (on loopback addresses, with a fresh auth token).
+if ! "$py" -c "import ray, pyarrow" >/dev/null 2>&1; then
+  ray_extras=$("$py" -c 'import re; t = open("py/pyproject.toml").read(); print(" ".join(re.findall(r"\"([^\"]+)\"", re.search(r"^ray = \[(.*?)\]", t, re.M | re.S).group(1))))')
+  echo "-- pip install $ray_extras"
+  "$py" -m pip install --quiet $ray_extras
+fi
+
 echo "-- pip install ./py"
 # --no-build-isolation reuses the venv's maturin (no fresh download per run); the
 # build shares the workspace's target/ directory with cargo.
@@ -48,4 +57,8 @@ trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && "$py" -m mypy --strict "$root/tests/python" --no-incremental >/dev/null) \
   && echo "mypy --strict tests/python: ok" \
   || { (cd "$tmp" && "$py" -m mypy --strict "$root/tests/python" --no-incremental) ; exit 1; }
+# The package's pure-Python modules (junqi.distributed, the RL adapters) from source.
+(cd "$tmp" && "$py" -m mypy --strict "$root/py/python/junqi" --no-incremental >/dev/null) \
+  && echo "mypy --strict py/python/junqi: ok" \
+  || { (cd "$tmp" && "$py" -m mypy --strict "$root/py/python/junqi" --no-incremental) ; exit 1; }
 echo "-- python: all passed"

@@ -1,0 +1,49 @@
+"""Self-play and evaluation past one machine, on Ray.
+
+``pip install "./py[ray]"`` brings Ray and pyarrow (``import junqi`` needs neither; they
+are imported when a run starts). See docs/distributed.md for the guide and the
+measurements.
+
+- ``generate(rules, games, out, policy="random", address=None, batch=100, seed=None,
+  steps=False)`` plays ``games`` games, each seeded from (run seed, game index) alone
+  (``game_seeds``), as Ray tasks of ``batch`` games, and writes Parquet shards named
+  by game range — resumable, each game exactly once, the same output for any number
+  of workers.
+- ``evaluate(rules, agents={name: policy}, games=N)``: a round robin between named
+  agents, wins/draws/losses and Elo ratings with confidence intervals.
+- ``python -m junqi.distributed generate|evaluate ...``: the same from the shell.
+
+A policy is ``"random"`` (the built-in random player), a picklable callable
+``(observation, mask) -> action id``, or an actor handle with a batched
+``act(observations, masks)`` method (``junqi.distributed.play``).
+"""
+
+from __future__ import annotations
+
+from .cluster import LOCAL_PROCESS
+from .elo import EloRating, elo_ratings
+from .play import GameSpec, PlayedGame, Policy, Steps, play_batch
+from .progress import Progress
+from .seeds import GameSeeds, game_seeds
+from .selfplay import GenerateResult, generate
+from .tournament import AgentResult, Evaluation, MatchGame, evaluate
+
+__all__ = [
+    "AgentResult",
+    "EloRating",
+    "Evaluation",
+    "GameSeeds",
+    "GameSpec",
+    "GenerateResult",
+    "LOCAL_PROCESS",
+    "MatchGame",
+    "PlayedGame",
+    "Policy",
+    "Progress",
+    "Steps",
+    "elo_ratings",
+    "evaluate",
+    "game_seeds",
+    "generate",
+    "play_batch",
+]
