@@ -2,7 +2,8 @@
 round-robin evaluation with Elo.
 
 A local cluster (``ray.init(num_cpus=2)``) and a two-node cluster on loopback (two
-``ray start`` processes, 127.0.0.1 only, stopped afterwards) each play the same run as
+``ray start`` processes on the loopback addresses 127.0.0.2 and 127.0.0.3, guarded by a
+fresh token, stopped afterwards) each play the same run as
 a single process does, and must write the same rows; a worker killed mid-run costs
 nothing (its task is retried, every game is written once); a deleted shard is the only
 one a re-run plays again. Needs the ``ray`` extra (``pip install "./py[ray]"``).
