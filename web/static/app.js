@@ -1,0 +1,1 @@
+// placeholder: the page engineer writes the page
