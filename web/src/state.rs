@@ -228,3 +228,28 @@ pub fn public_events(logs: &[&[Event]]) -> Vec<Event> {
     }
     events
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use junqi::{PieceKind, RevealCause, RuleSet};
+
+    #[test]
+    fn public_events_keep_what_every_log_has() {
+        let rules = RuleSet::preset("classic").unwrap();
+        let p = |n| rules.board().point(n).unwrap();
+        let reveal = |point, kind| Event::Revealed { point: p(point), owner: Side::North, kind, cause: RevealCause::EngineerScout };
+        let moved = Event::Moved { side: Side::South, from: p("a2"), to: p("a3") };
+        let private = reveal("b7", PieceKind::Bomb);
+        let public = reveal("c7", PieceKind::Mine);
+        let south = [Event::Deployed { side: Side::South }, private, public, moved, private];
+        let north = [Event::Deployed { side: Side::South }, public, moved];
+        assert_eq!(
+            public_events(&[&south, &north]),
+            vec![Event::Deployed { side: Side::South }, public, moved]
+        );
+        // The same reveal told privately to each of two players at once is known to both.
+        assert_eq!(public_events(&[&[private], &[private]]), vec![private]);
+        assert_eq!(public_events(&[&[private, private], &[private]]), vec![private]);
+    }
+}
