@@ -8,7 +8,7 @@
 //! or `--moves` actions. Reports moves per second and the latency of a move (the
 //! action request), median and p99.
 //!
-//! `cargo run --release -p junqi-web --example load -- [--games 200] [--moves 150]
+//! `cargo run --release -p junqi-web --features load --example load -- [--games 200] [--moves 150]
 //! [--rules classic] [--no-svg]`
 
 #[path = "../tests/common/http.rs"]
