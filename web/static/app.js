@@ -46,7 +46,10 @@ async function api(method, path, token, body) {
 
 // Seats of the presets (the side names of the core, in turn order).
 function sidesOf(rules) {
-  if (typeof rules === "object" && rules && Array.isArray(rules.sides)) return rules.sides;
+  if (typeof rules === "object" && rules) {
+    if (Array.isArray(rules.sides)) return rules.sides;
+    if (typeof rules.extends === "string") return sidesOf(rules.extends);
+  }
   return rules === "siguo" ? ["south", "east", "north", "west"] : ["south", "north"];
 }
 
@@ -275,7 +278,7 @@ function render(state) {
   const full = $("#download-full");
   full.hidden = state.phase !== "over";
   if (state.phase === "over") {
-    full.href = base;
+    full.href = base + "?full=1";
     full.setAttribute("download", G.id + ".json");
   }
   tickClock();
@@ -332,7 +335,13 @@ function onBoardClick(ev) {
   const s = G.state;
   if (s.phase === "deploy") {
     if (s.deployed.includes(mySeat()) || !s.pending_setup) return;
-    if (!ownPieceAt(point)) {
+    const empty = !$("#board").querySelector('.piece[data-at="' + CSS.escape(point) + '"]');
+    if (G.selected !== null && G.selected !== point && empty) {
+      // A piece may also move to an empty point of the seat's own ground.
+      const a = G.selected;
+      G.selected = null;
+      send("/setup", { swap: [a, point] });
+    } else if (!ownPieceAt(point)) {
       G.selected = null;
     } else if (G.selected === null) {
       G.selected = point;
