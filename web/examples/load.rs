@@ -27,7 +27,12 @@ struct Opts {
 }
 
 fn opts() -> Opts {
-    let mut o = Opts { games: 200, moves: 150, rules: "classic".into(), svg: true };
+    let mut o = Opts {
+        games: 200,
+        moves: 150,
+        rules: "classic".into(),
+        svg: true,
+    };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| panic!("{a} needs a value"));
@@ -51,10 +56,18 @@ struct Stats {
     state: Vec<Duration>,
 }
 
-async fn drive(addr: std::net::SocketAddr, rules: String, max: usize, svg: bool, seed: u64) -> Stats {
+async fn drive(
+    addr: std::net::SocketAddr,
+    rules: String,
+    max: usize,
+    svg: bool,
+    seed: u64,
+) -> Stats {
     let mut c = Client::new(addr);
     let mut stats = Stats::default();
-    let r = c.post("/api/games", None, &json!({"rules": rules}).to_string()).await;
+    let r = c
+        .post("/api/games", None, &json!({"rules": rules}).to_string())
+        .await;
     assert_eq!(r.status, 201, "{}", r.body);
     let created = r.json();
     let id = created["game"].as_str().unwrap().to_owned();
@@ -62,7 +75,13 @@ async fn drive(addr: std::net::SocketAddr, rules: String, max: usize, svg: bool,
     let q = if svg { "" } else { "?svg=0" };
     let mut last: Value = Value::Null;
     for side in created["seats"].as_object().unwrap().keys() {
-        let r = c.post(&format!("/api/games/{id}/confirm{q}"), Some(&token(side)), "").await;
+        let r = c
+            .post(
+                &format!("/api/games/{id}/confirm{q}"),
+                Some(&token(side)),
+                "",
+            )
+            .await;
         last = r.json();
     }
     let mut rng = seed | 1;
@@ -86,7 +105,9 @@ async fn drive(addr: std::net::SocketAddr, rules: String, max: usize, svg: bool,
         let a = &legal[(rng % legal.len() as u64) as usize];
         let body = json!({"id": a["id"]}).to_string();
         let start = Instant::now();
-        let r = c.post(&format!("/api/games/{id}/action{q}"), Some(&t), &body).await;
+        let r = c
+            .post(&format!("/api/games/{id}/action{q}"), Some(&t), &body)
+            .await;
         stats.action.push(start.elapsed());
         assert_eq!(r.status, 200, "{}", r.body);
         last = r.json();
@@ -105,18 +126,37 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 
 fn main() {
     let o = opts();
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     runtime.block_on(async {
         let db = std::env::temp_dir().join(format!("junqi-web-load-{}.sqlite", std::process::id()));
-        let config = junqi_web::Config { port: 0, db: db.clone(), ..Default::default() };
+        let config = junqi_web::Config {
+            port: 0,
+            db: db.clone(),
+            ..Default::default()
+        };
         let server = junqi_web::start(config).await.expect("server");
         println!(
             "server on http://{}: {} games of {} at once, up to {} moves each, svg {}",
-            server.addr, o.games, o.rules, o.moves, if o.svg { "on" } else { "off" }
+            server.addr,
+            o.games,
+            o.rules,
+            o.moves,
+            if o.svg { "on" } else { "off" }
         );
         let start = Instant::now();
         let tasks: Vec<_> = (0..o.games)
-            .map(|i| tokio::spawn(drive(server.addr, o.rules.clone(), o.moves, o.svg, 0x9E37_79B9 ^ i as u64)))
+            .map(|i| {
+                tokio::spawn(drive(
+                    server.addr,
+                    o.rules.clone(),
+                    o.moves,
+                    o.svg,
+                    0x9E37_79B9 ^ i as u64,
+                ))
+            })
             .collect();
         let mut all = Stats::default();
         let mut finished = 0;
@@ -130,7 +170,12 @@ fn main() {
         let secs = start.elapsed().as_secs_f64();
         all.action.sort();
         all.state.sort();
-        println!("moves: {} in {secs:.2} s = {:.0} moves/s ({} games ended before the cap)", all.moves, all.moves as f64 / secs, finished);
+        println!(
+            "moves: {} in {secs:.2} s = {:.0} moves/s ({} games ended before the cap)",
+            all.moves,
+            all.moves as f64 / secs,
+            finished
+        );
         println!(
             "move (POST action) latency: median {:.2} ms, p99 {:.2} ms",
             percentile(&all.action, 0.5),

@@ -43,7 +43,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/events", get(events))
         .merge(crate::page::routes())
-        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint") })
+        .fallback(|| async {
+            ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint")
+        })
         .with_state(app)
 }
 
@@ -79,7 +81,8 @@ fn seat(table: &Table, token: Option<&str>) -> Result<Side, ApiError> {
 }
 
 fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| ApiError::bad_json(format!("invalid request body: {e}")))
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_json(format!("invalid request body: {e}")))
 }
 
 fn wants_svg(q: &HashMap<String, String>) -> bool {
@@ -87,7 +90,12 @@ fn wants_svg(q: &HashMap<String, String>) -> bool {
 }
 
 /// The state `viewer` sees, as a response.
-fn reply(handle: &GameHandle, table: &Table, viewer: Viewer, q: &HashMap<String, String>) -> Response {
+fn reply(
+    handle: &GameHandle,
+    table: &Table,
+    viewer: Viewer,
+    q: &HashMap<String, String>,
+) -> Response {
     Json(state_json(table, viewer, &handle.connected(), wants_svg(q))).into_response()
 }
 
@@ -114,18 +122,29 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     for name in req.seats.keys() {
         match Side::from_name(name) {
             Some(s) if rules.sides().contains(&s) => {}
-            _ => return Err(ApiError::bad_json(format!("{name:?} is not a seat of {}", rules.name()))),
+            _ => {
+                return Err(ApiError::bad_json(format!(
+                    "{name:?} is not a seat of {}",
+                    rules.name()
+                )))
+            }
         }
     }
     if let Some(s) = req.move_seconds {
         if s == 0 || s > MAX_MOVE_SECONDS {
-            return Err(ApiError::bad_json(format!("move_seconds must be 1 to {MAX_MOVE_SECONDS}")));
+            return Err(ApiError::bad_json(format!(
+                "move_seconds must be 1 to {MAX_MOVE_SECONDS}"
+            )));
         }
     }
     let mut game = Game::with_os_seed(rules.clone());
     let mut seats = std::collections::BTreeMap::new();
     for &side in rules.sides() {
-        let kind = req.seats.get(side.name()).copied().unwrap_or(SeatKind::Human);
+        let kind = req
+            .seats
+            .get(side.name())
+            .copied()
+            .unwrap_or(SeatKind::Human);
         if kind == SeatKind::Random && !rules.deals() {
             game.deploy_random(side, junqi::random_seed())?;
         }
@@ -150,7 +169,10 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
         let mut table = handle.lock();
         if let Err(e) = commit(&app, &handle, &mut table, before) {
             drop(table);
-            app.games.write().unwrap_or_else(|e| e.into_inner()).remove(&id);
+            app.games
+                .write()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&id);
             return Err(e);
         }
     }
@@ -177,7 +199,12 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-async fn show(State(app): State<Arc<App>>, Path(id): Path<String>, Query(q): Q, headers: HeaderMap) -> ApiResult {
+async fn show(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Q,
+    headers: HeaderMap,
+) -> ApiResult {
     let handle = app.game(&id)?;
     let table = handle.lock();
     let viewer = viewer(&table, token(&headers, &q).as_deref())?;
@@ -206,17 +233,30 @@ fn change(
 }
 
 /// Checks the token before the body: a stranger learns nothing from the body's errors.
-fn authorised(app: &Arc<App>, id: &str, headers: &HeaderMap, q: &HashMap<String, String>) -> Result<(), ApiError> {
+fn authorised(
+    app: &Arc<App>,
+    id: &str,
+    headers: &HeaderMap,
+    q: &HashMap<String, String>,
+) -> Result<(), ApiError> {
     let handle = app.game(id)?;
     let table = handle.lock();
     seat(&table, token(headers, q).as_deref()).map(|_| ())
 }
 
-async fn setup(State(app): State<Arc<App>>, Path(id): Path<String>, Query(q): Q, headers: HeaderMap, body: Bytes) -> ApiResult {
+async fn setup(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Q,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult {
     authorised(&app, &id, &headers, &q)?;
     let req: Map<String, Value> = parse(&body)?;
     if req.len() != 1 {
-        return Err(ApiError::bad_json("expected one of {\"random\": true}, {\"swap\": [a, b]}, {\"setup\": …}"));
+        return Err(ApiError::bad_json(
+            "expected one of {\"random\": true}, {\"swap\": [a, b]}, {\"setup\": …}",
+        ));
     }
     change(&app, &id, &headers, &q, |table, side| {
         table.check_deploying(side)?;
@@ -230,20 +270,36 @@ async fn setup(State(app): State<Arc<App>>, Path(id): Path<String>, Query(q): Q,
                 let text = match v {
                     Value::String(s) => s.clone(),
                     Value::Object(_) => v.to_string(),
-                    _ => return Err(ApiError::bad_json("\"setup\" is a setup object or its JSON text")),
+                    _ => {
+                        return Err(ApiError::bad_json(
+                            "\"setup\" is a setup object or its JSON text",
+                        ))
+                    }
                 };
-                let setup = Setup::from_json(&text).map_err(|e| ApiError::bad_setup(e.to_string()))?;
-                setup.validate(table.game.rules(), side).map_err(|e| ApiError::bad_setup(e.to_string()))?;
+                let setup =
+                    Setup::from_json(&text).map_err(|e| ApiError::bad_setup(e.to_string()))?;
+                setup
+                    .validate(table.game.rules(), side)
+                    .map_err(|e| ApiError::bad_setup(e.to_string()))?;
                 setup
             }
-            _ => return Err(ApiError::bad_json("expected one of {\"random\": true}, {\"swap\": [a, b]}, {\"setup\": …}")),
+            _ => {
+                return Err(ApiError::bad_json(
+                    "expected one of {\"random\": true}, {\"swap\": [a, b]}, {\"setup\": …}",
+                ))
+            }
         };
         table.pending.insert(side, proposal);
         Ok(())
     })
 }
 
-async fn confirm(State(app): State<Arc<App>>, Path(id): Path<String>, Query(q): Q, headers: HeaderMap) -> ApiResult {
+async fn confirm(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Q,
+    headers: HeaderMap,
+) -> ApiResult {
     change(&app, &id, &headers, &q, |table, side| {
         table.check_deploying(side)?;
         let setup = match table.pending.get(&side) {
@@ -263,7 +319,13 @@ struct ActionRequest {
     notation: Option<String>,
 }
 
-async fn action(State(app): State<Arc<App>>, Path(id): Path<String>, Query(q): Q, headers: HeaderMap, body: Bytes) -> ApiResult {
+async fn action(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Q,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult {
     authorised(&app, &id, &headers, &q)?;
     let req: ActionRequest = parse(&body)?;
     change(&app, &id, &headers, &q, |table, side| {
@@ -271,12 +333,20 @@ async fn action(State(app): State<Arc<App>>, Path(id): Path<String>, Query(q): Q
         let to_act = table.game.to_act();
         if to_act != Some(side) {
             let who = to_act.map_or("nobody".to_owned(), |s| s.name().to_owned());
-            return Err(ApiError::not_your_turn(format!("it is {who}'s turn, not {side}'s")));
+            return Err(ApiError::not_your_turn(format!(
+                "it is {who}'s turn, not {side}'s"
+            )));
         }
         let action = match (req.id, &req.notation) {
-            (Some(i), None) => Action::from_index(table.game.rules(), i).map_err(|e| ApiError::illegal_action(e.to_string()))?,
-            (None, Some(n)) => Action::parse(table.game.board(), n).map_err(|e| ApiError::illegal_action(e.to_string()))?,
-            _ => return Err(ApiError::bad_json("give exactly one of \"id\" and \"notation\"")),
+            (Some(i), None) => Action::from_index(table.game.rules(), i)
+                .map_err(|e| ApiError::illegal_action(e.to_string()))?,
+            (None, Some(n)) => Action::parse(table.game.board(), n)
+                .map_err(|e| ApiError::illegal_action(e.to_string()))?,
+            _ => {
+                return Err(ApiError::bad_json(
+                    "give exactly one of \"id\" and \"notation\"",
+                ))
+            }
         };
         table.game.play_as(side, action)?;
         table.draw_offer = None;
@@ -284,7 +354,12 @@ async fn action(State(app): State<Arc<App>>, Path(id): Path<String>, Query(q): Q
     })
 }
 
-async fn resign(State(app): State<Arc<App>>, Path(id): Path<String>, Query(q): Q, headers: HeaderMap) -> ApiResult {
+async fn resign(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Q,
+    headers: HeaderMap,
+) -> ApiResult {
     change(&app, &id, &headers, &q, |table, side| {
         if table.over() {
             return Err(ApiError::game_over());
@@ -306,11 +381,24 @@ struct DrawRequest {
     decline: bool,
 }
 
-async fn draw(State(app): State<Arc<App>>, Path(id): Path<String>, Query(q): Q, headers: HeaderMap, body: Bytes) -> ApiResult {
+async fn draw(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Q,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult {
     authorised(&app, &id, &headers, &q)?;
     let req: DrawRequest = parse(&body)?;
-    if [req.offer, req.accept, req.decline].iter().filter(|&&b| b).count() != 1 {
-        return Err(ApiError::bad_json("give one of {\"offer\": true}, {\"accept\": true}, {\"decline\": true}"));
+    if [req.offer, req.accept, req.decline]
+        .iter()
+        .filter(|&&b| b)
+        .count()
+        != 1
+    {
+        return Err(ApiError::bad_json(
+            "give one of {\"offer\": true}, {\"accept\": true}, {\"decline\": true}",
+        ));
     }
     change(&app, &id, &headers, &q, |table, side| {
         table.check_playing()?;
@@ -326,7 +414,9 @@ async fn draw(State(app): State<Arc<App>>, Path(id): Path<String>, Query(q): Q, 
                 table.draw_offer = Some(side);
             }
         } else if other.is_none() {
-            return Err(ApiError::illegal_action("there is no draw offer of the other side to answer"));
+            return Err(ApiError::illegal_action(
+                "there is no draw offer of the other side to answer",
+            ));
         } else if req.accept {
             table.game.agree_draw()?;
         } else {
@@ -336,11 +426,19 @@ async fn draw(State(app): State<Arc<App>>, Path(id): Path<String>, Query(q): Q, 
     })
 }
 
-async fn record(State(app): State<Arc<App>>, Path(id): Path<String>, Query(q): Q, headers: HeaderMap) -> ApiResult {
+async fn record(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Q,
+    headers: HeaderMap,
+) -> ApiResult {
     let handle = app.game(&id)?;
     let table = handle.lock();
     let viewer = viewer(&table, token(&headers, &q).as_deref())?;
-    let full = matches!(q.get("full").map(String::as_str), Some("1" | "true" | "yes"));
+    let full = matches!(
+        q.get("full").map(String::as_str),
+        Some("1" | "true" | "yes")
+    );
     let json = match viewer {
         Viewer::Seat(side) if !full => serde_json::to_value(table.game.player_record(side)),
         _ if table.over() => serde_json::to_value(table.game.record()),
@@ -389,16 +487,21 @@ async fn events(
     let mut rx = handle.updates.subscribe();
     let first = *rx.borrow_and_update();
     let guard = Connected::new(handle, seat);
-    let stream = futures_util::stream::unfold((rx, guard, Some(first)), |(mut rx, guard, first)| async move {
-        let version = match first {
-            Some(v) => v,
-            None => {
-                rx.changed().await.ok()?;
-                *rx.borrow_and_update()
-            }
-        };
-        let event = SseEvent::default().event("update").data(json!({"version": version}).to_string());
-        Some((Ok(event), (rx, guard, None)))
-    });
+    let stream = futures_util::stream::unfold(
+        (rx, guard, Some(first)),
+        |(mut rx, guard, first)| async move {
+            let version = match first {
+                Some(v) => v,
+                None => {
+                    rx.changed().await.ok()?;
+                    *rx.borrow_and_update()
+                }
+            };
+            let event = SseEvent::default()
+                .event("update")
+                .data(json!({"version": version}).to_string());
+            Some((Ok(event), (rx, guard, None)))
+        },
+    );
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }

@@ -6,7 +6,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 
-use junqi::Side;
 use tokio::sync::watch;
 
 use crate::error::ApiError;
@@ -28,7 +27,11 @@ pub struct GameHandle {
 impl GameHandle {
     fn new(table: Table) -> GameHandle {
         let (updates, _) = watch::channel(table.version);
-        GameHandle { table: Mutex::new(table), updates, connected: Default::default() }
+        GameHandle {
+            table: Mutex::new(table),
+            updates,
+            connected: Default::default(),
+        }
     }
 
     /// Locks the table.
@@ -58,14 +61,20 @@ impl App {
     /// The game with this id.
     pub fn game(&self, id: &str) -> Result<Arc<GameHandle>, ApiError> {
         let games = self.games.read().unwrap_or_else(|e| e.into_inner());
-        games.get(id).cloned().ok_or_else(|| ApiError::unknown_game(id))
+        games
+            .get(id)
+            .cloned()
+            .ok_or_else(|| ApiError::unknown_game(id))
     }
 
     /// Adds a new game (already committed by [`commit`]).
     pub fn insert(self: &Arc<Self>, table: Table) -> Arc<GameHandle> {
         let id = table.id.clone();
         let handle = Arc::new(GameHandle::new(table));
-        self.games.write().unwrap_or_else(|e| e.into_inner()).insert(id, handle.clone());
+        self.games
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, handle.clone());
         handle
     }
 
@@ -87,7 +96,12 @@ impl App {
 /// seat to act, writes the row in one transaction, announces the version and schedules
 /// what comes next. `before` is the table as it was: if the database refuses the
 /// write, the table is put back and the request fails with nothing changed.
-pub fn commit(app: &Arc<App>, handle: &Arc<GameHandle>, table: &mut Table, before: Table) -> Result<(), ApiError> {
+pub fn commit(
+    app: &Arc<App>,
+    handle: &Arc<GameHandle>,
+    table: &mut Table,
+    before: Table,
+) -> Result<(), ApiError> {
     if app.closed.load(Ordering::SeqCst) {
         *table = before;
         return Err(ApiError::internal("the server is stopping"));
@@ -102,7 +116,9 @@ pub fn commit(app: &Arc<App>, handle: &Arc<GameHandle>, table: &mut Table, befor
     }
     if let Err(e) = app.store.save(&table.to_row()) {
         *table = before;
-        return Err(ApiError::internal(format!("the game could not be saved: {e}")));
+        return Err(ApiError::internal(format!(
+            "the game could not be saved: {e}"
+        )));
     }
     handle.updates.send_replace(table.version);
     schedule(app, handle, table);
@@ -116,7 +132,9 @@ pub fn schedule(app: &Arc<App>, handle: &Arc<GameHandle>, table: &Table) {
     if !table.playing() || app.closed.load(Ordering::SeqCst) {
         return;
     }
-    let Some(side) = table.game.to_act() else { return };
+    let Some(side) = table.game.to_act() else {
+        return;
+    };
     let version = table.version;
     if table.kind_of(side) == SeatKind::Random {
         let (app, handle) = (app.clone(), handle.clone());
@@ -136,9 +154,4 @@ pub fn schedule(app: &Arc<App>, handle: &Arc<GameHandle>, table: &Table) {
             crate::clock::expire(&app, &handle, version);
         });
     }
-}
-
-/// A side by its wire name.
-pub fn side_named(name: &str) -> Option<Side> {
-    Side::from_name(name)
 }

@@ -20,7 +20,11 @@ pub struct ApiError {
 impl ApiError {
     /// An error with a status, a code and a message.
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError { status, code, message: message.into() }
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
     }
 
     /// A request body that is not the JSON the endpoint reads.
@@ -30,7 +34,11 @@ impl ApiError {
 
     /// No game with this id.
     pub fn unknown_game(id: &str) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "unknown_game", format!("no game {id:?}"))
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "unknown_game",
+            format!("no game {id:?}"),
+        )
     }
 
     /// A token that is no seat's of this game, or no token where a seat must act.
@@ -84,9 +92,10 @@ impl From<GameError> for ApiError {
             GameError::Play(p) => match p {
                 PlayError::GameOver => ApiError::game_over(),
                 PlayError::NotYourTurn { .. } => ApiError::not_your_turn(message),
-                PlayError::NotMovePhase | PlayError::NotDeployPhase | PlayError::Dealt | PlayError::AlreadyDeployed(_) => {
-                    ApiError::wrong_phase(message)
-                }
+                PlayError::NotMovePhase
+                | PlayError::NotDeployPhase
+                | PlayError::Dealt
+                | PlayError::AlreadyDeployed(_) => ApiError::wrong_phase(message),
                 _ => ApiError::illegal_action(message),
             },
             GameError::Record(_) => ApiError::bad_json(message),

@@ -73,7 +73,6 @@ impl Server {
         self.app.closed.store(true, Ordering::SeqCst);
         self.task.abort();
     }
-
 }
 
 impl Drop for Server {
@@ -85,7 +84,8 @@ impl Drop for Server {
 /// Opens the database, resumes every stored game, binds and serves (in a task of the
 /// current tokio runtime).
 pub async fn start(config: Config) -> Result<Server, String> {
-    let store = store::Store::open(&config.db).map_err(|e| format!("database {}: {e}", config.db.display()))?;
+    let store = store::Store::open(&config.db)
+        .map_err(|e| format!("database {}: {e}", config.db.display()))?;
     let app = Arc::new(App {
         games: RwLock::new(Default::default()),
         store,

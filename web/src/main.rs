@@ -18,19 +18,28 @@ fn main() {
             println!("{USAGE}");
             return;
         }
-        let Some(value) = args.next() else { fail(&format!("{flag} needs a value")) };
+        let Some(value) = args.next() else {
+            fail(&format!("{flag} needs a value"))
+        };
         let bad = |what: &str| -> ! { fail(&format!("{flag}: {value:?} is not {what}")) };
         match flag.as_str() {
             "--bind" => config.bind = value.parse().unwrap_or_else(|_| bad("an IP address")),
             "--port" => config.port = value.parse().unwrap_or_else(|_| bad("a port")),
             "--db" => config.db = value.clone().into(),
             "--bot-delay-ms" => {
-                config.bot_delay = Duration::from_millis(value.parse().unwrap_or_else(|_| bad("a number of milliseconds")))
+                config.bot_delay = Duration::from_millis(
+                    value
+                        .parse()
+                        .unwrap_or_else(|_| bad("a number of milliseconds")),
+                )
             }
             _ => fail(&format!("unknown option {flag}")),
         }
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
     runtime.block_on(async {
         let server = junqi_web::start(config).await.unwrap_or_else(|e| fail(&e));
         println!("listening on http://{}", server.addr);

@@ -19,17 +19,33 @@ const NO_REFERRER: (header::HeaderName, &str) = (header::REFERRER_POLICY, "no-re
 
 async fn index() -> impl IntoResponse {
     (
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8"), NO_REFERRER, (header::CACHE_CONTROL, "no-store")],
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            NO_REFERRER,
+            (header::CACHE_CONTROL, "no-store"),
+        ],
         INDEX,
     )
 }
 
 async fn app_js() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8"), NO_REFERRER], APP_JS)
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            NO_REFERRER,
+        ],
+        APP_JS,
+    )
 }
 
 async fn app_css() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/css; charset=utf-8"), NO_REFERRER], APP_CSS)
+    (
+        [
+            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
+            NO_REFERRER,
+        ],
+        APP_CSS,
+    )
 }
 
 /// `/`, `/play/{id}` (the page), and the page's script and style sheet (under `/` and

@@ -58,15 +58,23 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
         Viewer::Seat(side) => game.view(side),
         Viewer::Spectator => public_view(game),
     };
-    let pending = viewer.seat().and_then(|s| table.pending.get(&s).map(|setup| (s, setup)));
+    let pending = viewer
+        .seat()
+        .and_then(|s| table.pending.get(&s).map(|setup| (s, setup)));
     // The proposed setup is drawn as if deployed (it is the seat's own knowledge).
     let drawn = match pending {
         Some((side, setup)) if view.phase == Phase::Deploy => {
             let mut v = view.clone();
             v.army = Some(side);
             for (p, k) in setup.placements() {
-                if let (Some(point), Some(kind)) = (board.point(p), junqi::PieceKind::from_name(k)) {
-                    v.pieces.push(SeenPiece { point, owner: Some(side), kind: Some(kind), arm: kind.arm() });
+                if let (Some(point), Some(kind)) = (board.point(p), junqi::PieceKind::from_name(k))
+                {
+                    v.pieces.push(SeenPiece {
+                        point,
+                        owner: Some(side),
+                        kind: Some(kind),
+                        arm: kind.arm(),
+                    });
                 }
             }
             v.pieces.sort_by_key(|p| p.point);
@@ -75,7 +83,12 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
         _ => None,
     };
     let picture = if svg {
-        Value::String(drawn.as_ref().unwrap_or(&view).to_svg(rules, &SvgOptions::default()))
+        Value::String(
+            drawn
+                .as_ref()
+                .unwrap_or(&view)
+                .to_svg(rules, &SvgOptions::default()),
+        )
     } else {
         Value::Null
     };
@@ -109,7 +122,10 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
                 timeouts.insert(side, count);
                 ply += 1;
             }
-            Event::Moved { .. } | Event::Attacked { .. } | Event::Struck { .. } | Event::ShotDown { .. } => ply += 1,
+            Event::Moved { .. }
+            | Event::Attacked { .. }
+            | Event::Struck { .. }
+            | Event::ShotDown { .. } => ply += 1,
             Event::Flipped { .. } => ply += 1,
             _ => {}
         }
@@ -120,7 +136,10 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
         .iter()
         .map(|&s| {
             let kind = table.kind_of(s);
-            (s.name().to_owned(), json!({"kind": kind.name(), "connected": connected[s as usize]}))
+            (
+                s.name().to_owned(),
+                json!({"kind": kind.name(), "connected": connected[s as usize]}),
+            )
         })
         .collect();
     let clock = table.move_seconds.map(|secs| {
@@ -130,7 +149,9 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
                "max_timeouts": rules.options().max_timeouts})
     });
     let pending_json = match pending {
-        Some((_, setup)) if view.phase == Phase::Deploy => serde_json::to_value(setup).unwrap_or(Value::Null),
+        Some((_, setup)) if view.phase == Phase::Deploy => {
+            serde_json::to_value(setup).unwrap_or(Value::Null)
+        }
         _ => Value::Null,
     };
     let result = view.result.as_ref().map(result_json);
@@ -174,8 +195,15 @@ pub fn public_view(game: &Game) -> View {
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            let agreed = views.iter().all(|v| v.pieces.get(i).is_some_and(|q| q.point == p.point && q.kind == p.kind));
-            SeenPiece { kind: if agreed { p.kind } else { None }, ..*p }
+            let agreed = views.iter().all(|v| {
+                v.pieces
+                    .get(i)
+                    .is_some_and(|q| q.point == p.point && q.kind == p.kind)
+            });
+            SeenPiece {
+                kind: if agreed { p.kind } else { None },
+                ..*p
+            }
         })
         .collect();
     let logs: Vec<&[Event]> = views.iter().map(|v| v.events.as_slice()).collect();
@@ -213,7 +241,10 @@ pub fn public_events(logs: &[&[Event]]) -> Vec<Event> {
     let cut: Vec<_> = logs.iter().map(|l| segments(l)).collect();
     let mut events = Vec::new();
     for (i, (reveals, end)) in cut[0].iter().enumerate() {
-        let mut others: Vec<Vec<Event>> = cut[1..].iter().map(|c| c.get(i).map(|s| s.0.clone()).unwrap_or_default()).collect();
+        let mut others: Vec<Vec<Event>> = cut[1..]
+            .iter()
+            .map(|c| c.get(i).map(|s| s.0.clone()).unwrap_or_default())
+            .collect();
         for r in reveals {
             let everywhere = others.iter().all(|o| o.contains(r));
             if everywhere {
@@ -238,11 +269,26 @@ mod tests {
     fn public_events_keep_what_every_log_has() {
         let rules = RuleSet::preset("classic").unwrap();
         let p = |n| rules.board().point(n).unwrap();
-        let reveal = |point, kind| Event::Revealed { point: p(point), owner: Side::North, kind, cause: RevealCause::EngineerScout };
-        let moved = Event::Moved { side: Side::South, from: p("a2"), to: p("a3") };
+        let reveal = |point, kind| Event::Revealed {
+            point: p(point),
+            owner: Side::North,
+            kind,
+            cause: RevealCause::EngineerScout,
+        };
+        let moved = Event::Moved {
+            side: Side::South,
+            from: p("a2"),
+            to: p("a3"),
+        };
         let private = reveal("b7", PieceKind::Bomb);
         let public = reveal("c7", PieceKind::Mine);
-        let south = [Event::Deployed { side: Side::South }, private, public, moved, private];
+        let south = [
+            Event::Deployed { side: Side::South },
+            private,
+            public,
+            moved,
+            private,
+        ];
         let north = [Event::Deployed { side: Side::South }, public, moved];
         assert_eq!(
             public_events(&[&south, &north]),
@@ -250,6 +296,9 @@ mod tests {
         );
         // The same reveal told privately to each of two players at once is known to both.
         assert_eq!(public_events(&[&[private], &[private]]), vec![private]);
-        assert_eq!(public_events(&[&[private, private], &[private]]), vec![private]);
+        assert_eq!(
+            public_events(&[&[private, private], &[private]]),
+            vec![private]
+        );
     }
 }

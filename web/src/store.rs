@@ -60,7 +60,9 @@ impl Store {
                 updated_ms INTEGER NOT NULL
             );",
         )?;
-        Ok(Store { conn: Mutex::new(conn) })
+        Ok(Store {
+            conn: Mutex::new(conn),
+        })
     }
 
     /// Inserts or replaces a game's row, in one transaction.

@@ -72,7 +72,9 @@ impl Table {
         match self.game.phase() {
             Phase::Over => Err(ApiError::game_over()),
             Phase::Deploy if !self.game.deployed().contains(side) => Ok(()),
-            Phase::Deploy => Err(ApiError::wrong_phase(format!("{side} has already deployed"))),
+            Phase::Deploy => Err(ApiError::wrong_phase(format!(
+                "{side} has already deployed"
+            ))),
             _ => Err(ApiError::wrong_phase("deployment is over")),
         }
     }
@@ -82,23 +84,31 @@ impl Table {
         let rules = self.game.rules();
         Deployment::try_random(rules, side, junqi::random_seed())
             .map(|d| d.to_setup(rules))
-            .ok_or_else(|| ApiError::bad_setup(format!("no setup satisfies the deployment constraints of {}", rules.name())))
+            .ok_or_else(|| {
+                ApiError::bad_setup(format!(
+                    "no setup satisfies the deployment constraints of {}",
+                    rules.name()
+                ))
+            })
     }
 
     /// Exchanges the pieces on two points of `side`'s proposed setup (or moves a piece
     /// to an empty deployable point), refusing a result that is not a legal setup.
     pub fn swapped(&self, side: Side, a: &str, b: &str) -> Result<Setup, ApiError> {
-        let proposal = self
-            .pending
-            .get(&side)
-            .ok_or_else(|| ApiError::bad_setup("no proposed setup to change: propose one first (random or pasted)"))?;
+        let proposal = self.pending.get(&side).ok_or_else(|| {
+            ApiError::bad_setup("no proposed setup to change: propose one first (random or pasted)")
+        })?;
         let board = self.game.board();
         let point = |name: &str| {
             junqi::parse_point(board, name).map_err(|e| ApiError::bad_setup(e.to_string()))
         };
         let (pa, pb) = (point(a)?, point(b)?);
         let mut placements: Vec<(String, String)> = proposal.placements().to_vec();
-        let at = |placements: &[(String, String)], p| placements.iter().position(|(n, _)| board.point(n) == Some(p));
+        let at = |placements: &[(String, String)], p| {
+            placements
+                .iter()
+                .position(|(n, _)| board.point(n) == Some(p))
+        };
         match (at(&placements, pa), at(&placements, pb)) {
             (Some(i), Some(j)) => {
                 let k = placements[i].1.clone();
@@ -106,13 +116,19 @@ impl Table {
             }
             (Some(i), None) => placements[i].0 = board.name_of(pb).to_owned(),
             (None, Some(j)) => placements[j].0 = board.name_of(pa).to_owned(),
-            (None, None) => return Err(ApiError::bad_setup(format!("neither {a} nor {b} holds one of your pieces"))),
+            (None, None) => {
+                return Err(ApiError::bad_setup(format!(
+                    "neither {a} nor {b} holds one of your pieces"
+                )))
+            }
         }
         let mut setup = Setup::new();
         for (p, k) in placements {
             setup.place(p, k);
         }
-        setup.validate(self.game.rules(), side).map_err(|e| ApiError::bad_setup(e.to_string()))?;
+        setup
+            .validate(self.game.rules(), side)
+            .map_err(|e| ApiError::bad_setup(e.to_string()))?;
         Ok(setup)
     }
 
@@ -139,7 +155,9 @@ impl Table {
         let seats = serde_json::from_str(&row.seats).map_err(|e| e.to_string())?;
         let pending = serde_json::from_str(&row.pending).map_err(|e| e.to_string())?;
         let draw_offer = match &row.draw_offer {
-            Some(name) => Some(Side::from_name(name).ok_or_else(|| format!("unknown side {name:?}"))?),
+            Some(name) => {
+                Some(Side::from_name(name).ok_or_else(|| format!("unknown side {name:?}"))?)
+            }
             None => None,
         };
         Ok(Table {
@@ -159,10 +177,14 @@ impl Table {
 /// Loads the rule set a create request names: a preset name or a rule set object.
 pub fn load_rules(rules: &Value) -> Result<std::sync::Arc<RuleSet>, ApiError> {
     match rules {
-        Value::String(name) => RuleSet::preset(name).map_err(|e| ApiError::bad_rules(e.to_string())),
+        Value::String(name) => {
+            RuleSet::preset(name).map_err(|e| ApiError::bad_rules(e.to_string()))
+        }
         Value::Object(_) => RuleSet::from_json(&rules.to_string())
             .map(std::sync::Arc::new)
             .map_err(|e| ApiError::bad_rules(e.to_string())),
-        _ => Err(ApiError::bad_json("\"rules\" must be a preset name or a rule set object")),
+        _ => Err(ApiError::bad_json(
+            "\"rules\" must be a preset name or a rule set object",
+        )),
     }
 }

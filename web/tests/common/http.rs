@@ -32,7 +32,10 @@ impl Reply {
 
     /// The error code of an error body.
     pub fn code(&self) -> String {
-        self.json()["error"]["code"].as_str().unwrap_or("").to_owned()
+        self.json()["error"]["code"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned()
     }
 }
 
@@ -43,7 +46,13 @@ impl Client {
 
     /// Sends one request and reads the response (reconnecting if the server closed
     /// the connection).
-    pub async fn request(&mut self, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> Reply {
+    pub async fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&str>,
+    ) -> Reply {
         for attempt in 0..2 {
             if self.conn.is_none() {
                 let stream = TcpStream::connect(self.addr).await.expect("connect");
@@ -63,10 +72,19 @@ impl Client {
         unreachable!()
     }
 
-    async fn try_request(&mut self, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> std::io::Result<Reply> {
+    async fn try_request(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&str>,
+    ) -> std::io::Result<Reply> {
         let conn = self.conn.as_mut().expect("connected");
         let body = body.unwrap_or("");
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n", body.len());
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n",
+            body.len()
+        );
         if !body.is_empty() {
             head.push_str("Content-Type: application/json\r\n");
         }
@@ -78,7 +96,10 @@ impl Client {
         conn.get_mut().write_all(head.as_bytes()).await?;
         let (status, headers) = read_head(conn).await?;
         let header = |name: &str| {
-            headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone())
+            headers
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.clone())
         };
         let bytes = if let Some(n) = header("content-length") {
             let n: usize = n.parse().map_err(|_| bad("content-length"))?;
@@ -105,7 +126,10 @@ impl Client {
         if header("connection").is_some_and(|v| v.eq_ignore_ascii_case("close")) {
             self.conn = None;
         }
-        Ok(Reply { status, body: String::from_utf8(bytes).map_err(|_| bad("utf-8"))? })
+        Ok(Reply {
+            status,
+            body: String::from_utf8(bytes).map_err(|_| bad("utf-8"))?,
+        })
     }
 
     pub async fn get(&mut self, path: &str, token: Option<&str>) -> Reply {
@@ -122,12 +146,21 @@ fn bad(what: &str) -> std::io::Error {
 }
 
 /// Reads a status line and headers.
-pub async fn read_head<R: AsyncBufReadExt + Unpin>(conn: &mut R) -> std::io::Result<(u16, Vec<(String, String)>)> {
+pub async fn read_head<R: AsyncBufReadExt + Unpin>(
+    conn: &mut R,
+) -> std::io::Result<(u16, Vec<(String, String)>)> {
     let mut line = String::new();
     if conn.read_line(&mut line).await? == 0 {
-        return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "closed"));
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            "closed",
+        ));
     }
-    let status = line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).ok_or_else(|| bad("status line"))?;
+    let status = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| bad("status line"))?;
     let mut headers = Vec::new();
     loop {
         line.clear();

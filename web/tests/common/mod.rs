@@ -43,9 +43,14 @@ impl Drop for TempDb {
 
 /// Starts a server on loopback, port 0, random seats without delay.
 pub async fn server(db: &TempDb) -> Server {
-    junqi_web::start(Config { port: 0, db: db.0.clone(), bot_delay: Duration::ZERO, ..Config::default() })
-        .await
-        .expect("server starts")
+    junqi_web::start(Config {
+        port: 0,
+        db: db.0.clone(),
+        bot_delay: Duration::ZERO,
+        ..Config::default()
+    })
+    .await
+    .expect("server starts")
 }
 
 /// A created game: its id and the human seats' tokens.
@@ -64,12 +69,19 @@ pub async fn create(c: &mut Client, body: &str) -> Created {
         .iter()
         .filter_map(|(k, v)| v["token"].as_str().map(|t| (k.clone(), t.to_owned())))
         .collect();
-    Created { id: j["game"].as_str().unwrap().to_owned(), tokens }
+    Created {
+        id: j["game"].as_str().unwrap().to_owned(),
+        tokens,
+    }
 }
 
 /// The state a token (or a spectator) sees; `svg` false leaves the picture out.
 pub async fn state(c: &mut Client, id: &str, token: Option<&str>, svg: bool) -> Value {
-    let path = if svg { format!("/api/games/{id}") } else { format!("/api/games/{id}?svg=0") };
+    let path = if svg {
+        format!("/api/games/{id}")
+    } else {
+        format!("/api/games/{id}?svg=0")
+    };
     let r = c.get(&path, token).await;
     assert_eq!(r.status, 200, "{}", r.body);
     r.json()
