@@ -607,7 +607,7 @@ class Run:
                 log(f"{rules}: South resigns through the page after {done} moves")
                 self.resign(b, wait=False)
                 break
-            if shot and done == moves // 2 and self.shots:
+            if shot and done == min(4, moves // 2) and self.shots:
                 self.shot(b, shot)
             m = self.move(b, rng, prefer_air=prefer_air, prefer_flip=prefer_flip and flips == 0)
             if m and m.startswith("flip"):
@@ -661,7 +661,8 @@ class Run:
 def setups_truth(full: dict[str, Any], seat: str) -> dict[str, tuple[str, str]]:
     """Point -> (owner, kind) of the other sides' setups in a full record."""
     out: dict[str, tuple[str, str]] = {}
-    entries = full.get("entries") or full.get("record", {}).get("entries") or []
+    rec = full.get("record", full) if isinstance(full.get("record"), dict) else full
+    entries = rec.get("actions") or []
     for e in entries:
         if isinstance(e, dict) and "deploy" in e and e["deploy"] != seat:
             setup = e["setup"]
@@ -679,6 +680,70 @@ def setups_truth(full: dict[str, Any], seat: str) -> dict[str, tuple[str, str]]:
 
 
 # ------------------------------------------------------------------ processes
+
+
+def static_proxy(static_dir: str, upstream: str) -> str:
+    """For working on the page without rebuilding the server (`--static web/static`):
+    serves the page's files from disk and passes everything else (the API, the event
+    stream) to the server. Normal runs test the files compiled into the binary."""
+    import http.server
+    import threading
+
+    files = {"/app.js": ("app.js", "text/javascript"), "/app.css": ("app.css", "text/css")}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *a: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            path = self.path.split("?", 1)[0]
+            if path in files or path == "/" or path.startswith("/play/"):
+                name, ctype = files.get(path, ("index.html", "text/html"))
+                with open(os.path.join(static_dir, name), "rb") as f:
+                    body = f.read()
+                self.send_response(200)
+                self.send_header("Content-Type", ctype + "; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            self.relay("GET")
+
+        def do_POST(self) -> None:
+            self.relay("POST")
+
+        def relay(self, method: str) -> None:
+            n = int(self.headers.get("Content-Length") or 0)
+            data = self.rfile.read(n) if n else (b"" if method == "POST" else None)
+            req = urllib.request.Request(upstream + self.path, data=data, method=method)
+            for h in ("Authorization", "Content-Type", "Accept"):
+                if self.headers.get(h):
+                    req.add_header(h, self.headers[h])
+            try:
+                res = urllib.request.urlopen(req, timeout=300)
+            except urllib.error.HTTPError as e:
+                res = e
+            self.send_response(res.status)
+            for k, v in res.headers.items():
+                if k.lower() not in ("transfer-encoding", "connection", "content-length"):
+                    self.send_header(k, v)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            try:
+                while True:
+                    chunk = res.read1(65536) if hasattr(res, "read1") else res.read(65536)
+                    if not chunk:
+                        break
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+            except OSError:
+                pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    srv.handle_error = lambda *a: None  # type: ignore[method-assign]  (dropped event streams)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
 
 
 def free_port() -> int:
@@ -721,6 +786,7 @@ def main() -> int:
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     ap.add_argument("--screenshots", metavar="DIR", help="save web-lobby/classic/siguo.png there")
     ap.add_argument("--only", nargs="*", default=["classic", "siguo", "fanqi", "sanjun"])
+    ap.add_argument("--static", metavar="DIR", help="serve the page from DIR (working on the page)")
     args = ap.parse_args()
     t0 = time.monotonic()
     tmp = tempfile.mkdtemp(prefix="junqi-web-test-")
@@ -728,6 +794,8 @@ def main() -> int:
     run = None
     try:
         server, base = start_server(args.server, tmp)
+        if args.static:
+            base = static_proxy(args.static, base)
         log(f"server at {base}")
         driver, durl = start_chromedriver(args.chromedriver, tmp)
         run = Run(base, durl, args.chromium, args.screenshots)
