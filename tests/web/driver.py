@@ -525,6 +525,26 @@ class Run:
             b.wait("return document.querySelector('#board').dataset.phase === 'play'", "play phase")
         for seat, b in pages.items():
             self.checked(gid, b, seat, tokens[seat], {o: t for o, t in tokens.items() if o != seat})
+        # A spectator (a third session) sees no piece's kind.
+        spec = self.browser("spectator")
+        spec.get(links["spectate"])
+        spec.wait("return document.querySelector('#board').dataset.phase === 'play'", "the spectator's board")
+        check(spec.js("return document.querySelector('#seat').textContent") == "spectator", "spectator label")
+        check_dom("spectator", spec.html(), "", {}, None)
+        pieces, _ = dom_pieces(spec.html())
+        check(pieces and not any(p["kind"] or p["text"].strip() for p in pieces), "spectator: a kind is shown")
+        check(spec.js("return document.querySelector('#play-controls').hidden && document.querySelector('#download-own').hidden"),
+              "spectator: no seat controls")
+        spec.quit()
+        self.browsers.remove(spec)
+        # A draw offered through the page, seen and declined on the other page.
+        south_b.click("button#offer-draw")
+        north_b.wait("return !document.querySelector('#accept-draw').hidden", "the draw offer on North's page")
+        check("south offers a draw" in north_b.js("return document.querySelector('#draw-offer').textContent"), "draw offer text")
+        north_b.click("button#decline-draw")
+        for b in pages.values():
+            b.wait("return document.querySelector('#draw-offer').textContent === ''", "the declined offer")
+        log("classic: spectator page checked; a draw offered by South and declined by North through the pages")
         end = time.monotonic() + CLASSIC_SECONDS
         plies = 0
         shot_taken = False
@@ -571,11 +591,12 @@ class Run:
 
     # -- one human seat against random seats
     def versus_random(self, rules: str, seats: dict[str, str], moves: int, shot: str | None,
-                      prefer_air: bool = False, prefer_flip: bool = False, custom: str | None = None) -> dict[str, Any]:
+                      prefer_air: bool = False, prefer_flip: bool = False, custom: str | None = None,
+                      seconds: int | None = None) -> dict[str, Any]:
         log(f"{rules}: South through the page against random seats")
         rng = random.Random(os.environ.get("WEB_TEST_SEED"))
         b = self.browser(rules)
-        links = self.lobby(b, rules, seats, custom=custom)
+        links = self.lobby(b, rules, seats, custom=custom, seconds=seconds)
         token = urllib.parse.parse_qs(urllib.parse.urlsplit(links["south"]).query)["token"][0]
         gid = urllib.parse.urlsplit(links["south"]).path.rsplit("/", 1)[1]
         b.get(links["south"])
@@ -598,6 +619,12 @@ class Run:
             self.checked(gid, b, "south", token, None)
             if first_html is None:
                 first_html = (b.html(), page_state(b)["version"])
+                if seconds and not s["over"] and not s["out"]:
+                    # The move clock counts down on the page.
+                    left = b.wait("return Number(document.querySelector('#clock').dataset.left || 0)", "the clock", 5)
+                    check(0 < left <= seconds, f"clock shows {left} s of {seconds}")
+                    check("You have" in b.js("return document.querySelector('#clock').textContent"), "clock text")
+                    log(f"{rules}: the clock shows {left} s left")
             if s["over"]:
                 break
             if s["out"]:
@@ -651,7 +678,8 @@ class Run:
         log(f"siguo: {checked} enemy pieces of South's first position checked against the record's setups")
 
     def fanqi(self) -> None:
-        out = self.versus_random("fanqi", {"south": "human", "north": "random"}, FANQI_MOVES, None, prefer_flip=True)
+        out = self.versus_random("fanqi", {"south": "human", "north": "random"}, FANQI_MOVES, None, prefer_flip=True,
+                                 seconds=120)
         check(out["flips"] >= 1, "fanqi: flipped a tile through the page")
 
     def sanjun(self) -> None:
