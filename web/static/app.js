@@ -209,7 +209,8 @@ function render(state) {
   else if (state.phase === "deploy") {
     const waiting = sidesInGame(state).filter((s) => !state.deployed.includes(s));
     turn.textContent = "Deployment: waiting for " + (waiting.join(", ") || "nobody");
-  } else if (state.to_act && state.to_act === seat) turn.textContent = "Your turn (" + seat + ")";
+  } else if (seat && isOut(state)) turn.textContent = "You are out of the game" + (state.to_act ? "; " + state.to_act + " to act" : "");
+  else if (state.to_act && state.to_act === seat) turn.textContent = "Your turn (" + seat + ")";
   else if (state.to_act) turn.textContent = state.to_act + " to act";
   else turn.textContent = "";
 
@@ -246,7 +247,7 @@ function render(state) {
   if (state.phase === "deploy" && seat && state.deployed.includes(seat)) $("#deploy").hidden = true;
 
   // play controls
-  const playing = state.phase === "play" && !!seat;
+  const playing = state.phase === "play" && !!seat && !isOut(state);
   $("#play-controls").hidden = !playing;
   const theyOffer = offer && offer !== seat;
   $("#accept-draw").hidden = !theyOffer;
@@ -282,6 +283,14 @@ function render(state) {
     full.setAttribute("download", G.id + ".json");
   }
   tickClock();
+}
+
+// A seat with no piece left in play (四国: a side whose army is gone) is out. Face-down
+// pieces (翻棋) may still become its own, so a seat without an army is never out.
+function isOut(state) {
+  const v = state.view;
+  if (!v || !v.army || state.phase !== "play") return false;
+  return !v.pieces.some((p) => p.owner === v.army) && !v.pieces.some((p) => !p.owner);
 }
 
 function sidesInGame(state) {
