@@ -393,7 +393,7 @@ class Run:
         return links
 
     # -- deployment through the page
-    def deploy(self, b: Browser, seat: str, swap: bool) -> None:
+    def deploy(self, b: Browser, seat: str, swap: bool, paste: bool = False) -> None:
         b.wait("return document.querySelector('#board svg') && !document.querySelector('#deploy').hidden", f"{seat}'s deploy controls")
         v0 = page_state(b)["version"]
         b.click("button#random-setup")
@@ -417,6 +417,19 @@ class Run:
             b.wait(f"""const g = document.querySelector('#board .piece[data-at="{a}"]');
                 return g && g.dataset.kind === arguments[0];""", f"swap of {a} and {c}", 10, kc)
             log(f"{seat}: swapped {a} ({ka}) and {c} ({kc}) by clicking")
+        if paste:
+            # Paste a setup: the proposed one with two pieces exchanged, as JSON.
+            setup = dict(b.js("""return Array.from(document.querySelectorAll('#board .piece.own'))
+                .map(g => [g.dataset.at, g.dataset.kind]);"""))
+            free = sorted(p for p, k in setup.items() if k in ("engineer", "platoon_commander", "company_commander"))
+            a, c = next((x, y) for x in free for y in free if setup[x] != setup[y])
+            setup[a], setup[c] = setup[c], setup[a]
+            b.click("#deploy details summary")
+            b.type("#setup-text", json.dumps(setup))
+            b.click("button#paste-setup")
+            b.wait(f"""const g = document.querySelector('#board .piece[data-at="{a}"]');
+                return g && g.dataset.kind === arguments[0];""", "the pasted setup", 10, setup[a])
+            log(f"{seat}: pasted a setup ({a} and {c} exchanged)")
         b.click("button#confirm")
         b.wait("return document.querySelector('#deploy').hidden", f"{seat}'s confirmation")
         _ = v0
@@ -520,7 +533,7 @@ class Run:
         north_b.get(links["north"])
         pages = {"south": south_b, "north": north_b}
         for seat, b in pages.items():
-            self.deploy(b, seat, swap=True)
+            self.deploy(b, seat, swap=True, paste=seat == "north")
         for b in pages.values():
             b.wait("return document.querySelector('#board').dataset.phase === 'play'", "play phase")
         for seat, b in pages.items():
