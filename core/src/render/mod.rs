@@ -17,6 +17,14 @@
 //! combat a burst. A picture of a view is made from the [`View`] alone, so it shows
 //! exactly what the player may know.
 //!
+//! For front ends the pictures are clickable: above the board lies one invisible hit
+//! target per point, `<rect class="pt" data-point="c3" fill="none"
+//! pointer-events="all"/>` (air positions last, over the ground), and every piece is a
+//! `<g class="piece own|revealed|unknown|facedown" data-at="c3" data-owner="south"
+//! data-kind="engineer">` group — `data-kind` only where the view knows the kind. They
+//! draw nothing: a page finds the clicked point with `closest("[data-point]")` and
+//! marks points with CSS.
+//!
 //! ```
 //! use junqi::{render::SvgOptions, Game, Side};
 //! let mut game = Game::new("classic", 7)?;
