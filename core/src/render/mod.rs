@@ -17,6 +17,14 @@
 //! combat a burst. A picture of a view is made from the [`View`] alone, so it shows
 //! exactly what the player may know.
 //!
+//! For front ends the pictures are clickable: above the board lies one invisible hit
+//! target per point, `<rect class="pt" data-point="c3" fill="none"
+//! pointer-events="all"/>` (air positions last, over the ground), and every piece is a
+//! `<g class="piece own|revealed|unknown|facedown" data-at="c3" data-owner="south"
+//! data-kind="engineer">` group — `data-kind` only where the view knows the kind. They
+//! draw nothing: a page finds the clicked point with `closest("[data-point]")` and
+//! marks points with CSS.
+//!
 //! ```
 //! use junqi::{render::SvgOptions, Game, Side};
 //! let mut game = Game::new("classic", 7)?;
@@ -166,6 +174,44 @@ mod tests {
         assert!(SvgOptions::from_json(r#"{"scale": 0}"#).is_err());
         assert!(SvgOptions::from_json("[").is_err());
         assert!(SvgOptions::from_json("[]").is_err());
+    }
+
+    /// Every point of every preset's board is one click target (`data-point`) exactly
+    /// once in a view's picture, from every seat, and every piece names its point.
+    #[test]
+    fn every_point_is_a_click_target_once() {
+        use crate::Game;
+        for name in RuleSet::preset_names() {
+            let mut game = Game::new(name, 3).unwrap();
+            if !game.rules().deals() {
+                for (i, &side) in game.rules().sides().to_vec().iter().enumerate() {
+                    game.deploy_random(side, i as u64 + 1).unwrap();
+                }
+            }
+            let board = game.rules().board();
+            for &seat in game.rules().sides() {
+                let view = game.view(seat);
+                let svg = view.to_svg(game.rules(), &super::SvgOptions::default());
+                let mut seen: Vec<&str> = svg
+                    .split(r#"data-point=""#)
+                    .skip(1)
+                    .map(|rest| &rest[..rest.find('"').unwrap()])
+                    .collect();
+                seen.sort_unstable();
+                let mut names: Vec<&str> = board.points().map(|p| board.name_of(p)).collect();
+                names.sort_unstable();
+                assert_eq!(seen, names, "{name} from {seat}");
+                assert_eq!(svg.matches(r#"class="pt""#).count(), names.len());
+                assert!(!view.pieces.is_empty(), "{name}");
+                for p in &view.pieces {
+                    let at = format!(r#"data-at="{}""#, board.name_of(p.point));
+                    assert_eq!(svg.matches(&at).count(), 1, "{name} {seat} {at}");
+                }
+                // A kind is written only where the view knows it.
+                let known = view.pieces.iter().filter(|p| p.kind.is_some()).count();
+                assert_eq!(svg.matches("data-kind=").count(), known, "{name} {seat}");
+            }
+        }
     }
 
     /// Every piece of every preset fits every tile it could stand on, seen from every

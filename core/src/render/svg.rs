@@ -275,6 +275,7 @@ pub(crate) fn draw(
     if let Some(scene) = scene {
         pieces(&mut body, &frame, scene, opts);
     }
+    hit_targets(&mut body, &frame);
     if opts.coordinates {
         for (text, x, y) in frame.coordinates() {
             let _ = write!(
@@ -314,6 +315,35 @@ pub(crate) fn draw(
     s.push_str(&body);
     s.push_str("</svg>");
     s
+}
+
+/// Invisible hit targets for front ends, above everything on the board: one
+/// `<rect class="pt" data-point="NAME">` per point, the size of a piece's tile and a
+/// little more, with no fill or stroke drawn (`fill="none"`) but catching the pointer
+/// (`pointer-events="all"`), so a page can tell which point was clicked and mark
+/// points with CSS (`.pt.target { fill: … }`). Air positions come last, so that a
+/// plane's target lies above the ground point below it. The pictures do not change.
+fn hit_targets(s: &mut String, f: &Frame<'_>) {
+    let b = f.board;
+    s.push_str(r#"<g class="points">"#);
+    let ground = b.points().filter(|&p| !b.is_air(p));
+    for p in ground.chain(b.points().filter(|&p| b.is_air(p))) {
+        let (x, y) = f.pos(p);
+        let (w, h) = if b.is_air(p) {
+            f.plane_tile()
+        } else {
+            let (w, h) = f.tile(p);
+            (w + 4.0, h + 4.0)
+        };
+        let _ = write!(
+            s,
+            r#"<rect class="pt" data-point="{}" x="{:.1}" y="{:.1}" width="{w:.1}" height="{h:.1}" rx="4" fill="none" pointer-events="all"/>"#,
+            escape(b.name_of(p)),
+            x - w / 2.0,
+            y - h / 2.0
+        );
+    }
+    s.push_str("</g>");
 }
 
 /// The board itself: land, river band, sea, edges, points, air layer.
@@ -678,9 +708,22 @@ fn tile(s: &mut String, f: &Frame<'_>, piece: &SeenPiece, face: Face) {
         Face::Unknown => "unknown",
         Face::Down => "facedown",
     };
+    // For front ends: where the piece stands, its owner and its kind — only what the
+    // view holds, as the title already says it.
     let _ = write!(
         s,
-        r#"<g class="piece {class}"><title>{}: {}</title>"#,
+        r#"<g class="piece {class}" data-at="{}""#,
+        escape(f.board.name_of(piece.point))
+    );
+    if let Some(o) = piece.owner {
+        let _ = write!(s, r#" data-owner="{o}""#);
+    }
+    if let Some(k) = piece.kind {
+        let _ = write!(s, r#" data-kind="{}""#, k.id());
+    }
+    let _ = write!(
+        s,
+        r#"><title>{}: {}</title>"#,
         escape(f.board.name_of(piece.point)),
         escape(&who)
     );

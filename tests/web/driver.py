@@ -1,0 +1,874 @@
+#!/usr/bin/env python3
+"""Browser tests of the junqi-web page: headless Chromium driven over W3C WebDriver.
+
+Plain standard library: urllib speaks the W3C WebDriver protocol to chromedriver (the
+protocol is a handful of JSON requests; a client library would add a dependency and a
+download for no gain). Started by tests/web/run.sh, which installs Chromium and builds
+the server; this script starts the server (port 0, temporary database) and
+chromedriver itself and stops both at the end.
+
+What it does, all through the page (clicks on the board's hit targets, buttons):
+  lobby    create a classic game with two human seats; read the seat links.
+  classic  two browser sessions (separate Chrome instances, separate profiles) take
+           South and North: random setup, a swap of two own pieces by clicking them,
+           confirm; then each plays a random highlighted move in turn (click a piece,
+           then one of its highlighted targets) until the game ends or the time cap
+           (CLASSIC_SECONDS), when South presses Resign.
+  siguo    one human seat (South) through the page against three random seats, a
+           bounded number of moves, then Resign.
+  fanqi    South through the page against a random seat: flips face-down tiles by
+           clicking them, then Resign.
+  sanjun   South (sanjun-modern) against a random seat: a few moves, planes first
+           when one may move (air positions end in ^), then Resign.
+After every update each page's DOM (outerHTML) is checked: no enemy piece shows a kind
+the seat does not know. The truth comes from the server with the other seats' tokens
+(classic: both seats are humans) and from the full record after the end (the setups:
+the first position of the game is checked against them).
+
+  python3 tests/web/driver.py --server target/release/junqi-web [--screenshots DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import html.parser
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+CLASSIC_SECONDS = 45.0
+SIGUO_MOVES = 30
+FANQI_MOVES = 8
+SANJUN_MOVES = 8
+CHECKS = {"dom": 0, "truth": 0, "skipped": 0}
+
+
+def log(msg: str) -> None:
+    print(f"-- web: {msg}", flush=True)
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond: bool, msg: str) -> None:
+    if not cond:
+        raise Failure(msg)
+
+
+# ------------------------------------------------------------------ HTTP helpers
+
+
+def http(method: str, url: str, body: Any = None, token: str | None = None, timeout: float = 30) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method)
+    if body is not None:
+        req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as res:
+            raw = res.read()
+    except urllib.error.HTTPError as e:
+        raw = e.read()
+        try:
+            payload = json.loads(raw)
+        except ValueError:
+            payload = raw.decode(errors="replace")
+        raise Failure(f"{method} {url}: HTTP {e.code}: {payload}") from None
+    return json.loads(raw) if raw else None
+
+
+# ------------------------------------------------------------------ WebDriver
+
+
+class WebDriverError(Exception):
+    def __init__(self, error: str, message: str):
+        super().__init__(f"{error}: {message}")
+        self.error = error
+
+
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+
+
+class Browser:
+    """One WebDriver session: its own Chrome process and profile (a separate context)."""
+
+    def __init__(self, driver_url: str, chromium: str, name: str):
+        self.base = driver_url
+        self.name = name
+        caps = {
+            "capabilities": {
+                "alwaysMatch": {
+                    "browserName": "chrome",
+                    "unhandledPromptBehavior": "ignore",
+                    "goog:chromeOptions": {
+                        "binary": chromium,
+                        "args": [
+                            "--headless=new",
+                            "--no-sandbox",
+                            "--disable-gpu",
+                            "--disable-dev-shm-usage",
+                            "--window-size=1400,1100",
+                            "--force-device-scale-factor=1",
+                            "--no-first-run",
+                            "--lang=en-US",
+                        ],
+                    },
+                }
+            }
+        }
+        value = self._raw("POST", "/session", caps)
+        self.session = value["sessionId"]
+
+    def _raw(self, method: str, path: str, body: Any = None) -> Any:
+        data = json.dumps({} if body is None and method == "POST" else body).encode() if method == "POST" else None
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=60) as res:
+                payload = json.loads(res.read())
+        except urllib.error.HTTPError as e:
+            payload = json.loads(e.read())
+            v = payload.get("value", {})
+            raise WebDriverError(v.get("error", "unknown"), v.get("message", "")[:300]) from None
+        return payload["value"]
+
+    def cmd(self, method: str, path: str, body: Any = None) -> Any:
+        return self._raw(method, f"/session/{self.session}{path}", body)
+
+    def get(self, url: str) -> None:
+        self.cmd("POST", "/url", {"url": url})
+
+    def js(self, script: str, *args: Any) -> Any:
+        return self.cmd("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def find(self, css: str) -> str:
+        return self.cmd("POST", "/element", {"using": "css selector", "value": css})[ELEMENT]
+
+    def find_all(self, css: str) -> list[str]:
+        return [e[ELEMENT] for e in self.cmd("POST", "/elements", {"using": "css selector", "value": css})]
+
+    def click(self, css: str) -> None:
+        """A real click (WebDriver element click: scroll into view, pointer at the centre)."""
+        self.cmd("POST", f"/element/{self.find(css)}/click")
+
+    def type(self, css: str, text: str) -> None:
+        el = self.find(css)
+        self.cmd("POST", f"/element/{el}/clear")
+        self.cmd("POST", f"/element/{el}/value", {"text": text})
+
+    def accept_alert(self) -> None:
+        self.cmd("POST", "/alert/accept")
+
+    def html(self) -> str:
+        return self.js("return document.documentElement.outerHTML;")
+
+    def screenshot(self, path: str) -> None:
+        png = base64.b64decode(self.cmd("GET", "/screenshot"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(png)
+        log(f"screenshot {path}")
+
+    def wait(self, script: str, what: str, timeout: float = 15, *args: Any) -> Any:
+        end = time.monotonic() + timeout
+        while True:
+            v = self.js(script, *args)
+            if v:
+                return v
+            if time.monotonic() > end:
+                raise Failure(f"{self.name}: timed out waiting for {what}")
+            time.sleep(0.03)
+
+    def quit(self) -> None:
+        try:
+            self.cmd("DELETE", "")
+        except Exception:
+            pass
+
+
+# ------------------------------------------------------------------ page state
+
+PAGE_STATE = """
+const b = document.querySelector('#board');
+const pts = (c) => Array.from(document.querySelectorAll('#board .pt.' + c)).map(e => e.dataset.point);
+const r = document.querySelector('#result');
+return {
+  version: b && b.dataset.version ? Number(b.dataset.version) : -1,
+  phase: b ? b.dataset.phase : '',
+  seat: b ? b.dataset.seat : '',
+  toAct: document.querySelector('#turn').dataset.toAct || '',
+  turn: document.querySelector('#turn').textContent,
+  result: r.textContent,
+  over: r.dataset.over === 'true',
+  from: pts('from'), flip: pts('flip'), target: pts('target'), selected: pts('selected'),
+  message: document.querySelector('#message').textContent,
+  hasSvg: !!document.querySelector('#board svg'),
+};
+"""
+
+
+def page_state(b: Browser) -> dict[str, Any]:
+    return b.js(PAGE_STATE)
+
+
+class PieceParser(html.parser.HTMLParser):
+    """The pieces a page shows: every `<g class="piece ...">` in the board's SVG, with
+    its attributes, the text of its labels and its title."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pieces: list[dict[str, Any]] = []
+        self.depth = 0
+        self.cur: dict[str, Any] | None = None
+        self.piece_depth = -1
+        self.in_title = False
+        self.in_text = False
+        self.points: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "rect" and "pt" in a.get("class", "").split():
+            self.points.append(a.get("data-point", ""))
+        if tag in ("rect", "circle", "path", "br", "img", "input", "meta", "link"):
+            return  # void or self-closed in the DOM's serialisation of SVG
+        self.depth += 1
+        if tag == "g" and "piece" in a.get("class", "").split() and self.cur is None:
+            self.cur = {
+                "class": a.get("class", "").split(),
+                "at": a.get("data-at"),
+                "owner": a.get("data-owner"),
+                "kind": a.get("data-kind"),
+                "text": "",
+                "title": "",
+            }
+            self.piece_depth = self.depth
+        elif tag == "title":
+            self.in_title = True
+        elif tag == "text":
+            self.in_text = True
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("rect", "circle", "path", "br", "img", "input", "meta", "link"):
+            return
+        if tag == "title":
+            self.in_title = False
+        elif tag == "text":
+            self.in_text = False
+        if self.cur is not None and self.depth == self.piece_depth and tag == "g":
+            self.pieces.append(self.cur)
+            self.cur = None
+        self.depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.cur is None:
+            return
+        if self.in_title:
+            self.cur["title"] += data
+        elif self.in_text:
+            self.cur["text"] += data
+
+
+def dom_pieces(html_text: str) -> tuple[list[dict[str, Any]], list[str]]:
+    p = PieceParser()
+    p.feed(html_text)
+    return p.pieces, p.points
+
+
+def check_dom(name: str, html_text: str, seat: str, known: dict[str, str | None],
+              truth: dict[str, tuple[str, str]] | None) -> None:
+    """No enemy kind the seat does not know is shown in the page.
+
+    `known`: point -> kind the seat's own API view gives (None: unknown), for pieces not
+    the seat's own army. `truth`: point -> (owner, kind) of enemy pieces, when known.
+    """
+    pieces, points = dom_pieces(html_text)
+    check(len(points) == len(set(points)) and points, f"{name}: hit targets {len(points)}")
+    CHECKS["dom"] += 1
+    for p in pieces:
+        at, owner = p["at"], p["owner"]
+        check(at is not None, f"{name}: a piece without data-at")
+        if owner == seat or (owner and "own" in p["class"]):
+            continue
+        shown = p["kind"] or p["text"].strip()
+        if at not in known or known[at] is None:
+            # Unknown to the seat: no kind attribute, no label text, the title says unknown.
+            check(not p["kind"], f"{name}: unknown enemy at {at} has data-kind {p['kind']}")
+            check(not p["text"].strip(), f"{name}: unknown enemy at {at} has label {p['text']!r}")
+            check("own" not in p["class"] and "revealed" not in p["class"],
+                  f"{name}: unknown enemy at {at} drawn as {p['class']}")
+            if truth and at in truth:
+                kind_words = truth[at][1].replace("_", " ")
+                check(kind_words not in p["title"], f"{name}: title at {at} names {kind_words}: {p['title']}")
+        elif shown:
+            check(p["kind"] == known[at], f"{name}: {at} shows {p['kind']}, the seat knows {known[at]}")
+        if truth is not None and at in truth and p["kind"]:
+            check(truth[at][1] == p["kind"], f"{name}: {at} shows {p['kind']}, truly {truth[at]}")
+    if truth is not None:
+        CHECKS["truth"] += 1
+        # Every enemy piece of the truth that the page shows with a kind is one the seat knows.
+        for at, (owner, kind) in truth.items():
+            dom = [p for p in pieces if p["at"] == at]
+            for p in dom:
+                if p["kind"] or p["text"].strip():
+                    check(known.get(at) == kind, f"{name}: {at} ({owner}'s {kind}) shown, not known")
+
+
+def view_known(state: dict[str, Any], seat: str) -> dict[str, str | None]:
+    """Point -> kind (or None) for every piece in a seat's API view that is not its own."""
+    army = state["view"].get("army") or seat
+    out: dict[str, str | None] = {}
+    for p in state["view"]["pieces"]:
+        if p.get("owner") == army:
+            continue
+        out[p["point"]] = p.get("kind")
+    return out
+
+
+def own_pieces(state: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    army = state["view"].get("army") or state["seat"]
+    return {p["point"]: (p["owner"], p["kind"]) for p in state["view"]["pieces"] if p.get("owner") == army and p.get("kind")}
+
+
+# ------------------------------------------------------------------ the games
+
+
+class Run:
+    def __init__(self, base: str, driver_url: str, chromium: str, shots: str | None):
+        self.base = base
+        self.driver_url = driver_url
+        self.chromium = chromium
+        self.shots = shots
+        self.browsers: list[Browser] = []
+        self.moves = 0
+        self.clicks = 0
+
+    def browser(self, name: str) -> Browser:
+        b = Browser(self.driver_url, self.chromium, name)
+        self.browsers.append(b)
+        return b
+
+    def api(self, gid: str, token: str | None) -> dict[str, Any]:
+        return http("GET", f"{self.base}/api/games/{gid}", token=token)
+
+    def shot(self, b: Browser, name: str) -> None:
+        if self.shots:
+            b.screenshot(os.path.join(self.shots, name))
+
+    # -- lobby
+    def lobby(self, b: Browser, rules: str, seats: dict[str, str], seconds: int | None = None,
+              custom: str | None = None) -> dict[str, str]:
+        b.get(self.base + "/")
+        b.wait("return document.querySelectorAll('#preset option').length > 0", "presets")
+        b.js("const s = document.querySelector('#preset'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));", rules)
+        if custom:
+            # Paste a custom rule set: open the details, type the JSON (the seat
+            # choices follow its sides).
+            b.click("#custom summary")
+            b.type("#custom-rules", custom)
+        for side, kind in seats.items():
+            b.js("document.querySelector('#seat-' + arguments[0]).value = arguments[1];", side, kind)
+        if seconds:
+            b.type("#move-seconds", str(seconds))
+        b.click("button#create")
+        b.wait("return !document.querySelector('#links').hidden", "the seat links")
+        links = b.js("""const out = {};
+            for (const a of document.querySelectorAll('#link-list a')) out[a.id.replace('link-', '')] = a.href;
+            return out;""")
+        check("spectate" in links, f"lobby: no spectator link: {links}")
+        for side, kind in seats.items():
+            check((side in links) == (kind == "human"), f"lobby: links {links} for seats {seats}")
+        return links
+
+    # -- deployment through the page
+    def deploy(self, b: Browser, seat: str, swap: bool, paste: bool = False) -> None:
+        b.wait("return document.querySelector('#board svg') && !document.querySelector('#deploy').hidden", f"{seat}'s deploy controls")
+        v0 = page_state(b)["version"]
+        b.click("button#random-setup")
+        b.wait("return document.querySelectorAll('#board .piece.own').length > 0", f"{seat}'s proposed setup")
+        if swap:
+            pieces = b.js("""return Array.from(document.querySelectorAll('#board .piece.own'))
+                .map(g => [g.dataset.at, g.dataset.kind]);""")
+            free = [(at, k) for at, k in pieces if k not in ("flag", "mine", "bomb", "landmine")]
+            random.shuffle(free)
+            (a, ka), (c, kc) = free[0], free[1]
+            for _ in range(5):
+                if ka != kc:
+                    break
+                random.shuffle(free)
+                (a, ka), (c, kc) = free[0], free[1]
+            v = page_state(b)["version"]
+            b.click(f'#board .pt[data-point="{a}"]')
+            b.wait("return document.querySelector('#board .pt.selected')", "selection")
+            b.click(f'#board .pt[data-point="{c}"]')
+            self.clicks += 2
+            b.wait(f"""const g = document.querySelector('#board .piece[data-at="{a}"]');
+                return g && g.dataset.kind === arguments[0];""", f"swap of {a} and {c}", 10, kc)
+            log(f"{seat}: swapped {a} ({ka}) and {c} ({kc}) by clicking")
+        if paste:
+            # Paste a setup: the proposed one with two pieces exchanged, as JSON.
+            setup = dict(b.js("""return Array.from(document.querySelectorAll('#board .piece.own'))
+                .map(g => [g.dataset.at, g.dataset.kind]);"""))
+            free = sorted(p for p, k in setup.items() if k in ("engineer", "platoon_commander", "company_commander"))
+            a, c = next((x, y) for x in free for y in free if setup[x] != setup[y])
+            setup[a], setup[c] = setup[c], setup[a]
+            b.click("#deploy details summary")
+            b.type("#setup-text", json.dumps(setup))
+            b.click("button#paste-setup")
+            b.wait(f"""const g = document.querySelector('#board .piece[data-at="{a}"]');
+                return g && g.dataset.kind === arguments[0];""", "the pasted setup", 10, setup[a])
+            log(f"{seat}: pasted a setup ({a} and {c} exchanged)")
+        b.click("button#confirm")
+        b.wait("return document.querySelector('#deploy').hidden", f"{seat}'s confirmation")
+        _ = v0
+
+    # -- one move through the page
+    def move(self, b: Browser, rng: random.Random, prefer_air: bool = False, prefer_flip: bool = False) -> str | None:
+        s = page_state(b)
+        choices = s["from"] + s["flip"]
+        if not choices:
+            return None
+        if prefer_flip and s["flip"]:
+            choices = s["flip"]
+        elif prefer_air:
+            air = [p for p in s["from"] if p.endswith("^")]
+            if air:
+                choices = air
+        start = rng.choice(choices)
+        v = s["version"]
+        self.click_point(b, start)
+        if start in s["flip"] and start not in s["from"]:
+            b.wait("return Number(document.querySelector('#board').dataset.version) > arguments[0]", "the flip", 10, v)
+            self.moves += 1
+            return f"flip {start}"
+        targets = b.wait("""return Array.from(document.querySelectorAll('#board .pt.target')).map(e => e.dataset.point);""",
+                         f"targets of {start}", 5)
+        to = rng.choice(targets)
+        self.click_point(b, to)
+        b.wait("return Number(document.querySelector('#board').dataset.version) > arguments[0]", "the move", 10, v)
+        self.moves += 1
+        return f"{start}-{to}"
+
+    def click_point(self, b: Browser, point: str) -> None:
+        css = f'#board .pt[data-point="{point}"]'
+        try:
+            b.click(css)
+        except WebDriverError as e:
+            if e.error != "element click intercepted":
+                raise
+            # An air position's target lies over the ground point below it: click the
+            # target by script instead.
+            b.js("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}));", {ELEMENT: b.find(css)})
+        self.clicks += 1
+
+    def resign(self, b: Browser, wait: bool = True) -> None:
+        b.click("button#resign")
+        try:
+            b.accept_alert()
+        except WebDriverError as e:
+            if e.error != "no such alert":
+                raise
+        if wait:
+            b.wait("return document.querySelector('#result').dataset.over === 'true'", "the result", 10)
+        msg = page_state(b)["message"]
+        check(not msg, f"resign: the page says {msg!r}")
+
+    def wait_version(self, b: Browser, version: int) -> dict[str, Any]:
+        b.wait("return Number(document.querySelector('#board').dataset.version) >= arguments[0]", f"version {version}", 10, version)
+        return page_state(b)
+
+    def checked(self, gid: str, b: Browser, seat: str, token: str, truth_tokens: dict[str, str] | None) -> None:
+        """Compares the page's DOM with what the seat knows (its API view at the same
+        version) and, with the other seats' tokens, with the truth."""
+        for _ in range(20):
+            html_text = b.html()
+            v = page_state(b)["version"]
+            mine = self.api(gid, token)
+            truth = None
+            versions = {mine["version"]}
+            if truth_tokens:
+                truth = {}
+                for other, t in truth_tokens.items():
+                    st = self.api(gid, t)
+                    versions.add(st["version"])
+                    truth.update(own_pieces(st))
+            if versions == {v}:
+                check_dom(f"{seat} v{v}", html_text, seat, view_known(mine, seat), truth)
+                return
+            time.sleep(0.05)
+        CHECKS["skipped"] += 1
+
+    def downloads(self, b: Browser, gid: str, token: str) -> dict[str, Any]:
+        hrefs = b.js("""return [document.querySelector('#download-own').href,
+            document.querySelector('#download-full').hidden ? '' : document.querySelector('#download-full').href];""")
+        check(hrefs[0] and hrefs[1], f"download links after the end: {hrefs}")
+        own = http("GET", hrefs[0])
+        full = http("GET", hrefs[1])
+        check(isinstance(full, dict) and isinstance(own, dict), "records are JSON objects")
+        return full
+
+    # -- classic, two humans
+    def classic(self) -> None:
+        log("classic: two browser sessions, both seats through the page")
+        rng = random.Random(os.environ.get("WEB_TEST_SEED"))
+        south_b = self.browser("south")
+        links = self.lobby(south_b, "classic", {"south": "human", "north": "human"})
+        self.shot(south_b, "web-lobby.png")
+        north_b = self.browser("north")
+        tokens = {s: urllib.parse.parse_qs(urllib.parse.urlsplit(links[s]).query)["token"][0] for s in ("south", "north")}
+        gid = urllib.parse.urlsplit(links["south"]).path.rsplit("/", 1)[1]
+        south_b.get(links["south"])
+        north_b.get(links["north"])
+        pages = {"south": south_b, "north": north_b}
+        for seat, b in pages.items():
+            self.deploy(b, seat, swap=True, paste=seat == "north")
+        for b in pages.values():
+            b.wait("return document.querySelector('#board').dataset.phase === 'play'", "play phase")
+        for seat, b in pages.items():
+            self.checked(gid, b, seat, tokens[seat], {o: t for o, t in tokens.items() if o != seat})
+        # A spectator (a third session) sees no piece's kind.
+        spec = self.browser("spectator")
+        spec.get(links["spectate"])
+        spec.wait("return document.querySelector('#board').dataset.phase === 'play'", "the spectator's board")
+        check(spec.js("return document.querySelector('#seat').textContent") == "spectator", "spectator label")
+        check_dom("spectator", spec.html(), "", {}, None)
+        pieces, _ = dom_pieces(spec.html())
+        check(pieces and not any(p["kind"] or p["text"].strip() for p in pieces), "spectator: a kind is shown")
+        check(spec.js("return document.querySelector('#play-controls').hidden && document.querySelector('#download-own').hidden"),
+              "spectator: no seat controls")
+        spec.quit()
+        self.browsers.remove(spec)
+        # A draw offered through the page, seen and declined on the other page.
+        south_b.click("button#offer-draw")
+        north_b.wait("return !document.querySelector('#accept-draw').hidden", "the draw offer on North's page")
+        check("south offers a draw" in north_b.js("return document.querySelector('#draw-offer').textContent"), "draw offer text")
+        north_b.click("button#decline-draw")
+        for b in pages.values():
+            b.wait("return document.querySelector('#draw-offer').textContent === ''", "the declined offer")
+        log("classic: spectator page checked; a draw offered by South and declined by North through the pages")
+        end = time.monotonic() + CLASSIC_SECONDS
+        plies = 0
+        shot_taken = False
+        while True:
+            s = page_state(south_b)
+            if s["over"]:
+                break
+            if time.monotonic() > end:
+                log(f"classic: {plies} plies in {CLASSIC_SECONDS:.0f} s without an end: South resigns through the page")
+                self.resign(south_b)
+                break
+            to_act = s["toAct"] or page_state(north_b)["toAct"]
+            check(to_act in pages, f"classic: nobody to act: {s}")
+            b = pages[to_act]
+            state = b.wait("""const b = document.querySelector('#board');
+                return document.querySelector('#turn').dataset.toAct === arguments[0] &&
+                  document.querySelectorAll('#board .pt.from').length > 0""", f"{to_act}'s movable pieces", 10, to_act)
+            _ = state
+            if not shot_taken and plies >= 12 and self.shots:
+                # A picture with a piece selected and its targets highlighted.
+                st = page_state(b)
+                self.click_point(b, rng.choice(st["from"]))
+                b.wait("return document.querySelectorAll('#board .pt.target').length > 0", "targets", 5)
+                self.shot(b, "web-classic.png")
+                self.click_point(b, page_state(b)["selected"][0])
+                shot_taken = True
+            v = page_state(b)["version"]
+            self.move(b, rng)
+            plies += 1
+            for seat, pb in pages.items():
+                self.wait_version(pb, v + 1)
+                self.checked(gid, pb, seat, tokens[seat], {o: t for o, t in tokens.items() if o != seat})
+        for b in pages.values():
+            b.wait("return document.querySelector('#result').dataset.over === 'true'", "the result on both pages")
+        results = {seat: page_state(b)["result"] for seat, b in pages.items()}
+        check(all(results.values()), f"classic: result shown: {results}")
+        full = self.downloads(south_b, gid, tokens["south"])
+        log(f"classic: {plies} plies through the page; result: {results['south']!r}; full record keys {sorted(full)}")
+        for seat, b in pages.items():
+            self.checked(gid, b, seat, tokens[seat], {o: t for o, t in tokens.items() if o != seat})
+        for b in pages.values():
+            b.quit()
+        self.browsers.clear()
+
+    # -- one human seat against random seats
+    def versus_random(self, rules: str, seats: dict[str, str], moves: int, shot: str | None,
+                      prefer_air: bool = False, prefer_flip: bool = False, custom: str | None = None,
+                      seconds: int | None = None) -> dict[str, Any]:
+        log(f"{rules}: South through the page against random seats")
+        rng = random.Random(os.environ.get("WEB_TEST_SEED"))
+        b = self.browser(rules)
+        links = self.lobby(b, rules, seats, custom=custom, seconds=seconds)
+        token = urllib.parse.parse_qs(urllib.parse.urlsplit(links["south"]).query)["token"][0]
+        gid = urllib.parse.urlsplit(links["south"]).path.rsplit("/", 1)[1]
+        b.get(links["south"])
+        b.wait("return document.querySelector('#board svg')", "the board")
+        if page_state(b)["phase"] == "deploy":
+            self.deploy(b, "south", swap=rules == "siguo")
+        first_html = None
+        done = 0
+        flips = 0
+        air = 0
+        end = time.monotonic() + 30
+        while True:
+            s = b.wait("""const over = document.querySelector('#result').dataset.over === 'true';
+                const mine = document.querySelector('#turn').dataset.toAct === 'south' &&
+                  document.querySelectorAll('#board .pt.from, #board .pt.flip').length > 0;
+                const out = document.querySelector('#board').dataset.phase === 'play' &&
+                  document.querySelectorAll('#board .piece.own').length === 0 &&
+                  document.querySelectorAll('#board .piece.facedown').length === 0;
+                return (over || mine || out) ? {over, out} : null;""", "South's turn", 30)
+            self.checked(gid, b, "south", token, None)
+            if first_html is None:
+                first_html = (b.html(), page_state(b)["version"])
+                if seconds and not s["over"] and not s["out"]:
+                    # The move clock counts down on the page.
+                    left = b.wait("return Number(document.querySelector('#clock').dataset.left || 0)", "the clock", 5)
+                    check(0 < left <= seconds, f"clock shows {left} s of {seconds}")
+                    check("You have" in b.js("return document.querySelector('#clock').textContent"), "clock text")
+                    log(f"{rules}: the clock shows {left} s left")
+            if s["over"]:
+                break
+            if s["out"]:
+                log(f"{rules}: South is out of the game after {done} moves; the others play on")
+                break
+            if done >= moves or time.monotonic() > end:
+                log(f"{rules}: South resigns through the page after {done} moves")
+                self.resign(b, wait=False)
+                break
+            if shot and done == min(4, moves // 2) and self.shots:
+                self.shot(b, shot)
+            m = self.move(b, rng, prefer_air=prefer_air, prefer_flip=prefer_flip and flips == 0)
+            if m and m.startswith("flip"):
+                flips += 1
+            if m and "^" in m:
+                air += 1
+            done += 1
+        # The random seats play on to the end (quickly: low no-capture limit in siguo).
+        b.wait("return document.querySelector('#result').dataset.over === 'true'", "the end of the game", 45)
+        self.checked(gid, b, "south", token, None)
+        full = self.downloads(b, gid, token)
+        log(f"{rules}: {done} moves by South through the page ({flips} flips, {air} plane moves); result {page_state(b)['result']!r}")
+        b.quit()
+        self.browsers.clear()
+        return {"full": full, "first": first_html, "flips": flips, "air": air, "done": done}
+
+    def siguo(self) -> None:
+        # siguo with a low no-capture limit, pasted into the lobby as a custom rule set,
+        # so that the three random seats finish the game quickly once South stops.
+        custom = json.dumps({"extends": "siguo", "name": "siguo-quick", "options": {"no_capture_draw_plies": 24}})
+        out = self.versus_random("siguo", {"south": "human", "east": "random", "north": "random", "west": "random"},
+                                 SIGUO_MOVES, "web-siguo.png", custom=custom)
+        check(out["done"] > 0, "siguo: South moved through the page")
+        # The truth of the first position South saw: the setups in the full record. No
+        # piece of another side had moved yet... unless it moved before South's first
+        # turn, so a piece is checked only where the record's setup puts it and the
+        # page shows a piece of that owner.
+        html_text, version = out["first"]
+        truth = setups_truth(out["full"], "south")
+        pieces, _ = dom_pieces(html_text)
+        checked = 0
+        for p in pieces:
+            if p["owner"] in (None, "south") or p["at"] not in truth or truth[p["at"]][0] != p["owner"]:
+                continue
+            kind = truth[p["at"]][1]
+            if p["kind"] or p["text"].strip():
+                continue  # revealed to South (checked against its view above)
+            check(kind.replace("_", " ") not in p["title"], f"siguo: {p['at']} title names {kind}")
+            checked += 1
+        check(checked > 0, "siguo: the first position was checked against the setups")
+        log(f"siguo: {checked} enemy pieces of South's first position checked against the record's setups")
+
+    def fanqi(self) -> None:
+        out = self.versus_random("fanqi", {"south": "human", "north": "random"}, FANQI_MOVES, None, prefer_flip=True,
+                                 seconds=120)
+        check(out["flips"] >= 1, "fanqi: flipped a tile through the page")
+
+    def sanjun(self) -> None:
+        self.versus_random("sanjun-modern", {"south": "human", "north": "random"}, SANJUN_MOVES, None, prefer_air=True)
+
+
+def setups_truth(full: dict[str, Any], seat: str) -> dict[str, tuple[str, str]]:
+    """Point -> (owner, kind) of the other sides' setups in a full record."""
+    out: dict[str, tuple[str, str]] = {}
+    rec = full.get("record", full) if isinstance(full.get("record"), dict) else full
+    entries = rec.get("actions") or []
+    for e in entries:
+        if isinstance(e, dict) and "deploy" in e and e["deploy"] != seat:
+            setup = e["setup"]
+            placements = setup.get("placements", setup) if isinstance(setup, dict) else {}
+            if isinstance(placements, dict):
+                for point, kind in placements.items():
+                    out[point] = (e["deploy"], kind)
+            elif isinstance(placements, list):
+                for item in placements:
+                    if isinstance(item, dict):
+                        out[item.get("point")] = (e["deploy"], item.get("kind"))
+                    elif isinstance(item, (list, tuple)) and len(item) == 2:
+                        out[item[0]] = (e["deploy"], item[1])
+    return out
+
+
+# ------------------------------------------------------------------ processes
+
+
+def static_proxy(static_dir: str, upstream: str) -> str:
+    """For working on the page without rebuilding the server (`--static web/static`):
+    serves the page's files from disk and passes everything else (the API, the event
+    stream) to the server. Normal runs test the files compiled into the binary."""
+    import http.server
+    import threading
+
+    files = {"/app.js": ("app.js", "text/javascript"), "/app.css": ("app.css", "text/css")}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *a: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            path = self.path.split("?", 1)[0]
+            if path in files or path == "/" or path.startswith("/play/"):
+                name, ctype = files.get(path, ("index.html", "text/html"))
+                with open(os.path.join(static_dir, name), "rb") as f:
+                    body = f.read()
+                self.send_response(200)
+                self.send_header("Content-Type", ctype + "; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            self.relay("GET")
+
+        def do_POST(self) -> None:
+            self.relay("POST")
+
+        def relay(self, method: str) -> None:
+            n = int(self.headers.get("Content-Length") or 0)
+            data = self.rfile.read(n) if n else (b"" if method == "POST" else None)
+            req = urllib.request.Request(upstream + self.path, data=data, method=method)
+            for h in ("Authorization", "Content-Type", "Accept"):
+                if self.headers.get(h):
+                    req.add_header(h, self.headers[h])
+            try:
+                res = urllib.request.urlopen(req, timeout=300)
+            except urllib.error.HTTPError as e:
+                res = e
+            self.send_response(res.status)
+            for k, v in res.headers.items():
+                if k.lower() not in ("transfer-encoding", "connection", "content-length"):
+                    self.send_header(k, v)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            try:
+                while True:
+                    chunk = res.read1(65536) if hasattr(res, "read1") else res.read(65536)
+                    if not chunk:
+                        break
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+            except OSError:
+                pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    srv.handle_error = lambda *a: None  # type: ignore[method-assign]  (dropped event streams)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(binary: str, tmp: str) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [binary, "--port", "0", "--db", os.path.join(tmp, "web.sqlite"), "--bot-delay-ms", "20"],
+        stdout=subprocess.PIPE, stderr=open(os.path.join(tmp, "server.err"), "w"), text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline().strip()
+    check(line.startswith("listening on http://"), f"server's first line: {line!r}")
+    return proc, line.split("listening on ", 1)[1]
+
+
+def start_chromedriver(binary: str, tmp: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    proc = subprocess.Popen([binary, f"--port={port}"], stdout=open(os.path.join(tmp, "chromedriver.log"), "w"),
+                            stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    end = time.monotonic() + 15
+    while time.monotonic() < end:
+        try:
+            with urllib.request.urlopen(url + "/status", timeout=2) as res:
+                if json.loads(res.read())["value"].get("ready"):
+                    return proc, url
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.1)
+    raise Failure("chromedriver did not start")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--server", required=True, help="the junqi-web binary")
+    ap.add_argument("--chromedriver", default=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    ap.add_argument("--screenshots", metavar="DIR", help="save web-lobby/classic/siguo.png there")
+    ap.add_argument("--only", nargs="*", default=["classic", "siguo", "fanqi", "sanjun"])
+    ap.add_argument("--static", metavar="DIR", help="serve the page from DIR (working on the page)")
+    args = ap.parse_args()
+    t0 = time.monotonic()
+    tmp = tempfile.mkdtemp(prefix="junqi-web-test-")
+    server = driver = None
+    run = None
+    try:
+        server, base = start_server(args.server, tmp)
+        if args.static:
+            base = static_proxy(args.static, base)
+        log(f"server at {base}")
+        driver, durl = start_chromedriver(args.chromedriver, tmp)
+        run = Run(base, durl, args.chromium, args.screenshots)
+        for name in args.only:
+            getattr(run, name)()
+        log(f"{run.moves} moves and {run.clicks} board clicks through the page; DOM checks {CHECKS['dom']} "
+            f"(against the truth {CHECKS['truth']}, skipped while the game moved {CHECKS['skipped']}); "
+            f"{time.monotonic() - t0:.1f} s")
+        return 0
+    except (Failure, WebDriverError) as e:
+        print(f"FAILED: {e}", file=sys.stderr)
+        for b in run.browsers if run else []:
+            try:
+                path = os.path.join(tmp, f"failure-{b.name}.png")
+                b.screenshot(path)
+                with open(os.path.join(tmp, f"failure-{b.name}.html"), "w") as f:
+                    f.write(b.html())
+            except Exception:
+                pass
+        print(f"(server log, screenshots and DOM in {tmp})", file=sys.stderr)
+        return 1
+    finally:
+        for b in run.browsers if run else []:
+            b.quit()
+        for p in (driver, server):
+            if p is not None:
+                p.terminate()
+                try:
+                    p.wait(5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Browser tests of the junqi-web page: headless Chromium over WebDriver (chromedriver)
+# plays games through the page — a classic game with both seats in two browser
+# sessions, a siguo game with one seat against three random seats, a fanqi game that
+# flips tiles, a sanjun-modern game that flies planes — and checks after every update
+# that no page shows an enemy piece its seat has not seen (tests/web/driver.py).
+#
+#   bash tests/web/run.sh                 # the tests (about a minute and a half)
+#   bash tests/web/run.sh --screenshots   # also rewrite docs/img/web-{lobby,classic,siguo}.png
+#
+# Installs Debian's chromium and chromium-driver with apt-get when they are missing.
+set -euo pipefail
+main() {
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+step() { echo "-- web: $*"; }
+shots=()
+[ "${1:-}" = "--screenshots" ] && shots=(--screenshots "$ROOT/docs/img")
+
+if ! command -v chromium > /dev/null || ! command -v chromedriver > /dev/null; then
+  step "installing chromium and chromium-driver"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver > /dev/null
+fi
+
+step "cargo build --release -p junqi-web"
+cargo build --release -p junqi-web --quiet
+# The whole run is bounded: the games cap themselves (about 55 s for classic, a few
+# dozen moves for the others); this is the backstop.
+timeout --kill-after=10 170 python3 tests/web/driver.py --server "$ROOT/target/release/junqi-web" "${shots[@]}"
+}
+main "$@"

@@ -1,0 +1,105 @@
+//! # junqi-web — a web referee for the 军棋 family
+//!
+//! The server holds every game (the core's [`junqi::Game`], the referee) and sends
+//! each seat only what that seat may know: its own view, its own events, its own legal
+//! actions. Seats are joined by links holding unguessable tokens; random seats are
+//! played by the server; games persist in SQLite and resume after a restart; a
+//! per-move clock applies the referee's time-outs. The API is described in
+//! `docs/web.md`.
+//!
+//! Modules: [`api`] (handlers), [`page`] (the embedded page), [`app`] (games in memory,
+//! scheduling), [`table`] (a game with its seats), [`state`] (what a seat receives),
+//! [`seat`] (tokens), [`store`] (SQLite), [`clock`] (time-outs), [`bot`] (random seats),
+//! [`error`] (errors on the wire).
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod api;
+pub mod app;
+pub mod bot;
+pub mod clock;
+pub mod error;
+pub mod page;
+pub mod seat;
+pub mod state;
+pub mod store;
+pub mod table;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use app::App;
+
+/// How to run the server.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The address to bind (loopback by default).
+    pub bind: IpAddr,
+    /// The port (0: any free port).
+    pub port: u16,
+    /// The SQLite database file.
+    pub db: PathBuf,
+    /// How long a random seat waits before it acts.
+    pub bot_delay: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 8080,
+            db: PathBuf::from("junqi-web.sqlite"),
+            bot_delay: Duration::from_millis(500),
+        }
+    }
+}
+
+/// A running server.
+pub struct Server {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    /// Its state.
+    pub app: Arc<App>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    /// Stops the server: it stops listening and no scheduled work (random seats,
+    /// clocks) acts any more. What was committed stays in the database.
+    pub fn stop(&self) {
+        self.app.closed.store(true, Ordering::SeqCst);
+        self.task.abort();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Opens the database, resumes every stored game, binds and serves (in a task of the
+/// current tokio runtime).
+pub async fn start(config: Config) -> Result<Server, String> {
+    let store = store::Store::open(&config.db)
+        .map_err(|e| format!("database {}: {e}", config.db.display()))?;
+    let app = Arc::new(App {
+        games: RwLock::new(Default::default()),
+        store,
+        bot_delay: config.bot_delay,
+        closed: Default::default(),
+    });
+    app.resume_all()?;
+    let listener = tokio::net::TcpListener::bind((config.bind, config.port))
+        .await
+        .map_err(|e| format!("bind {}:{}: {e}", config.bind, config.port))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let router = api::router(app.clone());
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    Ok(Server { addr, app, task })
+}
