@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -111,7 +110,11 @@ def random_bytes(target: str, count: int, length: int, first: list[int] | None =
 
 
 def main() -> None:
-    shutil.rmtree(ROOT, ignore_errors=True)
+    # Regenerates the seeds; inputs kept from findings (finding-*) stay.
+    for target in os.listdir(ROOT) if os.path.isdir(ROOT) else []:
+        for f in os.listdir(os.path.join(ROOT, target)):
+            if not f.startswith("finding-"):
+                os.remove(os.path.join(ROOT, target, f))
     rules_json()
     board_json()
     setup()
