@@ -187,6 +187,33 @@ fn an_eliminated_army_leaves_its_face_down_pieces_face_down() {
 }
 
 #[test]
+fn beliefs_keep_the_other_armies_face_up_pieces_when_a_dealt_player_is_out() {
+    // Found by the atheris harness fuzz/python/fuzz_game_calls.py: every player's
+    // beliefs dropped all face-up pieces not of its own army (the two-player 翻棋
+    // shortcut), while its view still showed them.
+    let rules = siguo_dealt();
+    for seed in 0..20u64 {
+        let mut game = Game::with_rules(rules.clone(), seed);
+        let mut rng = Rng::new(seed);
+        for _ in 0..6 {
+            let actions = game.legal_actions();
+            game.play(actions[rng.below(actions.len())]).unwrap();
+        }
+        game.time_out().unwrap();
+        for &player in rules.sides() {
+            let beliefs = game.beliefs(player);
+            assert!(beliefs.is_consistent(), "seed {seed}");
+            for piece in &game.view(player).pieces {
+                if let Some(kind) = piece.kind {
+                    let c = beliefs.candidates(piece.point);
+                    assert!(c.len() == 1 && c.contains(kind), "seed {seed}: {player:?} sees {kind:?} on {:?}", piece.point);
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn a_tampered_deal_is_a_record_error() {
     let game = Game::new("fanqi", 3).unwrap();
     let mut record = game.record();

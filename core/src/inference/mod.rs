@@ -106,6 +106,9 @@ pub struct Beliefs {
     player: Side,
     /// The army the player commands (翻棋: `None` until the first flip).
     army: Option<Side>,
+    /// Under a deal: the army each player commands (by `Side as usize`), from the
+    /// public `ArmyAssigned` events; `None` until announced.
+    armies: [Option<Side>; 4],
     /// Per piece ("slot"): candidate types, bit `army_index * 32 + kind`.
     mask: [u128; MAX_PIECES],
     /// Per slot: where it stands (`NONE` off the board or unused).
@@ -144,6 +147,7 @@ impl PartialEq for Beliefs {
         self.rules.spec() == o.rules.spec()
             && self.player == o.player
             && self.army == o.army
+            && self.armies == o.armies
             && self.mask == o.mask
             && self.at == o.at
             && self.origin == o.origin
@@ -179,6 +183,7 @@ impl Beliefs {
         }
         let mut b = Beliefs {
             army: if rules.deals() { None } else { Some(player) },
+            armies: [None; 4],
             rules: rules.clone(),
             player,
             mask: [0; MAX_PIECES],
@@ -579,6 +584,7 @@ impl Beliefs {
                 }
             }
             Event::ArmyAssigned { player, army } => {
+                self.armies[player as usize] = Some(army);
                 if player == self.player {
                     self.army = Some(army);
                 }
@@ -591,24 +597,21 @@ impl Beliefs {
             } => self.revealed(point, owner, kind, cause),
             Event::Resigned { .. } | Event::Escaped { .. } | Event::TimedOut { .. } | Event::DrawAgreed => self.start_action(),
             Event::Eliminated { side, .. } => {
-                // Its army's pieces leave the board (their kinds still count).
-                let army = if self.rules.deals() {
-                    if Some(side) == Some(self.player) {
-                        self.army
-                    } else {
-                        None
-                    }
-                } else {
-                    Some(side)
-                };
-                let range = match army {
-                    Some(a) => self.range(a),
-                    // 翻棋 with another player out: the army it commanded is the one not ours.
-                    None => self.army.map_or(0, |mine| self.types & !self.range(mine)),
-                };
-                for s in 0..MAX_PIECES {
-                    if self.at[s] != NONE && self.mask[s] & !range == 0 {
-                        self.remove(s);
+                // Its army's pieces leave the board (their kinds still count). Under a
+                // deal, the army its player commands (announced to all; none before the
+                // first flip, and then nothing leaves), and only its face-up pieces: the
+                // face-down ones stay, as the referee leaves them (see `position::end`).
+                let deals = self.rules.deals();
+                let army = if deals { self.armies[side as usize] } else { Some(side) };
+                if let Some(army) = army {
+                    let range = self.range(army);
+                    for s in 0..MAX_PIECES {
+                        if self.at[s] != NONE
+                            && self.mask[s] & !range == 0
+                            && (!deals || self.flags[s] & PUBLIC != 0)
+                        {
+                            self.remove(s);
+                        }
                     }
                 }
             }
