@@ -25,7 +25,7 @@ find "$BUILD" -mindepth 1 -maxdepth 1 ! -name .lock -exec rm -rf {} +
 # The header's freshness is a Rust test (ffi-c/tests/header.rs, cbindgen as a library),
 # run by `cargo test --workspace` in scripts/test: nothing to install here.
 
-# 1. The library (already built by `cargo test --workspace --release` in scripts/test),
+# 1. The library (built in release here; scripts/test ran its Rust tests in `citest`),
 #    installed with scripts/install-c into a temporary prefix. Every program below uses
 #    the installed files, as a user would.
 step "scripts/install-c into tests/c/build/prefix"
