@@ -27,4 +27,16 @@
         }                                                                            \
     } while (0)
 
+/* The call must return `want`; otherwise print both statuses and the message, and exit. */
+#define EXPECT_STATUS(want, call)                                                    \
+    do {                                                                             \
+        junqi_status st_ = (call);                                                   \
+        if (st_ != (want)) {                                                         \
+            fprintf(stderr, "%s:%d: %s -> %s, expected %s (%s)\n", __FILE__,         \
+                    __LINE__, #call, junqi_status_name(st_), junqi_status_name(want), \
+                    junqi_last_error_message());                                     \
+            exit(1);                                                                 \
+        }                                                                            \
+    } while (0)
+
 #endif

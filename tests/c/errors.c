@@ -11,6 +11,7 @@
 static int failures = 0;
 
 /* The call fails with `want`, and leaves a non-empty message mentioning `needle`. */
+#undef EXPECT_STATUS
 #define EXPECT_STATUS(want, needle, call)                                            \
     expect_status(__LINE__, #call, (call), (want), (needle))
 

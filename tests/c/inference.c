@@ -11,17 +11,6 @@
 #include "junqi.h"
 #include "check.h"
 
-#define EXPECT_STATUS(want, call)                                                    \
-    do {                                                                             \
-        junqi_status st_ = (call);                                                   \
-        if (st_ != (want)) {                                                         \
-            fprintf(stderr, "%s:%d: %s -> %s, expected %s (%s)\n", __FILE__,         \
-                    __LINE__, #call, junqi_status_name(st_), junqi_status_name(want), \
-                    junqi_last_error_message());                                     \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
-
 static void play_random(junqi_game *game, const char *rules_name, uint64_t seed, int plies) {
     if (strcmp(rules_name, "fanqi") != 0) {
         int sides = strcmp(rules_name, "siguo") == 0 ? 4 : 2;

@@ -16,16 +16,6 @@
 #include "check.h"
 
 /* The call fails with `want`. */
-#define EXPECT_STATUS(want, call)                                                    \
-    do {                                                                             \
-        junqi_status st_ = (call);                                                   \
-        if (st_ != (want)) {                                                         \
-            fprintf(stderr, "%s:%d: %s -> %s, expected %s (%s)\n", __FILE__,         \
-                    __LINE__, #call, junqi_status_name(st_), junqi_status_name(want), \
-                    junqi_last_error_message());                                     \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
 
 static const char *const SANJUN[] = {"sanjun-modern", "sanjun-hk", "sanjun-book",
                                      "sanjun-forum"};

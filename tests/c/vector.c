@@ -12,17 +12,6 @@
 #include "junqi.h"
 #include "check.h"
 
-#define EXPECT_STATUS(want, call)                                                    \
-    do {                                                                             \
-        junqi_status st_ = (call);                                                   \
-        if (st_ != (want)) {                                                         \
-            fprintf(stderr, "%s:%d: %s -> %s, expected %s (%s)\n", __FILE__,         \
-                    __LINE__, #call, junqi_status_name(st_), junqi_status_name(want), \
-                    junqi_last_error_message());                                     \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
-
 typedef struct {
     junqi_vector_shape shape;
     float *obs;
