@@ -338,6 +338,8 @@ pub enum BoardError {
 pub struct Board {
     spec: BoardSpec,
     names: HashMap<String, Point>,
+    /// Each point's name, shared: errors carry it without allocating.
+    shared_names: Vec<Arc<str>>,
     neighbours: Vec<Vec<(Point, EdgeKind)>>,
     /// Land steps: road and railway neighbours.
     pub(crate) step: Vec<PointSet>,
@@ -691,9 +693,11 @@ impl Board {
         }
         let width = spec.points.iter().map(|p| p.x + 1).max().unwrap_or(0);
         let height = spec.points.iter().map(|p| p.y + 1).max().unwrap_or(0);
+        let shared_names = spec.points.iter().map(|p| Arc::from(p.name.as_str())).collect();
         Ok(Board {
             spec,
             names,
+            shared_names,
             neighbours,
             step,
             roles,
@@ -764,6 +768,11 @@ impl Board {
     /// A point's name.
     pub fn name_of(&self, p: Point) -> &str {
         &self.spec.points[p.index()].name
+    }
+
+    /// A point's name as a shared string (cloning it does not allocate).
+    pub(crate) fn shared_name(&self, p: Point) -> Arc<str> {
+        self.shared_names[p.index()].clone()
     }
 
     /// A point's role.

@@ -1,6 +1,8 @@
 //! What the game waits for and what an action did: phases, results, refusals,
 //! reveals and outcomes.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::board::Point;
@@ -152,51 +154,51 @@ pub enum PlayError {
     },
     /// No piece on the starting point.
     #[error("there is no piece on {0}")]
-    NoPiece(String),
+    NoPiece(Arc<str>),
     /// The piece on the starting point belongs to another side.
     #[error("the piece on {0} is not yours")]
-    NotYourPiece(String),
+    NotYourPiece(Arc<str>),
     /// The piece never moves (flag, mine).
     #[error("the {kind} on {point} never moves")]
     Immobile {
         /// Where it stands.
-        point: String,
+        point: Arc<str>,
         /// Its kind (the mover's own piece).
         kind: PieceKind,
     },
     /// The piece stands in an HQ and may not move again.
     #[error("the piece on {0} is in a headquarters and may not move again")]
-    InHeadquarters(String),
+    InHeadquarters(Arc<str>),
     /// The target holds one of the mover's own pieces.
     #[error("{0} holds one of your own pieces")]
-    OwnPiece(String),
+    OwnPiece(Arc<str>),
     /// The target holds an ally's piece.
     #[error("{0} holds an ally's piece")]
-    AllyPiece(String),
+    AllyPiece(Arc<str>),
     /// The piece is face down and cannot move until flipped (翻棋).
     #[error("the piece on {0} is face down: flip it first")]
-    FaceDown(String),
+    FaceDown(Arc<str>),
     /// A flip of a piece that is already face up (翻棋).
     #[error("the piece on {0} is already face up")]
-    FaceUp(String),
+    FaceUp(Arc<str>),
     /// An attack on a face-down piece (翻棋).
     #[error("the piece on {0} is face down and cannot be attacked")]
-    TargetFaceDown(String),
+    TargetFaceDown(Arc<str>),
     /// An attack on a piece sheltered in an HQ (翻棋: only mines and flags there can be).
     #[error("the piece on {0} is sheltered in a headquarters")]
-    ProtectedByHq(String),
+    ProtectedByHq(Arc<str>),
     /// An attack on a flag whose side still has mines (翻棋).
     #[error("the flag on {0} cannot be attacked while its side still has mines")]
-    FlagGuardedByMines(String),
+    FlagGuardedByMines(Arc<str>),
     /// The target is a camp with a piece in it.
     #[error("the piece on {0} is in a camp and cannot be attacked")]
-    ProtectedByCamp(String),
+    ProtectedByCamp(Arc<str>),
     /// A submarine's evasion step is due first (海陆空三军棋).
     #[error("the submarine on {0} must first step away (a reaction): move it to an empty neighbouring sea point")]
-    ReactionPending(String),
+    ReactionPending(Arc<str>),
     /// A plane that was repelled (or scouted) must move away this turn.
     #[error("the plane on {0} was repelled last turn and must move away now")]
-    MustMoveAway(String),
+    MustMoveAway(Arc<str>),
     /// An attack on a piece whose kind the mover has been shown and may not attack
     /// (e.g. the flag in `sanjun-forum`, for all but engineers and aa guns).
     #[error("the {kind} on {from} may not attack the {target} on {to}")]
@@ -204,11 +206,11 @@ pub enum PlayError {
         /// The mover's kind.
         kind: PieceKind,
         /// Its point.
-        from: String,
+        from: Arc<str>,
         /// The target's kind (known to the mover).
         target: PieceKind,
         /// The target's point.
-        to: String,
+        to: Arc<str>,
     },
     /// A resignation before `min_plies_before_resign` plies (seed 003 line 79).
     #[error("no resignation within the first {min} plies (ply {ply} now)")]
@@ -224,9 +226,9 @@ pub enum PlayError {
         /// The piece's kind (the mover's own piece).
         kind: PieceKind,
         /// Start point.
-        from: String,
+        from: Arc<str>,
         /// Target point.
-        to: String,
+        to: Arc<str>,
     },
 }
 

@@ -99,7 +99,7 @@ impl Position {
     /// Checks an action for the side to act; the error says why it is refused.
     pub fn check(&self, action: Action) -> Result<(), PlayError> {
         let board = self.rules.board();
-        let name = |p: Point| board.name_of(p).to_owned();
+        let name = |p: Point| board.shared_name(p);
         match self.phase {
             Phase::Deploy => return Err(PlayError::NotMovePhase),
             Phase::Over => return Err(PlayError::GameOver),
