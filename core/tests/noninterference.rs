@@ -118,16 +118,19 @@ fn swapped(setup: &Setup, rules: &junqi::RuleSet, x: Point, y: Point) -> Setup {
     common::swap_points(setup, rules.board().name_of(x), rules.board().name_of(y))
 }
 
-/// A view, the legal actions and the error texts of the other actions.
-type Observed = (junqi::View, Vec<String>, Vec<String>);
+/// A view, the legal actions, and the refusal of every other action of the action space
+/// (its index and error: an error's text is a function of its value, so equal errors
+/// mean equal texts — comparing values is the stricter check, and skips formatting
+/// thousands of texts per ply).
+type Observed = (junqi::View, Vec<Action>, Vec<(usize, junqi::PlayError)>);
 
 /// Other sides put out for having no legal move, by ply: they depend on those sides'
 /// identities, so a swap that changes them is not consistent with what P saw.
 type Stuck = Vec<(usize, Option<Side>)>;
 
 /// What `player` can observe after each ply: its view (pieces, events, turn, result)
-/// and, when it is to act, its legal actions and the error text of every other action
-/// in the action space. `None` if an enemy action of the list is illegal in this game.
+/// and, when it is to act, its legal actions and the error of every other action in the
+/// action space. `None` if an enemy action of the list is illegal in this game.
 fn trace(
     rules: &std::sync::Arc<junqi::RuleSet>,
     setups: &[(Side, Setup)],
@@ -135,33 +138,48 @@ fn trace(
     player: Side,
     expect: Option<&Stuck>,
 ) -> Option<(Vec<Observed>, Stuck, Game)> {
+    trace_from(start(rules, setups), actions, player, expect, true)
+}
+
+fn start(rules: &std::sync::Arc<junqi::RuleSet>, setups: &[(Side, Setup)]) -> Game {
     let mut g = Game::with_rules(rules.clone(), 0);
     for (side, s) in setups {
         g.deploy(*side, s).unwrap();
     }
-    trace_from(g, actions, player, expect)
+    g
 }
 
 /// `expect`: the other sides' no-legal-move losses in the game compared with (game A);
 /// once this game's differ, it is not consistent with what `player` saw in A and the
-/// trace stops (`None`) — the turn order may differ from then on.
-fn trace_from(mut g: Game, actions: &[Action], player: Side, expect: Option<&Stuck>) -> Option<(Vec<Observed>, Stuck, Game)> {
+/// trace stops (`None`) — the turn order may differ from then on. With `observing`
+/// false only the replay is done (no observations): the cheap first pass that finds
+/// whether a swapped game is consistent with A at all.
+fn trace_from(
+    mut g: Game,
+    actions: &[Action],
+    player: Side,
+    expect: Option<&Stuck>,
+    observing: bool,
+) -> Option<(Vec<Observed>, Stuck, Game)> {
     let observe = |g: &Game| {
         let mut legal = Vec::new();
         let mut errors = Vec::new();
         if g.to_act() == Some(player) {
-            let board = g.board();
-            legal = g.legal_actions().iter().map(|a| a.to_notation(board)).collect();
+            legal = g.legal_actions();
+            errors.reserve(g.rules().action_space());
             for i in 0..g.rules().action_space() {
                 let a = Action::from_index(g.rules(), i).unwrap();
                 if let Err(e) = g.position().check(a) {
-                    errors.push(e.to_string());
+                    errors.push((i, e));
                 }
             }
         }
         (g.view(player), legal, errors)
     };
-    let mut out = vec![observe(&g)];
+    let mut out = Vec::new();
+    if observing {
+        out.push(observe(&g));
+    }
     let mut stuck = Vec::new();
     for (i, act) in actions.iter().enumerate() {
         let mover = g.to_act();
@@ -188,9 +206,29 @@ fn trace_from(mut g: Game, actions: &[Action], player: Side, expect: Option<&Stu
                 }
             }
         }
-        out.push(observe(&g));
+        if observing {
+            out.push(observe(&g));
+        }
     }
     Some((out, stuck, g))
+}
+
+/// Game B (`g`, the swapped game) against A's observations: skipped (false) when B is
+/// not consistent with what `player` saw in A, else compared ply by ply (true).
+fn compare(g: Game, actions: &[Action], player: Side, a: &(Vec<Observed>, Stuck), label: &str, what: &str) -> Option<Game> {
+    let (expected, stuck_a) = a;
+    // First pass: replay only. Most swaps that are skipped are found here cheaply.
+    let (_, stuck_b, _) = trace_from(g.clone(), actions, player, Some(stuck_a), false)?;
+    if *stuck_a != stuck_b {
+        return None; // another side's no-legal-move loss changed: not consistent with A
+    }
+    let (got, _, game_b) = trace_from(g, actions, player, Some(stuck_a), true).expect("replays as in the first pass");
+    for (ply, (e, g)) in expected.iter().zip(&got).enumerate() {
+        assert_eq!(g.0, e.0, "[{label}] {player}'s view differs at ply {ply} after swapping {what}");
+        assert_eq!(g.1, e.1, "[{label}] {player}'s legal actions differ at ply {ply} after swapping {what}");
+        assert_eq!(g.2, e.2, "[{label}] {player}'s errors differ at ply {ply} after swapping {what}");
+    }
+    Some(game_b)
 }
 
 /// What `player` deduces and samples (the `inference` module) must not depend on
@@ -239,6 +277,7 @@ fn check_player(a: &Played, variant: &str, player: Side, enemy: Side, rng: &mut 
     let setups_a: Vec<(Side, Setup)> =
         rules.sides().iter().map(|s| (*s, a.setups[s].clone())).collect();
     let (expected, stuck_a, game_a) = trace(&rules, &setups_a, &a.actions, player, None).expect("A replays");
+    let observed_a = (expected, stuck_a);
     let mut checked = 0;
     for (x, y) in pairs.into_iter().take(12) {
         let enemy_b = swapped(enemy_setup, &rules, x, y);
@@ -249,17 +288,10 @@ fn check_player(a: &Played, variant: &str, player: Side, enemy: Side, rng: &mut 
             .iter()
             .map(|(s, setup)| (*s, if *s == enemy { enemy_b.clone() } else { setup.clone() }))
             .collect();
-        let Some((got, stuck_b, game_b)) = trace(&rules, &setups_b, &a.actions, player, Some(&stuck_a)) else {
-            continue; // an enemy move is illegal with the swap: not consistent with A
+        let what = format!("{x:?} and {y:?}");
+        let Some(game_b) = compare(start(&rules, &setups_b), &a.actions, player, &observed_a, variant, &what) else {
+            continue; // an enemy move is illegal with the swap, or a loss changed: not consistent with A
         };
-        if stuck_a != stuck_b {
-            continue; // another side's no-legal-move loss changed: not consistent with A
-        }
-        for (ply, (e, g)) in expected.iter().zip(&got).enumerate() {
-            assert_eq!(g.0, e.0, "[{variant}] {player}'s view differs at ply {ply} after swapping {x:?} and {y:?}");
-            assert_eq!(g.1, e.1, "[{variant}] {player}'s legal actions differ at ply {ply}");
-            assert_eq!(g.2, e.2, "[{variant}] {player}'s error texts differ at ply {ply}");
-        }
         same_inference(&game_a, &game_b, player, variant);
         checked += 1;
         if checked == 2 {
@@ -316,39 +348,20 @@ fn check_game(variant: usize, seed: u64, plies: usize) -> (usize, u32) {
 #[test]
 #[ignore = "long: run by scripts/soak"]
 fn soak() {
-    let env = |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
-    let (games, first) = (env("JUNQI_SOAK_GAMES", 10_000), env("JUNQI_SOAK_SEED", 0));
+    let (games, first) = (common::soak::env("JUNQI_SOAK_GAMES", 10_000), common::soak::env("JUNQI_SOAK_SEED", 0));
     let only = std::env::var("JUNQI_SOAK_VARIANT").unwrap_or_default();
     let mut labels: Vec<String> = VARIANTS.iter().map(|v| format!("{} {}", v.0, v.1)).collect();
     labels.push("fanqi {}".to_owned());
     for (i, label) in labels.iter().enumerate().filter(|(_, l)| l.contains(&only)) {
-        let start = std::time::Instant::now();
-        let (mut swaps, mut plies) = (0usize, 0u64);
-        for g in 0..games {
-            let seed = first + g;
+        common::soak::run(label, games, first, |seed| {
             let length = Rng::new(seed ^ 0x50A4).below(400);
-            let run = std::panic::catch_unwind(|| {
-                if i < VARIANTS.len() {
-                    let (n, ply) = check_game(i, seed, length);
-                    (n, ply as u64)
-                } else {
-                    (check_fanqi(seed, length.min(300)).0, length.min(300) as u64)
-                }
-            });
-            let Ok((n, ply)) = run else {
-                panic!("[soak] {label}: failed on seed {seed}, {length} plies (see above)");
-            };
-            swaps += n;
-            plies += ply;
-            if (g + 1) % 500 == 0 {
-                eprintln!("[soak] {label}: {}/{games} games, {swaps} swaps checked, {:.0} s", g + 1, start.elapsed().as_secs_f64());
+            if i < VARIANTS.len() {
+                let (n, ply) = check_game(i, seed, length);
+                (n, ply as u64)
+            } else {
+                (check_fanqi(seed, length.min(300)).0, length.min(300) as u64)
             }
-        }
-        println!(
-            "[soak] {label}: {games} games (seeds {first}..{}), {plies} plies, {swaps} swaps checked, no difference, {:.0} s",
-            first + games,
-            start.elapsed().as_secs_f64()
-        );
+        });
     }
 }
 
@@ -374,7 +387,8 @@ fn check_fanqi(seed: u64, plies: usize) -> (usize, usize) {
     let mut checked = 0;
     for &player in rules.sides() {
         let (expected, stuck_a, game_a) =
-            trace_from(Game::with_deal(rules.clone(), seed, &deal).unwrap(), &actions, player, None).unwrap();
+            trace_from(Game::with_deal(rules.clone(), seed, &deal).unwrap(), &actions, player, None, true).unwrap();
+        let observed_a = (expected, stuck_a);
         for _ in 0..6 {
             if down.len() < 2 {
                 break;
@@ -387,15 +401,8 @@ fn check_fanqi(seed: u64, plies: usize) -> (usize, usize) {
             (swapped[i].1, swapped[j].1) = (deal[j].1, deal[i].1);
             (swapped[i].2, swapped[j].2) = (deal[j].2, deal[i].2);
             let b = Game::with_deal(rules.clone(), seed, &swapped).unwrap();
-            let Some((got, stuck_b, game_b)) = trace_from(b, &actions, player, Some(&stuck_a)) else { continue };
-            if stuck_a != stuck_b {
-                continue;
-            }
-            for (ply, (e, g)) in expected.iter().zip(&got).enumerate() {
-                assert_eq!(g.0, e.0, "[fanqi] {player}'s view differs at ply {ply}");
-                assert_eq!(g.1, e.1, "[fanqi] {player}'s legal actions differ at ply {ply}");
-                assert_eq!(g.2, e.2, "[fanqi] {player}'s error texts differ at ply {ply}");
-            }
+            let what = format!("deal entries {i} and {j}");
+            let Some(game_b) = compare(b, &actions, player, &observed_a, "fanqi", &what) else { continue };
             same_inference(&game_a, &game_b, player, "fanqi");
             checked += 1;
             break;

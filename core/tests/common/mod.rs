@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod soak;
+
 use std::sync::Arc;
 
 use junqi::{Game, Point, Position, PieceKind, RuleSet, Setup, Side};
