@@ -86,15 +86,21 @@ pub(super) fn augment(
     cap: &[u8],
     visited: &mut u128,
 ) -> bool {
+    // A candidate type with room left takes the piece at once: most calls end here,
+    // without moving other pieces.
+    for t in bits(cand[i] & !*visited) {
+        if load[t] < cap[t] {
+            *visited |= 1u128 << t;
+            take(i, t, matched, load);
+            return true;
+        }
+    }
+    // Every candidate type is full: move a piece matched to one of them elsewhere.
     for t in bits(cand[i] & !*visited) {
         if *visited >> t & 1 == 1 {
             continue;
         }
         *visited |= 1u128 << t;
-        if load[t] < cap[t] {
-            take(i, t, matched, load);
-            return true;
-        }
         for j in 0..cand.len() {
             if j != i && matched[j] as usize == t && augment(j, cand, matched, load, cap, visited) {
                 take(i, t, matched, load);
