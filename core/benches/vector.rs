@@ -3,8 +3,8 @@
 //! Steps `N` games (default 1 024) of a rule set (default classic) with uniformly
 //! random legal actions, and prints env steps per second (one step = one action in one
 //! game) with masks only and with observations, on one thread and on every core.
-//! `--threads=K` fixes the thread count; `--masks-only` skips the observation runs
-//! (for counting instructions with callgrind).
+//! `--threads=K` fixes the thread count; `--masks-only` skips the observation runs and
+//! `--observations-only` the others (for counting instructions with callgrind).
 
 use std::time::Instant;
 
@@ -26,9 +26,10 @@ fn main() {
         None => vec![1],
     };
     let masks_only = std::env::args().any(|a| a == "--masks-only");
+    let observations_only = std::env::args().any(|a| a == "--observations-only");
     println!("junqi VectorEnv — rule set {name}, {n} games, {steps} steps per measurement");
     for observe in [false, true] {
-        if observe && masks_only {
+        if (observe && masks_only) || (!observe && observations_only) {
             continue;
         }
         for &t in &threads {

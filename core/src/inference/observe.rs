@@ -311,8 +311,11 @@ impl Observer {
         let n = self.order.len();
         let l = &self.layout;
         let out = &mut out[..l.channels * n];
-        out.fill(0.0);
+        // Every float is written once: the planes of pieces zeroed, the board's copied,
+        // the turn's filled below.
+        out[..l.role * n].fill(0.0);
         out[l.role * n..(l.railway + 1) * n].copy_from_slice(&self.board_planes);
+        out[l.to_act * n..l.ply * n].fill(0.0);
         // Pieces of each type whose identity is not fixed.
         let mut rem = [0u16; 128];
         for t in bits(beliefs.types) {
