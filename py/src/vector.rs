@@ -52,11 +52,17 @@ impl VectorEnv {
     }
 }
 
-fn zeros<'py, T: numpy::Element>(
-    py: Python<'py>,
+/// A new array of `shape` that is not zeroed (`numpy.empty`): `reset` and `step` write
+/// every element, so zeroing (or, for large arrays, fresh zero pages from the kernel at
+/// every step) would only cost time.
+fn empty<'py, T: numpy::Element>(
+    np: &Bound<'py, PyModule>,
     shape: &[usize],
-) -> Bound<'py, numpy::PyArrayDyn<T>> {
-    numpy::PyArrayDyn::<T>::zeros(py, shape.to_vec(), false)
+) -> PyResult<Bound<'py, numpy::PyArrayDyn<T>>> {
+    let py = np.py();
+    np.call_method1("empty", (PyTuple::new(py, shape)?, numpy::dtype::<T>(py)))?
+        .cast_into::<numpy::PyArrayDyn<T>>()
+        .map_err(|_| PyValueError::new_err("numpy.empty returned an unexpected array"))
 }
 
 #[pymethods]
@@ -163,9 +169,10 @@ impl VectorEnv {
             let env = self.lock();
             (env.len(), env.action_space(), env.rules().observation_spec().shape(), env.observes())
         };
-        let masks = zeros::<bool>(py, &[n, space]);
-        let to_act = zeros::<i8>(py, &[n]);
-        let obs = observes.then(|| zeros::<f32>(py, &[n, shape[0], shape[1]]));
+        let np = py.import("numpy")?;
+        let masks = empty::<bool>(&np, &[n, space])?;
+        let to_act = empty::<i8>(&np, &[n])?;
+        let obs = if observes { Some(empty::<f32>(&np, &[n, shape[0], shape[1]])?) } else { None };
         {
             let mut m = masks.try_readwrite()?;
             let mut t = to_act.try_readwrite()?;
@@ -230,12 +237,12 @@ impl VectorEnv {
                 got: actions.len(),
             }));
         }
-        let masks = zeros::<bool>(py, &[n, space]);
-        let rewards = zeros::<f32>(py, &[n, seats]);
-        let terminated = zeros::<bool>(py, &[n]);
-        let truncated = zeros::<bool>(py, &[n]);
-        let to_act = zeros::<i8>(py, &[n]);
-        let obs = observes.then(|| zeros::<f32>(py, &[n, shape[0], shape[1]]));
+        let masks = empty::<bool>(&np, &[n, space])?;
+        let rewards = empty::<f32>(&np, &[n, seats])?;
+        let terminated = empty::<bool>(&np, &[n])?;
+        let truncated = empty::<bool>(&np, &[n])?;
+        let to_act = empty::<i8>(&np, &[n])?;
+        let obs = if observes { Some(empty::<f32>(&np, &[n, shape[0], shape[1]])?) } else { None };
         {
             let mut m = masks.try_readwrite()?;
             let mut r = rewards.try_readwrite()?;
