@@ -471,11 +471,13 @@ impl VectorEnv {
             if work.len() == 1 {
                 finished.push(step_chunk(&ctx, work.pop().expect("one chunk")));
             } else {
+                // The calling thread steps the first chunk itself: one spawn fewer per
+                // step, and no thread idles waiting.
                 std::thread::scope(|scope| {
-                    let handles: Vec<_> = work
-                        .into_iter()
-                        .map(|w| scope.spawn(|| step_chunk(&ctx, w)))
-                        .collect();
+                    let mut work = work.into_iter();
+                    let own = work.next().expect("two chunks or more");
+                    let handles: Vec<_> = work.map(|w| scope.spawn(|| step_chunk(&ctx, w))).collect();
+                    finished.push(step_chunk(&ctx, own));
                     for h in handles {
                         match h.join() {
                             Ok(f) => finished.push(f),
