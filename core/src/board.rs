@@ -98,6 +98,124 @@ impl PointSet {
     }
 }
 
+/// How move generation holds a set of points: a whole [`PointSet`], or — on a board of
+/// at most 64 points ([`Board::fits_one_word`]), whose sets all live in their first
+/// word — that one `u64`, on which every set operation is a single instruction. Move
+/// generation is written once over this trait and runs with the narrowest form the
+/// board allows.
+pub(crate) trait PointBits: Copy + PartialEq {
+    /// The empty set.
+    const EMPTY: Self;
+    /// A [`PointSet`] in this form (for `u64`, its first word: the board must fit).
+    fn of(set: &PointSet) -> Self;
+    /// Points in both sets.
+    fn and(self, o: Self) -> Self;
+    /// Points in either set.
+    fn or(self, o: Self) -> Self;
+    /// Points in `self` but not in `o`.
+    fn minus(self, o: Self) -> Self;
+    /// Whether the set holds a point.
+    fn contains(self, p: Point) -> bool;
+    /// Adds a point.
+    fn insert(&mut self, p: Point);
+    /// Whether the set is empty.
+    fn is_empty(self) -> bool;
+    /// Calls `f` with each point in increasing order.
+    fn for_each(self, f: impl FnMut(Point));
+}
+
+impl PointBits for PointSet {
+    const EMPTY: Self = PointSet::EMPTY;
+
+    #[inline]
+    fn of(set: &PointSet) -> Self {
+        *set
+    }
+
+    #[inline]
+    fn and(self, o: Self) -> Self {
+        PointSet::and(self, o)
+    }
+
+    #[inline]
+    fn or(self, o: Self) -> Self {
+        PointSet::or(self, o)
+    }
+
+    #[inline]
+    fn minus(self, o: Self) -> Self {
+        PointSet::minus(self, o)
+    }
+
+    #[inline]
+    fn contains(self, p: Point) -> bool {
+        PointSet::contains(&self, p)
+    }
+
+    #[inline]
+    fn insert(&mut self, p: Point) {
+        PointSet::insert(self, p);
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        PointSet::is_empty(&self)
+    }
+
+    #[inline]
+    fn for_each(self, f: impl FnMut(Point)) {
+        PointSet::for_each(self, f);
+    }
+}
+
+impl PointBits for u64 {
+    const EMPTY: Self = 0;
+
+    #[inline]
+    fn of(set: &PointSet) -> Self {
+        set.0[0]
+    }
+
+    #[inline]
+    fn and(self, o: Self) -> Self {
+        self & o
+    }
+
+    #[inline]
+    fn or(self, o: Self) -> Self {
+        self | o
+    }
+
+    #[inline]
+    fn minus(self, o: Self) -> Self {
+        self & !o
+    }
+
+    #[inline]
+    fn contains(self, p: Point) -> bool {
+        self >> (p.index() & 63) & 1 == 1
+    }
+
+    #[inline]
+    fn insert(&mut self, p: Point) {
+        *self |= 1 << (p.index() & 63);
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        self == 0
+    }
+
+    #[inline]
+    fn for_each(self, mut f: impl FnMut(Point)) {
+        let mut bits = self;
+        while bits != 0 {
+            f(Point(bits.trailing_zeros() as u8));
+            bits &= bits - 1;
+        }
+    }
+}
+
 /// The points of a [`PointSet`] in increasing order ([`PointSet::iter`]).
 #[derive(Clone, Debug)]
 pub struct PointSetIter {
@@ -739,6 +857,12 @@ impl Board {
     /// Number of points.
     pub fn len(&self) -> usize {
         self.spec.points.len()
+    }
+
+    /// Whether every set of the board's points fits in one 64-bit word (at most 64
+    /// points): move generation then computes with single words ([`PointBits`]).
+    pub(crate) fn fits_one_word(&self) -> bool {
+        self.len() <= 64
     }
 
     /// Whether the board has no points.

@@ -2,7 +2,7 @@
 //! illegal action with its reason, and what an action does to the board.
 
 use crate::action::Action;
-use crate::board::{Point, PointSet, Role};
+use crate::board::{Point, PointBits, PointSet, Role};
 use crate::combat::{resolution, Attack, Outcome};
 use crate::movegen::Mover;
 use crate::piece::{PieceKind, Side};
@@ -37,15 +37,25 @@ impl Position {
             return;
         }
         if let Some(army) = self.armies[side as usize] {
-            let mover = Mover::new(self, army);
-            self.occ[army as usize].minus(self.hidden).for_each(|from| {
-                let me = self.slots[self.cells[from.index()] as usize];
-                mover.targets(self, from, me).for_each(|to| out.push(Action::Move { from, to }));
-            });
+            if self.rules.board().fits_one_word() {
+                self.moves_into::<u64>(army, out);
+            } else {
+                self.moves_into::<PointSet>(army, out);
+            }
         }
         if !self.hidden.is_empty() {
             out.extend(self.hidden.iter().map(|at| Action::Flip { at }));
         }
+    }
+
+    /// Appends the moves of `army`'s face-up pieces, computing with sets of form `S`.
+    #[inline]
+    fn moves_into<S: PointBits>(&self, army: Side, out: &mut Vec<Action>) {
+        let mover = Mover::<S>::new(self, army);
+        S::of(&self.occ[army as usize]).minus(S::of(&self.hidden)).for_each(|from| {
+            let me = self.slots[self.cells[from.index()] as usize];
+            mover.targets(self, from, me).for_each(|to| out.push(Action::Move { from, to }));
+        });
     }
 
     /// Whether `side` (a player) has any legal action in the current position.
@@ -65,7 +75,7 @@ impl Position {
                         && !board.step[p.index()].minus(self.occupied).is_empty()
                 });
                 free_step || {
-                    let mover = Mover::new(self, army);
+                    let mover = Mover::<PointSet>::new(self, army);
                     pieces.iter().any(|p| {
                         let me = self.slots[self.cells[p.index()] as usize];
                         !mover.targets(self, p, me).is_empty()
