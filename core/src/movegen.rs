@@ -9,7 +9,7 @@
 //! runs are a breadth-first search over railway edges, and air runs walk precomputed
 //! air rays.
 
-use crate::board::{Point, PointBits, PointSet, Role};
+use crate::board::{Board, IdOrder, Point, PointBits, PointSet, Role};
 use crate::combat::Attack;
 use crate::piece::{Arm, PieceKind, Side};
 use crate::position::{Position, Slot};
@@ -99,7 +99,9 @@ impl<S: PointBits> Mover<S> {
     }
 
     /// Every point the piece `me` on `from` may move to, attack or strike this turn.
-    #[inline]
+    /// (Always inlined: in the loop over an army's pieces the mover's sets stay in
+    /// registers.)
+    #[inline(always)]
     pub(crate) fn targets(&self, pos: &Position, from: Point, me: Slot) -> S {
         let t = self.reachable(pos, from, me);
         if pos.rules().has_arms() && !t.is_empty() {
@@ -110,7 +112,7 @@ impl<S: PointBits> Mover<S> {
     }
 
     /// Like [`Mover::targets`], keeping attacks the mover knows the rules forbid.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn reachable(&self, pos: &Position, from: Point, me: Slot) -> S {
         let rules = pos.rules();
         let profile = rules.profile(me.kind);
@@ -227,21 +229,51 @@ pub(crate) fn land_run<S: PointBits>(
         }
     } else {
         let (first, last) = board.ray_of[from.index()];
-        for &(start, end) in &board.ray_spans[first as usize..last as usize] {
-            let ray = &board.ray_points[start as usize..end as usize];
-            for &q in &ray[..ray.len().min(limit)] {
-                if !occupied.contains(q) {
-                    t.insert(q);
-                } else {
-                    if !forbidden.contains(q) {
-                        t.insert(q);
-                    }
-                    break;
-                }
-            }
+        for r in first as usize..last as usize {
+            straight_run(board, r, occupied, forbidden, limit, &mut t);
         }
     }
     t
+}
+
+/// Adds to `t` where a run along the straight railway ray `r` (an index of
+/// `board.ray_spans`) of at most `limit` steps may end: the ray's points up to the
+/// first occupied one, and that one if enterable.
+#[inline]
+fn straight_run<S: PointBits>(board: &Board, r: usize, occupied: S, forbidden: S, limit: usize, t: &mut S) {
+    let ray = &board.ray_sets[r];
+    // In one word, when ids rise (fall) along the whole ray, its first occupied point
+    // is the lowest (highest) of its occupied points: a few instructions. Otherwise
+    // walking the (short) ray is cheaper.
+    if S::ONE_WORD && limit == usize::MAX && ray.order != IdOrder::Mixed {
+        let points = S::of(&ray.points);
+        let blockers = points.and(occupied);
+        let (first, before) = if ray.order == IdOrder::Rising {
+            let b = blockers.lowest();
+            (b, b.map_or(points, |b| points.below(b)))
+        } else {
+            let b = blockers.highest();
+            (b, b.map_or(points, |b| points.above(b)))
+        };
+        *t = t.or(before);
+        if let Some(b) = first {
+            if !forbidden.contains(b) {
+                t.insert(b);
+            }
+        }
+        return;
+    }
+    let (start, end) = board.ray_spans[r];
+    let ray = &board.ray_points[start as usize..end as usize];
+    for &q in &ray[..ray.len().min(limit)] {
+        if occupied.contains(q) {
+            if !forbidden.contains(q) {
+                t.insert(q);
+            }
+            return;
+        }
+        t.insert(q);
+    }
 }
 
 /// Sea steps; for landing ships also the landing, road steps ashore, and going back.
