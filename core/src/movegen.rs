@@ -52,11 +52,15 @@ pub(crate) struct Mover<S> {
     enemy_arm: [S; 3],
     /// Points a piece never moves from again (HQs, under `hq_locks`).
     locked: S,
+    /// Pieces not the army's own whose identity its player knows (only worked out
+    /// when arms are public: see [`Mover::known_forbidden`]).
+    known_others: S,
 }
 
 impl<S: PointBits> Mover<S> {
-    /// The situation of `army`'s pieces in `pos`.
-    #[inline]
+    /// The situation of `army`'s pieces in `pos`. (Always inlined, like
+    /// [`Mover::targets`]: on one-word boards the sets then stay in registers.)
+    #[inline(always)]
     pub(crate) fn new(pos: &Position, army: Side) -> Mover<S> {
         let rules = pos.rules();
         let board = rules.board();
@@ -82,10 +86,13 @@ impl<S: PointBits> Mover<S> {
                 }
             });
         }
-        let enemy_arm = if rules.has_arms() {
-            [Arm::Army, Arm::Navy, Arm::Air].map(|arm| S::of(&pos.occupied_by_arm(arm)).minus(own))
+        let (enemy_arm, known_others) = if rules.has_arms() {
+            (
+                [Arm::Army, Arm::Navy, Arm::Air].map(|arm| S::of(&pos.occupied_by_arm(arm)).minus(own)),
+                known_others(pos, army, occupied),
+            )
         } else {
-            [S::EMPTY; 3]
+            ([S::EMPTY; 3], S::EMPTY)
         };
         Mover {
             occupied,
@@ -95,6 +102,7 @@ impl<S: PointBits> Mover<S> {
             held_hqs: S::of(&board.hqs).and(occupied),
             enemy_arm,
             locked: if opts.hq_locks { S::of(&board.hqs) } else { S::EMPTY },
+            known_others,
         }
     }
 
@@ -105,7 +113,7 @@ impl<S: PointBits> Mover<S> {
     pub(crate) fn targets(&self, pos: &Position, from: Point, me: Slot) -> S {
         let t = self.reachable(pos, from, me);
         if pos.rules().has_arms() && !t.is_empty() {
-            t.minus(known_forbidden(pos, from, me, t))
+            t.minus(self.known_forbidden(pos, me, t))
         } else {
             t
         }
@@ -155,39 +163,55 @@ impl<S: PointBits> Mover<S> {
         }
         t
     }
+
+    /// Targets holding a piece the mover *knows* it may not attack (a flag shown after
+    /// its commander fell, in `sanjun-forum`; a destroyer a recon scouted on a bridge
+    /// point). An attack on a hidden kind stays legal and is repelled; one the mover
+    /// can see is simply not a move, so a forbidden attack is never a free pass.
+    /// (Out of line: only rule sets with arms call it.)
+    #[inline(never)]
+    fn known_forbidden(&self, pos: &Position, me: Slot, t: S) -> S {
+        let rules = pos.rules();
+        let board = rules.board();
+        // The defender is the piece on the target, or for a plane over an empty air
+        // position the piece below it; only a known one can be refused.
+        let mut candidates = t.and(self.known_others);
+        if rules.mobility(me.kind) == Mobility::Fly {
+            candidates = candidates.or(t.and(S::of(&board.air)).minus(self.occupied));
+        }
+        let mut out = S::EMPTY;
+        candidates.for_each(|q| {
+            let def = if self.occupied.contains(q) {
+                q
+            } else {
+                match board.below[q.index()] {
+                    Some(s) if self.known_others.contains(s) => s,
+                    _ => return,
+                }
+            };
+            if let Some((_, kind)) = pos.piece_at(def) {
+                if rules.combat_outcome(me.kind, kind) == crate::combat::Outcome::Illegal {
+                    out.insert(q);
+                }
+            }
+        });
+        out
+    }
 }
 
-/// Targets holding a piece the mover *knows* it may not attack (a flag shown after its
-/// commander fell, in `sanjun-forum`; a destroyer a recon scouted on a bridge point).
-/// An attack on a hidden kind stays legal and is repelled; one the mover can see is
-/// simply not a move, so a forbidden attack is never a free pass.
-fn known_forbidden<S: PointBits>(pos: &Position, from: Point, me: Slot, t: S) -> S {
-    let rules = pos.rules();
-    let board = rules.board();
-    let Some(player) = pos.player_of(me.owner) else { return S::EMPTY };
-    let flying = rules.mobility(me.kind) == Mobility::Fly;
-    let occupied = S::of(&pos.occupied());
-    let mine = S::of(&pos.occupied_by(me.owner));
-    let mut out = S::EMPTY;
-    t.and(occupied.or(if flying { S::of(&board.air) } else { S::EMPTY })).for_each(|q| {
-        let def = if occupied.contains(q) {
-            q
-        } else {
-            match board.below[q.index()] {
-                Some(s) if occupied.contains(s) && !mine.contains(s) => s,
-                _ => return,
+/// The occupied points, not `army`'s own, whose piece `army`'s player knows. (Out of
+/// line: only rule sets with arms ask.)
+#[inline(never)]
+fn known_others<S: PointBits>(pos: &Position, army: Side, occupied: S) -> S {
+    let mut known = S::EMPTY;
+    if let Some(player) = pos.player_of(army) {
+        occupied.minus(S::of(&pos.occupied_by(army))).for_each(|q| {
+            if pos.knows(player, q) {
+                known.insert(q);
             }
-        };
-        if def == from || !pos.knows(player, def) {
-            return;
-        }
-        if let Some((_, kind)) = pos.piece_at(def) {
-            if rules.combat_outcome(me.kind, kind) == crate::combat::Outcome::Illegal {
-                out.insert(q);
-            }
-        }
-    });
-    out
+        });
+    }
+    known
 }
 
 /// Road steps and railway runs of a land piece of a given mobility on `from`, with the
