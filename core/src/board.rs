@@ -98,6 +98,207 @@ impl PointSet {
     }
 }
 
+/// How move generation holds a set of points: a whole [`PointSet`], or — on a board of
+/// at most 64 points ([`Board::fits_one_word`]), whose sets all live in their first
+/// word — that one `u64`, on which every set operation is a single instruction. Move
+/// generation is written once over this trait and runs with the narrowest form the
+/// board allows.
+pub(crate) trait PointBits: Copy + PartialEq {
+    /// The empty set.
+    const EMPTY: Self;
+    /// Whether the set is one machine word, where whole-set tricks beat walking.
+    const ONE_WORD: bool;
+    /// A [`PointSet`] in this form (for `u64`, its first word: the board must fit).
+    fn of(set: &PointSet) -> Self;
+    /// Points in both sets.
+    fn and(self, o: Self) -> Self;
+    /// Points in either set.
+    fn or(self, o: Self) -> Self;
+    /// Points in `self` but not in `o`.
+    fn minus(self, o: Self) -> Self;
+    /// Whether the set holds a point.
+    fn contains(self, p: Point) -> bool;
+    /// Adds a point.
+    fn insert(&mut self, p: Point);
+    /// Whether the set is empty.
+    fn is_empty(self) -> bool;
+    /// Calls `f` with each point in increasing order.
+    fn for_each(self, f: impl FnMut(Point));
+    /// Whether `f` holds for some point (tried in increasing order).
+    fn any(self, f: impl FnMut(Point) -> bool) -> bool;
+    /// The lowest point of the set, if any.
+    fn lowest(self) -> Option<Point>;
+    /// The highest point of the set, if any.
+    fn highest(self) -> Option<Point>;
+    /// The points of the set below `p` (lower ids).
+    fn below(self, p: Point) -> Self;
+    /// The points of the set above `p` (higher ids).
+    fn above(self, p: Point) -> Self;
+}
+
+impl PointBits for PointSet {
+    const EMPTY: Self = PointSet::EMPTY;
+    const ONE_WORD: bool = false;
+
+    #[inline]
+    fn of(set: &PointSet) -> Self {
+        *set
+    }
+
+    #[inline]
+    fn and(self, o: Self) -> Self {
+        PointSet::and(self, o)
+    }
+
+    #[inline]
+    fn or(self, o: Self) -> Self {
+        PointSet::or(self, o)
+    }
+
+    #[inline]
+    fn minus(self, o: Self) -> Self {
+        PointSet::minus(self, o)
+    }
+
+    #[inline]
+    fn contains(self, p: Point) -> bool {
+        PointSet::contains(&self, p)
+    }
+
+    #[inline]
+    fn insert(&mut self, p: Point) {
+        PointSet::insert(self, p);
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        PointSet::is_empty(&self)
+    }
+
+    #[inline]
+    fn for_each(self, f: impl FnMut(Point)) {
+        PointSet::for_each(self, f);
+    }
+
+    #[inline]
+    fn any(self, f: impl FnMut(Point) -> bool) -> bool {
+        self.iter().any(f)
+    }
+
+    #[inline]
+    fn lowest(self) -> Option<Point> {
+        let w = self.0.iter().position(|&w| w != 0)?;
+        Some(Point((w * 64 + self.0[w].trailing_zeros() as usize) as u8))
+    }
+
+    #[inline]
+    fn highest(self) -> Option<Point> {
+        let w = self.0.iter().rposition(|&w| w != 0)?;
+        Some(Point((w * 64 + 63 - self.0[w].leading_zeros() as usize) as u8))
+    }
+
+    #[inline]
+    fn below(self, p: Point) -> Self {
+        let (word, bit) = (p.index() >> 6, p.index() & 63);
+        PointSet(std::array::from_fn(|w| match w.cmp(&word) {
+            std::cmp::Ordering::Less => self.0[w],
+            std::cmp::Ordering::Equal => self.0[w] & ((1 << bit) - 1),
+            std::cmp::Ordering::Greater => 0,
+        }))
+    }
+
+    #[inline]
+    fn above(self, p: Point) -> Self {
+        let (word, bit) = (p.index() >> 6, p.index() & 63);
+        PointSet(std::array::from_fn(|w| match w.cmp(&word) {
+            std::cmp::Ordering::Less => 0,
+            std::cmp::Ordering::Equal => self.0[w] & (!1 << bit),
+            std::cmp::Ordering::Greater => self.0[w],
+        }))
+    }
+}
+
+impl PointBits for u64 {
+    const EMPTY: Self = 0;
+    const ONE_WORD: bool = true;
+
+    #[inline]
+    fn of(set: &PointSet) -> Self {
+        set.0[0]
+    }
+
+    #[inline]
+    fn and(self, o: Self) -> Self {
+        self & o
+    }
+
+    #[inline]
+    fn or(self, o: Self) -> Self {
+        self | o
+    }
+
+    #[inline]
+    fn minus(self, o: Self) -> Self {
+        self & !o
+    }
+
+    #[inline]
+    fn contains(self, p: Point) -> bool {
+        self >> (p.index() & 63) & 1 == 1
+    }
+
+    #[inline]
+    fn insert(&mut self, p: Point) {
+        *self |= 1 << (p.index() & 63);
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        self == 0
+    }
+
+    #[inline]
+    fn for_each(self, mut f: impl FnMut(Point)) {
+        let mut bits = self;
+        while bits != 0 {
+            f(Point(bits.trailing_zeros() as u8));
+            bits &= bits - 1;
+        }
+    }
+
+    #[inline]
+    fn any(self, mut f: impl FnMut(Point) -> bool) -> bool {
+        let mut bits = self;
+        while bits != 0 {
+            if f(Point(bits.trailing_zeros() as u8)) {
+                return true;
+            }
+            bits &= bits - 1;
+        }
+        false
+    }
+
+    #[inline]
+    fn lowest(self) -> Option<Point> {
+        (self != 0).then(|| Point(self.trailing_zeros() as u8))
+    }
+
+    #[inline]
+    fn highest(self) -> Option<Point> {
+        (self != 0).then(|| Point(63 - self.leading_zeros() as u8))
+    }
+
+    #[inline]
+    fn below(self, p: Point) -> Self {
+        self & ((1 << (p.index() & 63)) - 1)
+    }
+
+    #[inline]
+    fn above(self, p: Point) -> Self {
+        self & (!1 << (p.index() & 63))
+    }
+}
+
 /// The points of a [`PointSet`] in increasing order ([`PointSet::iter`]).
 #[derive(Clone, Debug)]
 pub struct PointSetIter {
@@ -357,6 +558,9 @@ pub struct Board {
     pub(crate) ray_of: Vec<(u32, u32)>,
     pub(crate) ray_spans: Vec<(u32, u32)>,
     pub(crate) ray_points: Vec<Point>,
+    /// Each railway ray (by its index in `ray_spans`) as a set, for runs worked out in
+    /// a few word operations.
+    pub(crate) ray_sets: Vec<RaySet>,
     /// Piers: a railway run may end on one but not pass through it.
     pub(crate) piers: PointSet,
     /// Headquarters.
@@ -393,6 +597,41 @@ pub struct Board {
 }
 
 const NO_PAIR: u16 = u16::MAX;
+
+/// A straight railway ray as a set of points. When point ids rise (or fall) along
+/// the ray, the first occupied point on it is the lowest (highest) occupied point of
+/// the set, and a run along it is a few word operations instead of a walk.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RaySet {
+    /// The ray's points.
+    pub(crate) points: PointSet,
+    /// How point ids run along the ray.
+    pub(crate) order: IdOrder,
+}
+
+/// How point ids run along a ray ([`RaySet`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IdOrder {
+    /// Each point's id is higher than the one before it.
+    Rising,
+    /// Each point's id is lower than the one before it.
+    Falling,
+    /// Neither.
+    Mixed,
+}
+
+impl RaySet {
+    fn of(ray: &[Point]) -> RaySet {
+        let order = if ray.windows(2).all(|w| w[0] < w[1]) {
+            IdOrder::Rising
+        } else if ray.windows(2).all(|w| w[0] > w[1]) {
+            IdOrder::Falling
+        } else {
+            IdOrder::Mixed
+        };
+        RaySet { points: ray.iter().copied().collect(), order }
+    }
+}
 
 /// The longest reach of a strike against a plane, in drawing-grid steps
 /// (`|dx| + |dy|`): the action space holds every surface-to-air pair this close.
@@ -581,6 +820,10 @@ impl Board {
         }
         let rail_mask: Vec<PointSet> = rail.iter().map(|l| l.iter().copied().collect()).collect();
         let (ray_of, ray_spans, ray_points) = flat_rays(n, &lines);
+        let ray_sets = ray_spans
+            .iter()
+            .map(|&(start, end)| RaySet::of(&ray_points[start as usize..end as usize]))
+            .collect();
         let (air_ray_of, air_ray_spans, air_ray_points) = flat_rays(n, &air_lines);
         let set_of = |f: &dyn Fn(Role) -> bool| -> PointSet {
             (0..n).filter(|&i| f(roles[i])).map(|i| Point(i as u8)).collect()
@@ -707,6 +950,7 @@ impl Board {
             ray_of,
             ray_spans,
             ray_points,
+            ray_sets,
             piers,
             hqs,
             land,
@@ -743,6 +987,12 @@ impl Board {
     /// Number of points.
     pub fn len(&self) -> usize {
         self.spec.points.len()
+    }
+
+    /// Whether every set of the board's points fits in one 64-bit word (at most 64
+    /// points): move generation then computes with single words ([`PointBits`]).
+    pub(crate) fn fits_one_word(&self) -> bool {
+        self.len() <= 64
     }
 
     /// Whether the board has no points.
@@ -928,6 +1178,46 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-word and whole-set forms of [`PointBits`] agree with each other and
+    /// with the definitions (the whole-set ones on points beyond the first word too).
+    #[test]
+    fn point_bits_forms_agree() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..200 {
+            let words = [next(), next() & next(), if round % 3 == 0 { 0 } else { next() }, next() >> (round % 64)];
+            let set = PointSet(words);
+            let word = words[0];
+            assert_eq!(PointBits::lowest(set), set.iter().next());
+            assert_eq!(PointBits::highest(set), set.iter().last());
+            assert_eq!(PointBits::lowest(word), PointBits::lowest(PointSet([word, 0, 0, 0])));
+            assert_eq!(PointBits::highest(word), PointBits::highest(PointSet([word, 0, 0, 0])));
+            for i in [0, 1, 17, 63, 64, 65, 127, 128, 200, 254] {
+                let p = Point(i);
+                let below: PointSet = set.iter().filter(|q| *q < p).collect();
+                let above: PointSet = set.iter().filter(|q| *q > p).collect();
+                assert_eq!(PointBits::below(set, p), below);
+                assert_eq!(PointBits::above(set, p), above);
+                if i < 64 {
+                    assert_eq!(PointBits::below(word, p), PointBits::below(PointSet([word, 0, 0, 0]), p).0[0]);
+                    assert_eq!(PointBits::above(word, p), PointBits::above(PointSet([word, 0, 0, 0]), p).0[0]);
+                    assert_eq!(PointBits::contains(word, p), set.contains(p));
+                }
+            }
+            let mut seen = Vec::new();
+            PointBits::for_each(word, |p| seen.push(p));
+            assert_eq!(seen, PointSet([word, 0, 0, 0]).iter().collect::<Vec<_>>());
+            assert_eq!(PointBits::any(word, |p| p.index() == 5), word >> 5 & 1 == 1);
+        }
+        assert_eq!(PointBits::lowest(0u64), None);
+        assert_eq!(PointBits::highest(PointSet::EMPTY), None);
+    }
 
     #[test]
     fn rejects_bad_boards() {

@@ -9,7 +9,7 @@
 //! runs are a breadth-first search over railway edges, and air runs walk precomputed
 //! air rays.
 
-use crate::board::{Point, PointSet, Role};
+use crate::board::{Board, IdOrder, Point, PointBits, PointSet, Role};
 use crate::combat::Attack;
 use crate::piece::{Arm, PieceKind, Side};
 use crate::position::{Position, Slot};
@@ -19,7 +19,7 @@ use crate::rules::{Ability, Mobility};
 #[inline]
 pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
     match pos.slot_at(from) {
-        Some(me) => Mover::new(pos, me.owner).targets(pos, from, me),
+        Some(me) => Mover::<PointSet>::new(pos, me.owner).targets(pos, from, me),
         None => PointSet::EMPTY,
     }
 }
@@ -27,101 +27,118 @@ pub(crate) fn targets(pos: &Position, from: Point) -> PointSet {
 /// Like [`targets`], keeping attacks the mover knows the rules forbid.
 pub(crate) fn reachable(pos: &Position, from: Point) -> PointSet {
     match pos.slot_at(from) {
-        Some(me) => Mover::new(pos, me.owner).reachable(pos, from, me),
+        Some(me) => Mover::<PointSet>::new(pos, me.owner).reachable(pos, from, me),
         None => PointSet::EMPTY,
     }
 }
 
 /// What move generation needs to know about one army's situation, worked out once for
-/// all of its pieces (one generation of legal actions asks it for every piece).
+/// all of its pieces (one generation of legal actions asks it for every piece). Sets
+/// are held as `S` ([`PointBits`]): one word on a board of at most 64 points.
 #[derive(Clone, Copy)]
-pub(crate) struct Mover {
+pub(crate) struct Mover<S> {
+    /// Every point holding a piece.
+    occupied: S,
     /// The army's and its allies' pieces: never a target.
-    own: PointSet,
+    own: S,
     /// Targets no piece of the army may take, whatever its kind: its own side's pieces,
     /// face-down pieces and (翻棋) face-up pieces sheltered in an HQ or guarded by mines.
-    forbidden: PointSet,
+    forbidden: S,
     /// Enemy pieces in camps (for kinds that may not attack into camps).
-    camped: PointSet,
+    camped: S,
     /// Occupied HQs (missiles and `hq_safe_from` kinds never target them).
-    held_hqs: PointSet,
+    held_hqs: S,
     /// Enemy pieces of each arm (army, navy, air).
-    enemy_arm: [PointSet; 3],
+    enemy_arm: [S; 3],
+    /// Points a piece never moves from again (HQs, under `hq_locks`).
+    locked: S,
+    /// Pieces not the army's own whose identity its player knows (only worked out
+    /// when arms are public: see [`Mover::known_forbidden`]).
+    known_others: S,
 }
 
-impl Mover {
-    /// The situation of `army`'s pieces in `pos`.
-    #[inline]
-    pub(crate) fn new(pos: &Position, army: Side) -> Mover {
+impl<S: PointBits> Mover<S> {
+    /// The situation of `army`'s pieces in `pos`. (Always inlined, like
+    /// [`Mover::targets`]: on one-word boards the sets then stay in registers.)
+    #[inline(always)]
+    pub(crate) fn new(pos: &Position, army: Side) -> Mover<S> {
         let rules = pos.rules();
         let board = rules.board();
         let opts = rules.options();
-        let occupied = pos.occupied();
-        let mut own = pos.occupied_by(army);
+        let occupied = S::of(&pos.occupied());
+        let face_down = S::of(&pos.face_down());
+        let mut own = S::of(&pos.occupied_by(army));
         let team = rules.team_of(army);
         if team.len() > 1 {
             for ally in team.iter() {
-                own = own.or(pos.occupied_by(ally));
+                own = own.or(S::of(&pos.occupied_by(ally)));
             }
         }
         // 翻棋: face-down pieces cannot be attacked, and the HQ shelter and the flag's
         // mine guard forbid attacks on face-up pieces, whose kinds (and the mines left)
         // are public. Elsewhere those kinds are hidden, so such an attack stays legal
         // and is repelled.
-        let mut forbidden = own.or(pos.face_down());
+        let mut forbidden = own.or(face_down);
         if rules.deals() && (opts.hq_shelter || opts.flag_guarded_by_mines) {
-            for q in occupied.minus(own).minus(pos.face_down()).iter() {
+            occupied.minus(own).minus(face_down).for_each(|q| {
                 if pos.shielded(q) {
                     forbidden.insert(q);
                 }
-            }
+            });
         }
-        let enemy_arm = if rules.has_arms() {
-            [Arm::Army, Arm::Navy, Arm::Air].map(|arm| pos.occupied_by_arm(arm).minus(own))
+        let (enemy_arm, known_others) = if rules.has_arms() {
+            (
+                [Arm::Army, Arm::Navy, Arm::Air].map(|arm| S::of(&pos.occupied_by_arm(arm)).minus(own)),
+                known_others(pos, army, occupied),
+            )
         } else {
-            [PointSet::EMPTY; 3]
+            ([S::EMPTY; 3], S::EMPTY)
         };
         Mover {
+            occupied,
             own,
             forbidden,
-            camped: occupied.minus(own).and(board.camps),
-            held_hqs: board.hqs.and(occupied),
+            camped: occupied.minus(own).and(S::of(&board.camps)),
+            held_hqs: S::of(&board.hqs).and(occupied),
             enemy_arm,
+            locked: if opts.hq_locks { S::of(&board.hqs) } else { S::EMPTY },
+            known_others,
         }
     }
 
     /// Every point the piece `me` on `from` may move to, attack or strike this turn.
-    #[inline]
-    pub(crate) fn targets(&self, pos: &Position, from: Point, me: Slot) -> PointSet {
+    /// (Always inlined: in the loop over an army's pieces the mover's sets stay in
+    /// registers.)
+    #[inline(always)]
+    pub(crate) fn targets(&self, pos: &Position, from: Point, me: Slot) -> S {
         let t = self.reachable(pos, from, me);
         if pos.rules().has_arms() && !t.is_empty() {
-            t.minus(known_forbidden(pos, from, me, t))
+            t.minus(self.known_forbidden(pos, me, t))
         } else {
             t
         }
     }
 
     /// Like [`Mover::targets`], keeping attacks the mover knows the rules forbid.
-    #[inline]
-    pub(crate) fn reachable(&self, pos: &Position, from: Point, me: Slot) -> PointSet {
+    #[inline(always)]
+    pub(crate) fn reachable(&self, pos: &Position, from: Point, me: Slot) -> S {
         let rules = pos.rules();
-        let board = rules.board();
-        let mobility = rules.mobility(me.kind);
-        let strikes = rules.strikes(me.kind);
+        let profile = rules.profile(me.kind);
+        let mobility = profile.mobility;
         // A piece in an HQ never moves again (`hq_locks`), but may still strike.
-        let locked = rules.options().hq_locks && board.roles[from.index()] == Role::Hq;
-        if (mobility == Mobility::Immobile || locked) && !strikes {
-            return PointSet::EMPTY;
+        let locked = self.locked.contains(from);
+        if (mobility == Mobility::Immobile || locked) && !profile.strikes {
+            return S::EMPTY;
         }
         // Points the mover may not end on: see [`Mover`]; and enemy pieces in camps.
         let mut forbidden = self.forbidden;
-        if !rules.may_attack_camps(me.kind) {
+        if profile.spares_camps {
             forbidden = forbidden.or(self.camped);
         }
         // Arms are public: a target of an arm the mover can never attack is refused.
-        if rules.has_arms() {
-            for (arm, enemies) in [Arm::Army, Arm::Navy, Arm::Air].into_iter().zip(self.enemy_arm) {
-                if !rules.attacks_arm(me.kind, arm) {
+        if profile.refused_arms != 0 {
+            for (arm, enemies) in self.enemy_arm.into_iter().enumerate() {
+                if profile.refused_arms >> arm & 1 == 1 {
                     forbidden = forbidden.or(enemies);
                 }
             }
@@ -129,71 +146,86 @@ impl Mover {
         // A missile never targets a piece in an HQ, whether it flies or walks (rules §4:
         // "HQ or airport targets: —"; nothing can walk onto an airport); nor does a kind
         // of `hq_safe_from` (seed 001's variant: bombs may not attack HQs). HQs are public.
-        if rules.has_ability(me.kind, Ability::Flight) || rules.spares_hqs(me.kind) {
+        if profile.spares_hqs {
             forbidden = forbidden.or(self.held_hqs);
         }
         let mut t = match mobility {
-            _ if locked => PointSet::EMPTY,
-            Mobility::Immobile => PointSet::EMPTY,
-            Mobility::Step | Mobility::RailStraight | Mobility::RailTurn => land_targets(pos, from, mobility, forbidden),
+            _ if locked => S::EMPTY,
+            Mobility::Immobile => S::EMPTY,
+            Mobility::Step | Mobility::RailStraight | Mobility::RailTurn => {
+                land_run(rules, self.occupied, from, mobility, forbidden)
+            }
             Mobility::Sail | Mobility::SailAndLand => ship_targets(pos, from, mobility, forbidden),
-            Mobility::Fly => air_targets(pos, from, self.own, forbidden),
+            Mobility::Fly => air_targets(pos, from, self.occupied, self.own, forbidden),
         };
-        if strikes {
-            t = t.or(strike_targets(pos, from, me, forbidden));
+        if profile.strikes {
+            t = t.or(strike_targets(pos, from, me, self.occupied, forbidden));
         }
         t
     }
-}
 
-/// Targets holding a piece the mover *knows* it may not attack (a flag shown after its
-/// commander fell, in `sanjun-forum`; a destroyer a recon scouted on a bridge point).
-/// An attack on a hidden kind stays legal and is repelled; one the mover can see is
-/// simply not a move, so a forbidden attack is never a free pass.
-fn known_forbidden(pos: &Position, from: Point, me: Slot, t: PointSet) -> PointSet {
-    let rules = pos.rules();
-    let board = rules.board();
-    let Some(player) = pos.player_of(me.owner) else { return PointSet::EMPTY };
-    let flying = rules.mobility(me.kind) == Mobility::Fly;
-    let mut out = PointSet::EMPTY;
-    for q in t.and(pos.occupied().or(if flying { board.air } else { PointSet::EMPTY })).iter() {
-        let def = if pos.occupied().contains(q) {
-            q
-        } else {
-            match board.below[q.index()] {
-                Some(s) if pos.occupied().contains(s) && !pos.occupied_by(me.owner).contains(s) => s,
-                _ => continue,
-            }
-        };
-        if def == from || !pos.knows(player, def) {
-            continue;
+    /// Targets holding a piece the mover *knows* it may not attack (a flag shown after
+    /// its commander fell, in `sanjun-forum`; a destroyer a recon scouted on a bridge
+    /// point). An attack on a hidden kind stays legal and is repelled; one the mover
+    /// can see is simply not a move, so a forbidden attack is never a free pass.
+    /// (Out of line: only rule sets with arms call it.)
+    #[inline(never)]
+    fn known_forbidden(&self, pos: &Position, me: Slot, t: S) -> S {
+        let rules = pos.rules();
+        let board = rules.board();
+        // The defender is the piece on the target, or for a plane over an empty air
+        // position the piece below it; only a known one can be refused.
+        let mut candidates = t.and(self.known_others);
+        if rules.mobility(me.kind) == Mobility::Fly {
+            candidates = candidates.or(t.and(S::of(&board.air)).minus(self.occupied));
         }
-        if let Some((_, kind)) = pos.piece_at(def) {
-            if rules.combat_outcome(me.kind, kind) == crate::combat::Outcome::Illegal {
-                out.insert(q);
+        let mut out = S::EMPTY;
+        candidates.for_each(|q| {
+            let def = if self.occupied.contains(q) {
+                q
+            } else {
+                match board.below[q.index()] {
+                    Some(s) if self.known_others.contains(s) => s,
+                    _ => return,
+                }
+            };
+            if let Some((_, kind)) = pos.piece_at(def) {
+                if rules.combat_outcome(me.kind, kind) == crate::combat::Outcome::Illegal {
+                    out.insert(q);
+                }
             }
-        }
+        });
+        out
     }
-    out
 }
 
-/// Road steps and railway runs of a land piece.
-fn land_targets(pos: &Position, from: Point, mobility: Mobility, forbidden: PointSet) -> PointSet {
-    land_run(pos.rules(), pos.occupied(), from, mobility, forbidden)
+/// The occupied points, not `army`'s own, whose piece `army`'s player knows. (Out of
+/// line: only rule sets with arms ask.)
+#[inline(never)]
+fn known_others<S: PointBits>(pos: &Position, army: Side, occupied: S) -> S {
+    let mut known = S::EMPTY;
+    if let Some(player) = pos.player_of(army) {
+        occupied.minus(S::of(&pos.occupied_by(army))).for_each(|q| {
+            if pos.knows(player, q) {
+                known.insert(q);
+            }
+        });
+    }
+    known
 }
 
 /// Road steps and railway runs of a land piece of a given mobility on `from`, with the
 /// board's occupancy given (public knowledge; used by inference too).
-pub(crate) fn land_run(
+pub(crate) fn land_run<S: PointBits>(
     rules: &crate::rules::RuleSet,
-    occupied: PointSet,
+    occupied: S,
     from: Point,
     mobility: Mobility,
-    forbidden: PointSet,
-) -> PointSet {
+    forbidden: S,
+) -> S {
     let board = rules.board();
     let opts = rules.options();
-    let mut t = board.step[from.index()].minus(forbidden);
+    let mut t = S::of(&board.step[from.index()]).minus(forbidden);
     if !matches!(mobility, Mobility::RailStraight | Mobility::RailTurn) || !board.is_railway(from) {
         return t;
     }
@@ -205,77 +237,111 @@ pub(crate) fn land_run(
         // Breadth-first over railway edges, one layer per step, `limit` steps deep: a
         // layer's empty points carry the run on (a pier ends it); its occupied points
         // end it (a target if enterable).
-        let mut seen = PointSet::EMPTY;
+        let mut seen = S::EMPTY;
         seen.insert(from);
         let mut frontier = seen;
         let mut depth = 0;
+        let stops = S::of(&board.piers).or(occupied);
         while !frontier.is_empty() && depth < limit {
-            let mut layer = PointSet::EMPTY;
-            for p in frontier.iter() {
-                layer = layer.or(board.rail_mask[p.index()]);
-            }
+            let mut layer = S::EMPTY;
+            frontier.for_each(|p| layer = layer.or(S::of(&board.rail_mask[p.index()])));
             layer = layer.minus(seen);
             seen = seen.or(layer);
-            frontier = layer.minus(occupied).minus(board.piers);
+            frontier = layer.minus(stops);
             t = t.or(layer.minus(forbidden));
             depth += 1;
         }
     } else {
         let (first, last) = board.ray_of[from.index()];
-        for &(start, end) in &board.ray_spans[first as usize..last as usize] {
-            let ray = &board.ray_points[start as usize..end as usize];
-            for &q in &ray[..ray.len().min(limit)] {
-                if !occupied.contains(q) {
-                    t.insert(q);
-                } else {
-                    if !forbidden.contains(q) {
-                        t.insert(q);
-                    }
-                    break;
-                }
-            }
+        for r in first as usize..last as usize {
+            straight_run(board, r, occupied, forbidden, limit, &mut t);
         }
     }
     t
 }
 
+/// Adds to `t` where a run along the straight railway ray `r` (an index of
+/// `board.ray_spans`) of at most `limit` steps may end: the ray's points up to the
+/// first occupied one, and that one if enterable.
+#[inline]
+fn straight_run<S: PointBits>(board: &Board, r: usize, occupied: S, forbidden: S, limit: usize, t: &mut S) {
+    let ray = &board.ray_sets[r];
+    // In one word, when ids rise (fall) along the whole ray, its first occupied point
+    // is the lowest (highest) of its occupied points: a few instructions. Otherwise
+    // walking the (short) ray is cheaper.
+    if S::ONE_WORD && limit == usize::MAX && ray.order != IdOrder::Mixed {
+        let points = S::of(&ray.points);
+        let blockers = points.and(occupied);
+        let (first, before) = if ray.order == IdOrder::Rising {
+            let b = blockers.lowest();
+            (b, b.map_or(points, |b| points.below(b)))
+        } else {
+            let b = blockers.highest();
+            (b, b.map_or(points, |b| points.above(b)))
+        };
+        *t = t.or(before);
+        if let Some(b) = first {
+            if !forbidden.contains(b) {
+                t.insert(b);
+            }
+        }
+        return;
+    }
+    let (start, end) = board.ray_spans[r];
+    let ray = &board.ray_points[start as usize..end as usize];
+    for &q in &ray[..ray.len().min(limit)] {
+        if occupied.contains(q) {
+            if !forbidden.contains(q) {
+                t.insert(q);
+            }
+            return;
+        }
+        t.insert(q);
+    }
+}
+
 /// Sea steps; for landing ships also the landing, road steps ashore, and going back.
-fn ship_targets(pos: &Position, from: Point, mobility: Mobility, forbidden: PointSet) -> PointSet {
+fn ship_targets<S: PointBits>(pos: &Position, from: Point, mobility: Mobility, forbidden: S) -> S {
     let board = pos.rules().board();
     let i = from.index();
     if board.sea.contains(from) {
-        let mut t = board.sea_step[i];
+        let mut t = S::of(&board.sea_step[i]);
         if mobility == Mobility::SailAndLand && board.roles[i] == Role::Anchorage {
-            t = t.or(harbour_mouths(pos, board.coast[i]));
+            t = t.or(harbour_mouths(pos, S::of(&board.coast[i])));
         }
         return t.minus(forbidden);
     }
     if mobility != Mobility::SailAndLand {
-        return PointSet::EMPTY;
+        return S::EMPTY;
     }
     // Ashore: road steps between land points, and back to sea from a harbour mouth.
-    let mut t = board.step[i].and(board.land);
+    let mut t = S::of(&board.step[i]).and(S::of(&board.land));
     if board.roles[i] == Role::HarbourMouth {
-        for q in board.coast[i].iter() {
+        S::of(&board.coast[i]).for_each(|q| {
             if board.roles[q.index()] == Role::Anchorage {
                 t.insert(q);
             }
-        }
+        });
     }
     t.minus(forbidden)
 }
 
-fn harbour_mouths(pos: &Position, set: PointSet) -> PointSet {
+fn harbour_mouths<S: PointBits>(pos: &Position, set: S) -> S {
     let board = pos.rules().board();
-    set.iter().filter(|q| board.roles[q.index()] == Role::HarbourMouth).collect()
+    let mut out = S::EMPTY;
+    set.for_each(|q| {
+        if board.roles[q.index()] == Role::HarbourMouth {
+            out.insert(q);
+        }
+    });
+    out
 }
 
 /// One straight air run: any position of an air line through `from`, flying over
 /// everything, except one holding the mover's own (or an ally's) plane.
-fn air_targets(pos: &Position, from: Point, own: PointSet, forbidden: PointSet) -> PointSet {
+fn air_targets<S: PointBits>(pos: &Position, from: Point, occupied: S, own: S, forbidden: S) -> S {
     let board = pos.rules().board();
-    let occupied = pos.occupied();
-    let mut t = PointSet::EMPTY;
+    let mut t = S::EMPTY;
     let (first, last) = board.air_ray_of[from.index()];
     for &(start, end) in &board.air_ray_spans[first as usize..last as usize] {
         for &q in &board.air_ray_points[start as usize..end as usize] {
@@ -297,29 +363,31 @@ fn air_targets(pos: &Position, from: Point, own: PointSet, forbidden: PointSet) 
 }
 
 /// Strikes (the striker stays), anti-aircraft fire and missile flights.
-fn strike_targets(pos: &Position, from: Point, me: Slot, forbidden: PointSet) -> PointSet {
+fn strike_targets<S: PointBits>(pos: &Position, from: Point, me: Slot, occupied: S, forbidden: S) -> S {
     let rules = pos.rules();
     let board = rules.board();
-    let enemy = pos.occupied().minus(forbidden);
+    let enemy = occupied.minus(forbidden);
     let i = from.index();
-    let mut t = PointSet::EMPTY;
+    let land = S::of(&board.land);
+    let coast = S::of(&board.coast[i]);
+    let mut t = S::EMPTY;
     if rules.has_ability(me.kind, Ability::Strike) {
         // A neighbouring land point, or a coast-linked sea point.
-        t = t.or(board.step[i].and(board.land).or(board.coast[i]).and(enemy));
+        t = t.or(S::of(&board.step[i]).and(land).or(coast).and(enemy));
     }
     if rules.has_ability(me.kind, Ability::Bombard) {
         // Shore bombardment hits army pieces: a landed ship is not a shore target.
-        t = t.or(board.coast[i].and(board.land).and(enemy).and(pos.occupied_by_arm(Arm::Army)));
+        t = t.or(coast.and(land).and(enemy).and(S::of(&pos.occupied_by_arm(Arm::Army))));
     }
     if rules.has_ability(me.kind, Ability::AntiAir) {
-        for q in enemy.and(board.air).iter() {
+        enemy.and(S::of(&board.air)).for_each(|q| {
             if board.distance(from, q) as i32 <= crate::board::STRIKE_RANGE {
                 t.insert(q);
             }
-        }
+        });
     }
     if rules.has_ability(me.kind, Ability::Flight) {
-        t = t.or(flight_targets(pos, from, forbidden));
+        t = t.or(flight_targets(pos, from, occupied, forbidden));
     }
     t
 }
@@ -327,13 +395,12 @@ fn strike_targets(pos: &Position, from: Point, me: Slot, forbidden: PointSet) ->
 /// A missile's flight from under the air lattice: along an air line through the
 /// position above it, onto an enemy plane or the enemy piece below a position — never
 /// one in an HQ or on an airport.
-fn flight_targets(pos: &Position, from: Point, forbidden: PointSet) -> PointSet {
+fn flight_targets<S: PointBits>(pos: &Position, from: Point, occupied: S, forbidden: S) -> S {
     let board = pos.rules().board();
     let Some(up) = board.above[from.index()] else {
-        return PointSet::EMPTY;
+        return S::EMPTY;
     };
-    let occupied = pos.occupied();
-    let mut t = PointSet::EMPTY;
+    let mut t = S::EMPTY;
     let (first, last) = board.air_ray_of[up.index()];
     // Both an enemy plane at a position and the enemy piece below it are targets (two
     // actions: `e3-e12^` and `e3-e12`); any plane overhead is flown past.

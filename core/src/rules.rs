@@ -433,6 +433,25 @@ pub struct RuleSet {
     /// Per kind, the arms (bit `Arm as u8`) it may attack at all.
     attacks_arm: [u8; PieceKind::COUNT],
     has_arms: bool,
+    /// Per kind, what move generation asks about it (from the fields above).
+    profiles: [MoveProfile; PieceKind::COUNT],
+}
+
+/// What move generation needs to know about one kind, worked out once per rule set:
+/// one small load per piece instead of a handful of look-ups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MoveProfile {
+    /// How the kind moves.
+    pub(crate) mobility: Mobility,
+    /// Whether it strikes, fires at planes or flies as a missile ([`RuleSet::strikes`]).
+    pub(crate) strikes: bool,
+    /// Whether enemy pieces in camps are out of its reach ([`RuleSet::may_attack_camps`]).
+    pub(crate) spares_camps: bool,
+    /// Whether occupied HQs are out of its reach: a missile, or a kind of `hq_safe_from`.
+    pub(crate) spares_hqs: bool,
+    /// The arms it can never attack (bit `Arm as u8`; [`RuleSet::attacks_arm`]); only
+    /// set when the army mixes arms.
+    pub(crate) refused_arms: u8,
 }
 
 const PRESETS: &[(&str, &str)] = &[
@@ -619,6 +638,16 @@ impl RuleSet {
             }
         }
         let has_arms = spec.army.keys().any(|k| k.arm() != crate::piece::Arm::Army);
+        let profiles = PieceKind::ALL.map(|kind| {
+            let k = kind as usize;
+            MoveProfile {
+                mobility: mobility[k],
+                strikes: abilities[k] & STRIKING != 0,
+                spares_camps: spec.options.camps_protect && !camp_exempt[k],
+                spares_hqs: abilities[k] & Ability::Flight.bit() != 0 || hq_safe_from[k],
+                refused_arms: if has_arms { !attacks_arm[k] & 0b111 } else { 0 },
+            }
+        });
         Ok(RuleSet {
             spec,
             board,
@@ -632,6 +661,7 @@ impl RuleSet {
             hq_safe_from,
             attacks_arm,
             has_arms,
+            profiles,
         })
     }
 
@@ -697,8 +727,13 @@ impl RuleSet {
 
     /// Whether a kind strikes, fires at planes or flies as a missile (see [`Ability`]).
     pub fn strikes(&self, kind: PieceKind) -> bool {
-        const STRIKING: u8 = Ability::Strike.bit() | Ability::Bombard.bit() | Ability::AntiAir.bit() | Ability::Flight.bit();
         self.abilities[kind as usize] & STRIKING != 0
+    }
+
+    /// What move generation needs to know about a kind.
+    #[inline]
+    pub(crate) fn profile(&self, kind: PieceKind) -> MoveProfile {
+        self.profiles[kind as usize]
     }
 
     /// Whether the army has pieces of more than one arm (海陆空三军棋).
@@ -747,6 +782,9 @@ impl RuleSet {
         self.spec.deployment.deal
     }
 }
+
+/// The abilities that are strikes ([`RuleSet::strikes`]).
+const STRIKING: u8 = Ability::Strike.bit() | Ability::Bombard.bit() | Ability::AntiAir.bit() | Ability::Flight.bit();
 
 /// The roles a kind may be deployed on: the deployment's roles, narrowed by every
 /// constraint on the kind that names roles.

@@ -9,7 +9,7 @@ use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::board::{Point, Role};
+use crate::board::{Board, Point, PointSet, Role};
 use crate::piece::{PieceKind, Side};
 use crate::rng::KeyedRng;
 use crate::rules::{Constraint, RuleSet};
@@ -237,6 +237,9 @@ impl Setup {
 
 pub(crate) fn check_constraint(rules: &RuleSet, c: &Constraint, point: Point) -> Result<(), SetupError> {
     let board = rules.board();
+    if allows(board, c, point) {
+        return Ok(());
+    }
     let role = board.role(point);
     if let Some(roles) = &c.roles {
         if !roles.contains(&role) {
@@ -258,6 +261,15 @@ pub(crate) fn check_constraint(rules: &RuleSet, c: &Constraint, point: Point) ->
         });
     }
     Ok(())
+}
+
+/// Whether a constraint lets its kind stand on `point`: [`check_constraint`] without
+/// saying why not (and so without allocating).
+fn allows(board: &Board, c: &Constraint, point: Point) -> bool {
+    let depth = board.depth(point);
+    c.roles.as_ref().is_none_or(|roles| roles.contains(&board.role(point)))
+        && c.max_depth.is_none_or(|m| depth <= m)
+        && c.min_depth.is_none_or(|m| depth >= m)
 }
 
 impl Deployment {
@@ -306,28 +318,33 @@ impl Deployment {
         let points = rules.deploy_points(side);
         // Keyed: a player's own setup does not give the seed (and so the others') away.
         let mut rng = KeyedRng::new(seed, 0x5E70 + side as u64);
-        let allowed = |kind: PieceKind, p: Point| {
-            rules
-                .spec()
-                .deployment
-                .constraints
+        // Where each kind may stand (a constraint depends on the point alone), worked out
+        // once; the kinds with the fewest such points are placed first.
+        let constraints = &rules.spec().deployment.constraints;
+        let allowed_points = |kind: PieceKind| -> PointSet {
+            points
                 .iter()
-                .filter(|c| c.kind == kind)
-                .all(|c| check_constraint(rules, c, p).is_ok())
+                .copied()
+                .filter(|&p| constraints.iter().filter(|c| c.kind == kind).all(|c| allows(rules.board(), c, p)))
+                .collect()
         };
-        let mut kinds: Vec<(usize, PieceKind, u8)> = rules
+        let mut kinds: Vec<(usize, PieceKind, u8, PointSet)> = rules
             .army()
-            .map(|(k, n)| (points.iter().filter(|&&p| allowed(k, p)).count(), k, n))
+            .map(|(k, n)| {
+                let at = allowed_points(k);
+                (at.len(), k, n, at)
+            })
             .collect();
-        kinds.sort();
+        kinds.sort_by_key(|&(count, kind, n, _)| (count, kind, n));
+        let mut options: Vec<usize> = Vec::with_capacity(points.len());
         for _attempt in 0..1000 {
             let mut free: Vec<Point> = points.to_vec();
             let mut pieces = Vec::with_capacity(points.len());
             let mut ok = true;
-            'kinds: for &(_, kind, n) in &kinds {
+            'kinds: for &(_, kind, n, allowed) in &kinds {
                 for _ in 0..n {
-                    let options: Vec<usize> =
-                        (0..free.len()).filter(|&i| allowed(kind, free[i])).collect();
+                    options.clear();
+                    options.extend((0..free.len()).filter(|&i| allowed.contains(free[i])));
                     if options.is_empty() {
                         ok = false;
                         break 'kinds;

@@ -2,7 +2,7 @@
 //! illegal action with its reason, and what an action does to the board.
 
 use crate::action::Action;
-use crate::board::{Point, PointSet, Role};
+use crate::board::{Point, PointBits, PointSet, Role};
 use crate::combat::{resolution, Attack, Outcome};
 use crate::movegen::Mover;
 use crate::piece::{PieceKind, Side};
@@ -37,41 +37,60 @@ impl Position {
             return;
         }
         if let Some(army) = self.armies[side as usize] {
-            let mover = Mover::new(self, army);
-            self.occ[army as usize].minus(self.hidden).for_each(|from| {
-                let me = self.slots[self.cells[from.index()] as usize];
-                mover.targets(self, from, me).for_each(|to| out.push(Action::Move { from, to }));
-            });
+            if self.rules.board().fits_one_word() {
+                self.moves_into::<u64>(army, out);
+            } else {
+                self.moves_into::<PointSet>(army, out);
+            }
         }
         if !self.hidden.is_empty() {
             out.extend(self.hidden.iter().map(|at| Action::Flip { at }));
         }
     }
 
+    /// Appends the moves of `army`'s face-up pieces, computing with sets of form `S`.
+    #[inline]
+    fn moves_into<S: PointBits>(&self, army: Side, out: &mut Vec<Action>) {
+        let mover = Mover::<S>::new(self, army);
+        S::of(&self.occ[army as usize]).minus(S::of(&self.hidden)).for_each(|from| {
+            let me = self.slots[self.cells[from.index()] as usize];
+            mover.targets(self, from, me).for_each(|to| out.push(Action::Move { from, to }));
+        });
+    }
+
     /// Whether `side` (a player) has any legal action in the current position.
     pub fn has_legal_move(&self, side: Side) -> bool {
         !self.hidden.is_empty()
             || self.armies[side as usize].is_some_and(|army| {
-                let pieces = self.occ[army as usize].minus(self.hidden);
-                // A land piece free to move with an empty point one road step away has a
-                // legal move (nothing forbids entering an empty point); most positions
-                // are settled by that without generating any targets.
-                let board = self.rules.board();
-                let hq_locks = self.rules.options().hq_locks;
-                let free_step = pieces.iter().any(|p| {
-                    let kind = self.slots[self.cells[p.index()] as usize].kind;
-                    matches!(self.rules.mobility(kind), Mobility::Step | Mobility::RailStraight | Mobility::RailTurn)
-                        && !(hq_locks && board.roles[p.index()] == Role::Hq)
-                        && !board.step[p.index()].minus(self.occupied).is_empty()
-                });
-                free_step || {
-                    let mover = Mover::new(self, army);
-                    pieces.iter().any(|p| {
-                        let me = self.slots[self.cells[p.index()] as usize];
-                        !mover.targets(self, p, me).is_empty()
-                    })
+                if self.rules.board().fits_one_word() {
+                    self.army_can_move::<u64>(army)
+                } else {
+                    self.army_can_move::<PointSet>(army)
                 }
             })
+    }
+
+    /// Whether a face-up piece of `army` has a target, computing with sets of form `S`.
+    fn army_can_move<S: PointBits>(&self, army: Side) -> bool {
+        let board = self.rules.board();
+        let pieces = S::of(&self.occ[army as usize]).minus(S::of(&self.hidden));
+        let occupied = S::of(&self.occupied);
+        // A land piece free to move with an empty point one road step away has a legal
+        // move (nothing forbids entering an empty point); most positions are settled by
+        // that without generating any targets.
+        let locked = if self.rules.options().hq_locks { S::of(&board.hqs) } else { S::EMPTY };
+        let free_step = pieces.minus(locked).any(|p| {
+            let kind = self.slots[self.cells[p.index()] as usize].kind;
+            matches!(self.rules.mobility(kind), Mobility::Step | Mobility::RailStraight | Mobility::RailTurn)
+                && !S::of(&board.step[p.index()]).minus(occupied).is_empty()
+        });
+        free_step || {
+            let mover = Mover::<S>::new(self, army);
+            pieces.any(|p| {
+                let me = self.slots[self.cells[p.index()] as usize];
+                !mover.targets(self, p, me).is_empty()
+            })
+        }
     }
 
     /// The point of the plane `player` must move away this turn, if any (a plane that
