@@ -226,7 +226,11 @@ proptest! {
         variant in 0..VARIANTS.len(),
     ) {
         let (total, available, actions) = check_game(variant, seed, plies);
-        prop_assert!(total > 0 || available == 0, "no consistent swap found after {} actions", actions);
+        // A swap may be inconsistent with what the player saw (a moved piece swapped with
+        // one that cannot move there), so a game with few pairs may check none (seed
+        // 8382263232079085586, 165 actions, sanjun-book: its only pair); with more pairs
+        // than are tried, one of the ten tried is consistent.
+        prop_assert!(total > 0 || available <= 10, "no consistent swap found after {} actions", actions);
     }
 }
 
@@ -262,6 +266,14 @@ fn soak() {
             (n, len as u64)
         });
     }
+}
+
+/// A game whose only pair of unseen enemy pieces gives an inconsistent swap checks
+/// nothing, and that is not a failure (the property test's first flaky find).
+#[test]
+fn a_game_with_one_inconsistent_pair_checks_nothing() {
+    let (total, available, _) = check_game(2, 8382263232079085586, 165);
+    assert_eq!((total, available), (0, 1));
 }
 
 /// Every preset, many seeds, one swap each: a cheaper sweep with more games.
