@@ -8,73 +8,18 @@
 //! other candidate type, type → each piece matched to it), that is when `i` and `t` lie
 //! in one strongly connected component (an alternating cycle moves `i` onto `t`; Régin
 //! 1996). Pieces whose kind is already fixed only use up their type's count.
+//!
+//! Types are few (one army's kinds; both armies' in 翻棋), so the components are found
+//! on the types alone: type `a` leads to type `b` when a piece matched to `a` may be a
+//! `b` instead, and `t` is in `i`'s component exactly when `t` leads back to the type
+//! `i` is matched to (the only way into `i`). The transitive closure of that graph is
+//! a few bit-parallel passes (Warshall's algorithm over `u128` rows).
 
 use crate::position::MAX_PIECES;
 
 use super::bits;
 
 const NONE: u8 = u8::MAX;
-
-struct Graph<'a> {
-    /// Candidate types (as type indices `0..nt`) of each free piece, as a bit mask.
-    cand: &'a [u128],
-    matched: &'a [u8],
-    /// Pieces matched to each type, as CSR: `by_type[start[t]..start[t + 1]]`.
-    by_type: &'a [u8],
-    start: &'a [u16],
-    np: usize,
-    index: [u16; 256],
-    low: [u16; 256],
-    comp: [u16; 256],
-    on_stack: [bool; 256],
-    stack: [u16; 256],
-    sp: usize,
-    next: u16,
-    ncomp: u16,
-}
-
-impl Graph<'_> {
-    fn visit(&mut self, v: usize) {
-        self.index[v] = self.next;
-        self.low[v] = self.next;
-        self.next += 1;
-        self.stack[self.sp] = v as u16;
-        self.sp += 1;
-        self.on_stack[v] = true;
-        if v < self.np {
-            let m = self.cand[v] & !(1u128 << self.matched[v]);
-            for t in bits(m) {
-                self.edge(v, self.np + t);
-            }
-        } else {
-            let t = v - self.np;
-            for k in self.start[t] as usize..self.start[t + 1] as usize {
-                self.edge(v, self.by_type[k] as usize);
-            }
-        }
-        if self.low[v] == self.index[v] {
-            loop {
-                self.sp -= 1;
-                let w = self.stack[self.sp] as usize;
-                self.on_stack[w] = false;
-                self.comp[w] = self.ncomp;
-                if w == v {
-                    break;
-                }
-            }
-            self.ncomp += 1;
-        }
-    }
-
-    fn edge(&mut self, v: usize, w: usize) {
-        if self.index[w] == u16::MAX {
-            self.visit(w);
-            self.low[v] = self.low[v].min(self.low[w]);
-        } else if self.on_stack[w] {
-            self.low[v] = self.low[v].min(self.index[w]);
-        }
-    }
-}
 
 /// Kuhn's augmenting path for a b-matching: gives piece `i` a type, moving matched
 /// pieces along the way; `visited` holds the types already tried.
@@ -120,13 +65,16 @@ fn take(i: usize, t: usize, matched: &mut [u8], load: &mut [u8]) {
 }
 
 /// Filters the candidates of the pieces in one group (`range`: the types of the group)
-/// to those some full assignment uses. Returns false if no assignment exists (then the
-/// candidates are left as they were).
+/// to those some full assignment uses. Only slots `0..slots` are looked at. Returns false
+/// if no assignment exists (then the candidates are left as they were). When the pieces
+/// are fewer than the counts (an army not all in play), an assignment may leave types
+/// short.
 pub(super) fn filter(
     mask: &mut [u128; MAX_PIECES],
     origin: &[u8; MAX_PIECES],
     counts: &[u8; 128],
     range: u128,
+    slots: usize,
 ) -> bool {
     // Compact type indices for the group.
     let mut tix = [NONE; 128];
@@ -145,7 +93,7 @@ pub(super) fn filter(
     let mut free = [0u8; MAX_PIECES];
     let mut cand = [0u128; MAX_PIECES];
     let mut np = 0;
-    for s in 0..MAX_PIECES {
+    for s in 0..slots.min(MAX_PIECES) {
         let m = mask[s] & range;
         if origin[s] == NONE || m == 0 {
             continue;
@@ -177,45 +125,35 @@ pub(super) fn filter(
             return false;
         }
     }
-    // The residual graph's strongly connected components.
-    let mut start = [0u16; 129];
-    for i in 0..np {
-        start[matched[i] as usize + 1] += 1;
-    }
+    // Which types lead to which (reflexive and transitive), and which have room left
+    // (none when the army's pieces are all in play: a piece may then also move onto a
+    // type whose path ends in room).
+    let mut reach = [0u128; 128];
     for t in 0..nt {
-        start[t + 1] += start[t];
+        reach[t] = 1u128 << t;
     }
-    let mut fill = start;
-    let mut by_type = [0u8; MAX_PIECES];
-    for (i, &m) in matched[..np].iter().enumerate() {
-        let t = m as usize;
-        by_type[fill[t] as usize] = i as u8;
-        fill[t] += 1;
+    for i in 0..np {
+        reach[matched[i] as usize] |= cand[i];
     }
-    let mut g = Graph {
-        cand: &cand[..np],
-        matched: &matched[..np],
-        by_type: &by_type,
-        start: &start,
-        np,
-        index: [u16::MAX; 256],
-        low: [0; 256],
-        comp: [0; 256],
-        on_stack: [false; 256],
-        stack: [0; 256],
-        sp: 0,
-        next: 0,
-        ncomp: 0,
-    };
-    for v in 0..np + nt {
-        if g.index[v] == u16::MAX {
-            g.visit(v);
+    for k in 0..nt {
+        let (bit, row) = (1u128 << k, reach[k]);
+        for r in &mut reach[..nt] {
+            if *r & bit != 0 {
+                *r |= row;
+            }
+        }
+    }
+    let mut room = 0u128;
+    for t in 0..nt {
+        if load[t] < cap[t] {
+            room |= 1u128 << t;
         }
     }
     for i in 0..np {
-        let mut keep = 1u128 << types[matched[i] as usize];
+        let home = 1u128 << matched[i];
+        let mut keep = 0u128;
         for t in bits(cand[i]) {
-            if g.comp[np + t] == g.comp[i] {
+            if reach[t] & (home | room) != 0 {
                 keep |= 1u128 << types[t];
             }
         }
@@ -242,7 +180,7 @@ mod tests {
             c[t] = n;
             range |= 1 << t;
         }
-        filter(&mut mask, &origin, &c, range).then(|| mask[..masks.len()].to_vec())
+        filter(&mut mask, &origin, &c, range, masks.len()).then(|| mask[..masks.len()].to_vec())
     }
 
     #[test]
@@ -289,7 +227,8 @@ mod tests {
                 counts.push((t, n));
                 multiset.extend(std::iter::repeat_n(t, n as usize));
             }
-            let np = multiset.len();
+            // Now and then one piece fewer than the counts: types may be left short.
+            let np = multiset.len() - usize::from(multiset.len() > 1 && rng.below(3) == 0);
             // Candidate sets are never empty (an empty one is refused before it is stored).
             let masks: Vec<u128> = (0..np).map(|_| (1 + rng.below((1 << nt) - 1)) as u128).collect();
             // Every assignment: permutations of the multiset.
@@ -297,6 +236,7 @@ mod tests {
             let mut any = false;
             let mut perm = multiset.clone();
             permutations(&mut perm, 0, &mut |p| {
+                let p = &p[..np];
                 if p.iter().zip(&masks).all(|(t, m)| m >> t & 1 == 1) {
                     any = true;
                     for (i, t) in p.iter().enumerate() {

@@ -115,6 +115,8 @@ pub struct Beliefs {
     at: [u8; MAX_PIECES],
     /// Per slot: where it started (`NONE` if unused).
     origin: [u8; MAX_PIECES],
+    /// Slots `0..slots` are the only ones ever used.
+    slots: u8,
     /// Per slot: `MOVED`, `KNOWN` (to the player), `PUBLIC` (shown to everyone).
     flags: [u8; MAX_PIECES],
     /// Per point: the slot standing there (`NONE` if empty).
@@ -189,6 +191,7 @@ impl Beliefs {
             mask: [0; MAX_PIECES],
             at: [NONE; MAX_PIECES],
             origin: [NONE; MAX_PIECES],
+            slots: 0,
             flags: [0; MAX_PIECES],
             cell: [NONE; MAX_POINTS],
             occupied: PointSet::EMPTY,
@@ -408,6 +411,7 @@ impl Beliefs {
         self.mask[slot] = mask;
         self.at[slot] = p.0;
         self.origin[slot] = p.0;
+        self.slots = self.slots.max(slot as u8 + 1);
         self.cell[p.index()] = slot as u8;
         self.occupied.insert(p);
     }
@@ -911,7 +915,7 @@ impl Beliefs {
             } else {
                 self.types & (0xFFFF_FFFFu128 << (32 * g))
             };
-            if !matching::filter(&mut self.mask, &self.origin, &self.counts, range) {
+            if !matching::filter(&mut self.mask, &self.origin, &self.counts, range, self.slots as usize) {
                 self.consistent = false;
             }
         }
