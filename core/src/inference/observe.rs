@@ -28,11 +28,90 @@ use std::sync::Arc;
 
 use crate::board::{Point, Role, MAX_POINTS};
 use crate::piece::{PieceKind, Side};
-use crate::position::MAX_PIECES;
 use crate::referee::Game;
 use crate::rules::RuleSet;
 
 use super::{bits, Beliefs, KNOWN, MOVED, NONE};
+
+/// Whether a candidate set holds exactly one type.
+fn single(m: u128) -> bool {
+    m != 0 && m & (m - 1) == 0
+}
+
+/// How many distinct candidate sets, and channel entries in all, one encoding
+/// remembers; sets met beyond these are worked out each time they occur.
+const CLASSES: usize = 48;
+const ENTRIES: usize = 384;
+
+/// The distinct candidate sets met while encoding one observation, each with its
+/// channels: (kind's index in the layout, probability) once per kind.
+struct Classes {
+    /// (candidate set, start and end in `entries`).
+    sets: [(u128, u16, u16); CLASSES],
+    len: usize,
+    entries: [(u8, f32); ENTRIES],
+    used: usize,
+    /// The channels of a set that did not fit.
+    spill: [(u8, f32); 32],
+}
+
+impl Classes {
+    fn new() -> Classes {
+        Classes {
+            sets: [(0, 0, 0); CLASSES],
+            len: 0,
+            entries: [(0, 0.0); ENTRIES],
+            used: 0,
+            spill: [(0, 0.0); 32],
+        }
+    }
+
+    /// The channels of a piece with candidates `m`: for each candidate kind (the
+    /// armies merged, in 翻棋), its index in the layout and its probability
+    /// `r_k / Σ r_c` (1 for a single candidate; uniform when nothing is left to count).
+    fn of(&mut self, m: u128, l: &Layout, rem: &[u16; 128]) -> &[(u8, f32)] {
+        if let Some(&(_, a, b)) = self.sets[..self.len].iter().find(|c| c.0 == m) {
+            return &self.entries[a as usize..b as usize];
+        }
+        let mut w = [0.0f32; 32];
+        let mut present = 0u32;
+        if single(m) {
+            let k = l.kind_ix[m.trailing_zeros() as usize % 32] as usize % 32;
+            present = 1 << k;
+            w[k] = 1.0;
+        } else {
+            let total: u32 = bits(m).map(|t| rem[t] as u32).sum();
+            let uniform = 1.0 / m.count_ones() as f32;
+            for t in bits(m) {
+                let k = l.kind_ix[t % 32] as usize % 32;
+                present |= 1 << k;
+                w[k] += if total == 0 { uniform } else { rem[t] as f32 / total as f32 };
+            }
+        }
+        let kinds = present.count_ones() as usize;
+        let fits = self.len < CLASSES && self.used + kinds <= ENTRIES;
+        let (buf, start) = if fits {
+            (&mut self.entries[..], self.used)
+        } else {
+            (&mut self.spill[..], 0)
+        };
+        let mut at = start;
+        while present != 0 {
+            let k = present.trailing_zeros() as usize;
+            present &= present - 1;
+            buf[at] = (k as u8, w[k]);
+            at += 1;
+        }
+        if fits {
+            self.sets[self.len] = (m, start as u16, at as u16);
+            self.len += 1;
+            self.used = at;
+            &self.entries[start..at]
+        } else {
+            &self.spill[..at]
+        }
+    }
+}
 
 /// The layout of a rule set's observation tensor: channel names and shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -321,13 +400,17 @@ impl Observer {
         for t in bits(beliefs.types) {
             rem[t] = beliefs.counts[t] as u16;
         }
-        for s in 0..MAX_PIECES {
+        for s in 0..beliefs.slots as usize {
             let m = beliefs.mask[s];
-            if beliefs.origin[s] != NONE && m.count_ones() == 1 {
+            if beliefs.origin[s] != NONE && single(m) {
                 let t = m.trailing_zeros() as usize;
                 rem[t] = rem[t].saturating_sub(1);
             }
         }
+        // Pieces of the same candidate set share their channel values: each distinct set
+        // is worked out once, as (plane offset of `candidate:<kind>`, probability) runs
+        // in `entries`.
+        let mut classes = Classes::new();
         let team = self.rules.team_of(self.player);
         let army = beliefs.army;
         for p in beliefs.occupied.iter() {
@@ -354,23 +437,11 @@ impl Observer {
             if flags & KNOWN != 0 {
                 out[l.known * n + i] = 1.0;
             }
-            let single = m.count_ones() == 1;
-            let total: u32 = if single {
-                1
-            } else {
-                bits(m).map(|t| rem[t] as u32).sum()
-            };
-            for t in bits(m) {
-                let k = l.kind_ix[t % 32] as usize;
-                out[(l.cand + k) * n + i] = 1.0;
-                let w = if single {
-                    1.0
-                } else if total == 0 {
-                    1.0 / m.count_ones() as f32
-                } else {
-                    rem[t] as f32 / total as f32
-                };
-                out[(l.prob + k) * n + i] += w;
+            let prob = (l.prob - l.cand) * n;
+            for &(k, w) in classes.of(m, l, &rem) {
+                let at = l.cand * n + k as usize * n + i;
+                out[at] = 1.0;
+                out[at + prob] = w;
             }
         }
         if let Some(side) = turn.to_act {
