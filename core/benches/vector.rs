@@ -4,7 +4,9 @@
 //! random legal actions, and prints env steps per second (one step = one action in one
 //! game) with masks only and with observations, on one thread and on every core.
 //! `--threads=K` fixes the thread count; `--masks-only` skips the observation runs and
-//! `--observations-only` the others (for counting instructions with callgrind).
+//! `--observations-only` the others (for counting instructions with callgrind);
+//! `--beliefs-only` keeps every seat's beliefs up to date but writes no observation
+//! (the cost of inference without the tensors).
 
 use std::time::Instant;
 
@@ -27,16 +29,19 @@ fn main() {
     };
     let masks_only = std::env::args().any(|a| a == "--masks-only");
     let observations_only = std::env::args().any(|a| a == "--observations-only");
+    let beliefs_only = std::env::args().any(|a| a == "--beliefs-only");
     println!("junqi VectorEnv — rule set {name}, {n} games, {steps} steps per measurement");
     for observe in [false, true] {
-        if (observe && masks_only) || (!observe && observations_only) {
+        if (observe && masks_only) || (!observe && (observations_only || beliefs_only)) {
             continue;
         }
         for &t in &threads {
-            let rate = run(name, n, steps, t, observe);
+            let rate = run(name, n, steps, t, observe, !beliefs_only);
             println!(
                 "{:<18} {t} thread{}  {:>12.0} env steps/s",
-                if observe {
+                if observe && beliefs_only {
+                    "beliefs, no tensor"
+                } else if observe {
                     "with observations"
                 } else {
                     "masks only"
@@ -48,7 +53,7 @@ fn main() {
     }
 }
 
-fn run(name: &str, n: usize, steps: usize, threads: usize, observe: bool) -> f64 {
+fn run(name: &str, n: usize, steps: usize, threads: usize, observe: bool, tensors: bool) -> f64 {
     let rules = RuleSet::preset(name).expect("rule set");
     let mut env = VectorEnv::new(rules, n, 1)
         .unwrap()
@@ -72,7 +77,7 @@ fn run(name: &str, n: usize, steps: usize, threads: usize, observe: bool) -> f64
         env.step(
             &actions,
             StepOutput {
-                observations: observe.then_some(&mut obs[..]),
+                observations: (observe && tensors).then_some(&mut obs[..]),
                 masks: &mut masks,
                 rewards: &mut rewards,
                 terminated: &mut term,

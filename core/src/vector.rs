@@ -45,7 +45,7 @@ use std::sync::Arc;
 use crate::action::Action;
 use crate::inference::{Beliefs, Observer};
 use crate::piece::Side;
-use crate::referee::Game;
+use crate::referee::{Event, Game, Report};
 use crate::rng::Rng;
 use crate::rules::RuleSet;
 
@@ -122,12 +122,54 @@ pub struct FinishedGame {
 struct Slot {
     game: Game,
     episode: u64,
-    /// Each seat's beliefs (only when observing).
+    /// Each seat's beliefs (only when observing). A seat's beliefs are brought up to
+    /// date when it is to act (its observation is written then), so each step reads
+    /// one seat's reports instead of every seat's: the others wait in `pending`.
     beliefs: Vec<Beliefs>,
+    /// Per seat: the reports it has not read yet.
+    pending: Vec<Pending>,
     /// The legal action ids of the player to act, ascending.
     legal: Vec<u32>,
     /// A buffer for generating legal actions, reused.
     buf: Vec<Action>,
+}
+
+/// The reports a seat has been told but has not read into its beliefs yet.
+#[derive(Default)]
+struct Pending {
+    events: Vec<Event>,
+    /// Where each report ends in `events`.
+    ends: Vec<usize>,
+}
+
+impl Pending {
+    /// A seat reads its reports at least this often (a seat that no longer acts, such
+    /// as an eliminated one, would otherwise collect them for the rest of the game).
+    const MAX_REPORTS: usize = 16;
+
+    /// Adds what `seat` is told of `report` (as [`Report::events_for`]).
+    fn push(&mut self, report: &Report, seat: Side) {
+        self.events.extend_from_slice(&report.public);
+        self.events
+            .extend(report.private.iter().filter(|(s, _)| *s == seat).map(|(_, e)| *e));
+        self.ends.push(self.events.len());
+    }
+
+    /// Reads the reports into `beliefs`, one by one (as they would have been read
+    /// when they came).
+    fn read_into(&mut self, beliefs: &mut Beliefs) {
+        let mut start = 0;
+        for &end in &self.ends {
+            beliefs.observe(&self.events[start..end]);
+            start = end;
+        }
+        self.clear();
+    }
+
+    fn clear(&mut self) {
+        self.events.clear();
+        self.ends.clear();
+    }
 }
 
 /// `n` games of one rule set stepped together (see the [module docs](self)).
@@ -183,11 +225,13 @@ impl VectorEnv {
                     .iter()
                     .map(|&s| slot.game.beliefs(s))
                     .collect();
+                slot.pending = (0..slot.beliefs.len()).map(|_| Pending::default()).collect();
             }
         }
         if !observe {
             for slot in &mut self.slots {
                 slot.beliefs.clear();
+                slot.pending.clear();
             }
         }
         self.observe = observe;
@@ -218,6 +262,7 @@ impl VectorEnv {
             let mut s = Slot {
                 game,
                 episode,
+                pending: (0..beliefs.len()).map(|_| Pending::default()).collect(),
                 beliefs,
                 legal: Vec::with_capacity(128),
                 buf: Vec::with_capacity(128),
@@ -527,11 +572,12 @@ fn step_chunk(ctx: &Ctx<'_>, w: Work<'_>) -> Vec<(usize, FinishedGame)> {
         // `step` found the id in this slot's list of legal ids.
         let report = slot.game.play_legal(action);
         if ctx.observe {
-            for (b, &seat) in slot.beliefs.iter_mut().zip(rules.sides()) {
-                if report.private.iter().any(|(s, _)| *s == seat) {
-                    b.observe(&report.events_for(seat));
-                } else {
-                    b.observe(&report.public);
+            // Only the seat to act needs its beliefs now (for its observation).
+            let next = slot.game.to_act();
+            for ((b, p), &seat) in slot.beliefs.iter_mut().zip(&mut slot.pending).zip(rules.sides()) {
+                p.push(&report, seat);
+                if next == Some(seat) || p.ends.len() >= Pending::MAX_REPORTS {
+                    p.read_into(b);
                 }
             }
         }
@@ -560,6 +606,7 @@ fn step_chunk(ctx: &Ctx<'_>, w: Work<'_>) -> Vec<(usize, FinishedGame)> {
                 start_game(rules, seed, ctx.observe).expect("the rule set's games start");
             let old = std::mem::replace(&mut slot.game, game);
             slot.beliefs = beliefs;
+            slot.pending.iter_mut().for_each(Pending::clear);
             done.push((
                 i,
                 FinishedGame {
