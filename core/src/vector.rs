@@ -453,8 +453,10 @@ impl VectorEnv {
             }
         }
 
+        // Threads take chunks of consecutive games from a queue as they finish the
+        // last, so a thread slowed by restarts (or by the machine) does less.
         let threads = self.threads.min(n.div_ceil(64)).max(1);
-        let chunk = n.div_ceil(threads);
+        let chunk = if threads == 1 { n } else { n.div_ceil(threads * 8).max(16) };
         let ctx = Ctx {
             rules: &self.rules,
             observers: &self.observers,
@@ -513,27 +515,37 @@ impl VectorEnv {
                 });
                 base += k;
             }
-            if work.len() == 1 {
-                finished.push(step_chunk(&ctx, work.pop().expect("one chunk")));
+            if threads == 1 {
+                for w in work {
+                    finished.push(step_chunk(&ctx, w));
+                }
             } else {
-                // The calling thread steps the first chunk itself: one spawn fewer per
-                // step, and no thread idles waiting.
+                // The calling thread is one of the workers: one spawn fewer per step.
+                let queue = std::sync::Mutex::new(work.into_iter());
+                let next = || queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                let run = || {
+                    let mut done = Vec::new();
+                    while let Some(w) = next() {
+                        done.push(step_chunk(&ctx, w));
+                    }
+                    done
+                };
                 std::thread::scope(|scope| {
-                    let mut work = work.into_iter();
-                    let own = work.next().expect("two chunks or more");
-                    let handles: Vec<_> = work.map(|w| scope.spawn(|| step_chunk(&ctx, w))).collect();
-                    finished.push(step_chunk(&ctx, own));
+                    let handles: Vec<_> = (1..threads).map(|_| scope.spawn(run)).collect();
+                    finished.extend(run());
                     for h in handles {
                         match h.join() {
-                            Ok(f) => finished.push(f),
+                            Ok(f) => finished.extend(f),
                             Err(p) => std::panic::resume_unwind(p),
                         }
                     }
                 });
             }
         }
-        self.finished
-            .extend(finished.into_iter().flatten().map(|(_, f)| f));
+        // In slot order, whichever thread stepped which game.
+        let mut finished: Vec<(usize, FinishedGame)> = finished.into_iter().flatten().collect();
+        finished.sort_by_key(|(i, _)| *i);
+        self.finished.extend(finished.into_iter().map(|(_, f)| f));
         Ok(())
     }
 }
