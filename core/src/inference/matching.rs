@@ -13,39 +13,109 @@
 //! on the types alone: type `a` leads to type `b` when a piece matched to `a` may be a
 //! `b` instead, and `t` is in `i`'s component exactly when `t` leads back to the type
 //! `i` is matched to (the only way into `i`). The transitive closure of that graph is
-//! a few bit-parallel passes (Warshall's algorithm over `u128` rows).
+//! a few bit-parallel passes (Warshall's algorithm over one machine word per type).
+//!
+//! A group's types span at most 64 bits except in a four-army deal, so the work is
+//! done in `u64` words when they fit (one instruction per set operation) and in
+//! `u128` otherwise: one generic code path over [`Word`].
+
+use std::ops::{BitAnd, BitOr, BitOrAssign, Not};
 
 use crate::position::MAX_PIECES;
 
-use super::bits;
-
 const NONE: u8 = u8::MAX;
+
+/// A set of types as the bits of one word (`u64` or `u128`).
+pub(super) trait Word:
+    Copy + Eq + BitAnd<Output = Self> + BitOr<Output = Self> + BitOrAssign + Not<Output = Self>
+{
+    const ZERO: Self;
+    /// The set of type `i` alone.
+    fn bit(i: usize) -> Self;
+    /// The low bits of `x` (which must fit).
+    fn of(x: u128) -> Self;
+    fn wide(self) -> u128;
+    fn lowest(self) -> usize;
+    fn single(self) -> bool;
+    fn has(self, i: usize) -> bool;
+    /// The set without its lowest type.
+    fn rest(self) -> Self;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const ZERO: Self = 0;
+            #[inline]
+            fn bit(i: usize) -> Self {
+                1 << i
+            }
+            #[inline]
+            fn of(x: u128) -> Self {
+                x as $t
+            }
+            #[inline]
+            fn wide(self) -> u128 {
+                self as u128
+            }
+            #[inline]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline]
+            fn single(self) -> bool {
+                self != 0 && self & (self - 1) == 0
+            }
+            #[inline]
+            fn has(self, i: usize) -> bool {
+                self >> i & 1 == 1
+            }
+            #[inline]
+            fn rest(self) -> Self {
+                self & (self - 1)
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
+
+/// The types of a set, lowest first.
+fn each<W: Word>(mut m: W) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != W::ZERO).then(|| {
+            let t = m.lowest();
+            m = m.rest();
+            t
+        })
+    })
+}
 
 /// Kuhn's augmenting path for a b-matching: gives piece `i` a type, moving matched
 /// pieces along the way; `visited` holds the types already tried.
-pub(super) fn augment(
+pub(super) fn augment<W: Word>(
     i: usize,
-    cand: &[u128],
+    cand: &[W],
     matched: &mut [u8],
     load: &mut [u8],
     cap: &[u8],
-    visited: &mut u128,
+    visited: &mut W,
 ) -> bool {
     // A candidate type with room left takes the piece at once: most calls end here,
     // without moving other pieces.
-    for t in bits(cand[i] & !*visited) {
+    for t in each(cand[i] & !*visited) {
         if load[t] < cap[t] {
-            *visited |= 1u128 << t;
+            *visited |= W::bit(t);
             take(i, t, matched, load);
             return true;
         }
     }
     // Every candidate type is full: move a piece matched to one of them elsewhere.
-    for t in bits(cand[i] & !*visited) {
-        if *visited >> t & 1 == 1 {
+    for t in each(cand[i] & !*visited) {
+        if visited.has(t) {
             continue;
         }
-        *visited |= 1u128 << t;
+        *visited |= W::bit(t);
         for j in 0..cand.len() {
             if j != i && matched[j] as usize == t && augment(j, cand, matched, load, cap, visited) {
                 take(i, t, matched, load);
@@ -76,40 +146,49 @@ pub(super) fn filter(
     range: u128,
     slots: usize,
 ) -> bool {
-    // Compact type indices for the group.
-    let mut tix = [NONE; 128];
-    let mut types = [0u8; 128];
-    let mut nt = 0;
-    for t in bits(range) {
-        tix[t] = nt as u8;
-        types[nt] = t as u8;
-        nt += 1;
+    if range == 0 {
+        return true;
     }
+    // Type `base + t` is bit `t` of a word.
+    let base = range.trailing_zeros() as usize;
+    if 128 - range.leading_zeros() as usize - base <= 64 {
+        filter_in::<u64>(mask, origin, counts, range, slots, base)
+    } else {
+        filter_in::<u128>(mask, origin, counts, range, slots, 0)
+    }
+}
+
+fn filter_in<W: Word>(
+    mask: &mut [u128; MAX_PIECES],
+    origin: &[u8; MAX_PIECES],
+    counts: &[u8; 128],
+    range: u128,
+    slots: usize,
+    base: usize,
+) -> bool {
+    let types = W::of(range >> base);
     let mut cap = [0u8; 128];
-    for i in 0..nt {
-        cap[i] = counts[types[i] as usize];
+    for t in each(types) {
+        cap[t] = counts[base + t];
     }
     // Fixed pieces use up their type; the others are matched.
     let mut free = [0u8; MAX_PIECES];
-    let mut cand = [0u128; MAX_PIECES];
+    let mut cand = [W::ZERO; MAX_PIECES];
     let mut np = 0;
     for s in 0..slots.min(MAX_PIECES) {
         let m = mask[s] & range;
         if origin[s] == NONE || m == 0 {
             continue;
         }
-        if m.count_ones() == 1 {
-            let t = tix[m.trailing_zeros() as usize] as usize;
+        let c = W::of(m >> base);
+        if c.single() {
+            let t = c.lowest();
             if cap[t] == 0 {
                 return false;
             }
             cap[t] -= 1;
         } else {
             free[np] = s as u8;
-            let mut c = 0u128;
-            for t in bits(m) {
-                c |= 1u128 << tix[t];
-            }
             cand[np] = c;
             np += 1;
         }
@@ -120,7 +199,7 @@ pub(super) fn filter(
     let mut matched = [NONE; MAX_PIECES];
     let mut load = [0u8; 128];
     for i in 0..np {
-        let mut visited = 0u128;
+        let mut visited = W::ZERO;
         if !augment(i, &cand[..np], &mut matched[..np], &mut load, &cap, &mut visited) {
             return false;
         }
@@ -128,37 +207,37 @@ pub(super) fn filter(
     // Which types lead to which (reflexive and transitive), and which have room left
     // (none when the army's pieces are all in play: a piece may then also move onto a
     // type whose path ends in room).
-    let mut reach = [0u128; 128];
-    for t in 0..nt {
-        reach[t] = 1u128 << t;
+    let mut reach = [W::ZERO; 128];
+    for t in each(types) {
+        reach[t] = W::bit(t);
     }
     for i in 0..np {
         reach[matched[i] as usize] |= cand[i];
     }
-    for k in 0..nt {
-        let (bit, row) = (1u128 << k, reach[k]);
-        for r in &mut reach[..nt] {
-            if *r & bit != 0 {
-                *r |= row;
+    for k in each(types) {
+        let (bit, row) = (W::bit(k), reach[k]);
+        for t in each(types) {
+            if reach[t] & bit != W::ZERO {
+                reach[t] |= row;
             }
         }
     }
-    let mut room = 0u128;
-    for t in 0..nt {
+    let mut room = W::ZERO;
+    for t in each(types) {
         if load[t] < cap[t] {
-            room |= 1u128 << t;
+            room |= W::bit(t);
         }
     }
     for i in 0..np {
-        let home = 1u128 << matched[i];
-        let mut keep = 0u128;
-        for t in bits(cand[i]) {
-            if reach[t] & (home | room) != 0 {
-                keep |= 1u128 << types[t];
+        let home = W::bit(matched[i] as usize);
+        let mut keep = W::ZERO;
+        for t in each(cand[i]) {
+            if reach[t] & (home | room) != W::ZERO {
+                keep |= W::bit(t);
             }
         }
         let s = free[i] as usize;
-        mask[s] = (mask[s] & !range) | keep;
+        mask[s] = (mask[s] & !range) | keep.wide() << base;
     }
     true
 }
@@ -245,6 +324,14 @@ mod tests {
                 }
             });
             let got = run(&masks, &counts);
+            // The same problem with the types spread over 128 bits (the `u128` words
+            // of a four-army deal) gives the same answer, spread alike.
+            let spread = |m: u128| (0..nt).filter(|t| m >> t & 1 == 1).fold(0u128, |a, t| a | 1 << (t * 41));
+            let wide = run(
+                &masks.iter().map(|&m| spread(m)).collect::<Vec<_>>(),
+                &counts.iter().map(|&(t, n)| (t * 41, n)).collect::<Vec<_>>(),
+            );
+            assert_eq!(wide, got.as_ref().map(|v| v.iter().map(|&m| spread(m)).collect::<Vec<_>>()));
             if any {
                 assert_eq!(got.as_deref(), Some(&possible[..]), "masks {masks:?} counts {counts:?}");
             } else {
