@@ -44,15 +44,16 @@ const CLASSES: usize = 48;
 const ENTRIES: usize = 384;
 
 /// The distinct candidate sets met while encoding one observation, each with its
-/// channels: (kind's index in the layout, probability) once per kind.
+/// channels: (offset of the kind's `candidate:` plane from the first, probability)
+/// once per kind.
 struct Classes {
     /// (candidate set, start and end in `entries`).
     sets: [(u128, u16, u16); CLASSES],
     len: usize,
-    entries: [(u8, f32); ENTRIES],
+    entries: [(u16, f32); ENTRIES],
     used: usize,
     /// The channels of a set that did not fit.
-    spill: [(u8, f32); 32],
+    spill: [(u16, f32); 32],
 }
 
 impl Classes {
@@ -67,9 +68,10 @@ impl Classes {
     }
 
     /// The channels of a piece with candidates `m`: for each candidate kind (the
-    /// armies merged, in 翻棋), its index in the layout and its probability
-    /// `r_k / Σ r_c` (1 for a single candidate; uniform when nothing is left to count).
-    fn of(&mut self, m: u128, l: &Layout, rem: &[u16; 128]) -> &[(u8, f32)] {
+    /// armies merged, in 翻棋), its plane's offset (`n` points per plane) and its
+    /// probability `r_k / Σ r_c` (1 for a single candidate; uniform when nothing is
+    /// left to count).
+    fn of(&mut self, m: u128, l: &Layout, n: usize, rem: &[u16; 128]) -> &[(u16, f32)] {
         if let Some(&(_, a, b)) = self.sets[..self.len].iter().find(|c| c.0 == m) {
             return &self.entries[a as usize..b as usize];
         }
@@ -99,7 +101,7 @@ impl Classes {
         while present != 0 {
             let k = present.trailing_zeros() as usize;
             present &= present - 1;
-            buf[at] = (k as u8, w[k]);
+            buf[at] = ((k * n) as u16, w[k]);
             at += 1;
         }
         if fits {
@@ -396,9 +398,10 @@ impl Observer {
         out[l.role * n..(l.railway + 1) * n].copy_from_slice(&self.board_planes);
         out[l.to_act * n..l.ply * n].fill(0.0);
         // Pieces of each type whose identity is not fixed.
+        // (Counts are 0 for the types that do not occur.)
         let mut rem = [0u16; 128];
-        for t in bits(beliefs.types) {
-            rem[t] = beliefs.counts[t] as u16;
+        for (r, &c) in rem.iter_mut().zip(&beliefs.counts) {
+            *r = c as u16;
         }
         for s in 0..beliefs.slots as usize {
             let m = beliefs.mask[s];
@@ -437,11 +440,11 @@ impl Observer {
             if flags & KNOWN != 0 {
                 out[l.known * n + i] = 1.0;
             }
-            let prob = (l.prob - l.cand) * n;
-            for &(k, w) in classes.of(m, l, &rem) {
-                let at = l.cand * n + k as usize * n + i;
-                out[at] = 1.0;
-                out[at + prob] = w;
+            let (cand, prob) = (&mut out[l.cand * n..], (l.prob - l.cand) * n);
+            for &(plane, w) in classes.of(m, l, n, &rem) {
+                let at = plane as usize + i;
+                cand[at] = 1.0;
+                cand[at + prob] = w;
             }
         }
         if let Some(side) = turn.to_act {
