@@ -303,6 +303,20 @@ impl VectorEnv {
         self.observers[0].len()
     }
 
+    /// The shape of one observation, `[channels, points]` (as
+    /// [`ObservationSpec::shape`](crate::ObservationSpec::shape), without naming the
+    /// channels).
+    ///
+    /// ```
+    /// use junqi::{RuleSet, VectorEnv};
+    /// let env = VectorEnv::new(RuleSet::preset("siguo").unwrap(), 1, 0).unwrap();
+    /// assert_eq!(env.observation_shape(), env.rules().observation_spec().shape());
+    /// ```
+    pub fn observation_shape(&self) -> [usize; 2] {
+        let points = self.observers[0].points();
+        [self.observation_len() / points, points]
+    }
+
     /// Whether observations are kept up to date ([`VectorEnv::with_observations`]).
     pub fn observes(&self) -> bool {
         self.observe

@@ -145,7 +145,7 @@ impl VectorEnv {
     /// ``RuleSet.observation_spec()``.
     #[getter]
     fn observation_shape(&self) -> (usize, usize) {
-        let shape = self.lock().rules().observation_spec().shape();
+        let shape = self.lock().observation_shape();
         (shape[0], shape[1])
     }
 
@@ -167,7 +167,7 @@ impl VectorEnv {
         // thread that holds the GIL and waits for the lock).
         let (n, space, shape, observes) = {
             let env = self.lock();
-            (env.len(), env.action_space(), env.rules().observation_spec().shape(), env.observes())
+            (env.len(), env.action_space(), env.observation_shape(), env.observes())
         };
         let np = py.import("numpy")?;
         let masks = empty::<bool>(&np, &[n, space])?;
@@ -228,7 +228,7 @@ impl VectorEnv {
         // As in `reset`: the lock is never held while waiting for the GIL.
         let (n, space, seats, shape, observes) = {
             let env = self.lock();
-            let shape = env.rules().observation_spec().shape();
+            let shape = env.observation_shape();
             (env.len(), env.action_space(), env.seats(), shape, env.observes())
         };
         if actions.len() != n {
