@@ -930,6 +930,11 @@ impl Beliefs {
     }
 }
 
+/// Whether a mask holds exactly one type.
+pub(crate) fn single(m: u128) -> bool {
+    m != 0 && m & (m - 1) == 0
+}
+
 /// The set bits of a mask, lowest first (walked as two 64-bit halves: a `u128` bit
 /// operation costs several instructions, a `u64` one a single one).
 pub(crate) fn bits(m: u128) -> impl Iterator<Item = usize> {

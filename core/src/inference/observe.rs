@@ -31,12 +31,7 @@ use crate::piece::{PieceKind, Side};
 use crate::referee::Game;
 use crate::rules::RuleSet;
 
-use super::{bits, Beliefs, KNOWN, MOVED, NONE};
-
-/// Whether a candidate set holds exactly one type.
-fn single(m: u128) -> bool {
-    m != 0 && m & (m - 1) == 0
-}
+use super::{bits, single, Beliefs, KNOWN, MOVED, NONE};
 
 /// How many distinct candidate sets, and channel entries in all, one encoding
 /// remembers; sets met beyond these are worked out each time they occur.

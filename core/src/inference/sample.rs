@@ -101,7 +101,7 @@ impl Beliefs {
                 continue;
             }
             let m = self.mask[s];
-            if m.count_ones() == 1 {
+            if super::single(m) {
                 let t = m.trailing_zeros() as usize;
                 *o = t as u8;
                 rem[t] = rem[t].saturating_sub(1);
