@@ -24,6 +24,7 @@
 //! fixed: the marginal of a uniform assignment when candidate sets do not interact,
 //! otherwise an approximation (exact marginals would need counting all assignments).
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use crate::board::{Point, Role, MAX_POINTS};
@@ -51,8 +52,14 @@ struct Classes {
     spill: [(u16, f32); 32],
 }
 
+thread_local! {
+    /// Each thread's [`Classes`], emptied and reused by every encoding rather than
+    /// initialized (some 5 KB) per call.
+    static SCRATCH: RefCell<Classes> = const { RefCell::new(Classes::new()) };
+}
+
 impl Classes {
-    fn new() -> Classes {
+    const fn new() -> Classes {
         Classes {
             sets: [(0, 0, 0); CLASSES],
             len: 0,
@@ -60,6 +67,11 @@ impl Classes {
             used: 0,
             spill: [(0, 0.0); 32],
         }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.used = 0;
     }
 
     /// The channels of a piece with candidates `m`: for each candidate kind (the
@@ -405,43 +417,64 @@ impl Observer {
                 rem[t] = rem[t].saturating_sub(1);
             }
         }
-        // Pieces of the same candidate set share their channel values: each distinct set
-        // is worked out once, as (plane offset of `candidate:<kind>`, probability) runs
-        // in `entries`.
-        let mut classes = Classes::new();
+        // How the observer sees each army's pieces (by army index): its own (0), a
+        // partner's (1) or an opponent's (2).
         let team = self.rules.team_of(self.player);
         let army = beliefs.army;
-        for p in beliefs.occupied.iter() {
-            let i = self.index[p.index()] as usize;
-            let s = beliefs.cell[p.index()] as usize;
-            let m = beliefs.mask[s];
-            let flags = beliefs.flags[s];
-            let owner = beliefs.owner_of_mask(m);
-            if flags & MOVED != 0 {
-                out[l.moved * n + i] = 1.0;
-            }
-            if owner.is_some() && owner == army {
-                let k = l.kind_ix[m.trailing_zeros() as usize % 32] as usize;
-                out[(l.own + k) * n + i] = 1.0;
-                continue;
-            }
-            match owner {
-                None => out[l.face_down * n + i] = 1.0,
-                Some(o) if team.contains(o) || army.is_some_and(|a| self.rules.team_of(a).contains(o)) => {
-                    out[l.ally * n + i] = 1.0
-                }
-                Some(_) => out[l.enemy * n + i] = 1.0,
-            }
-            if flags & KNOWN != 0 {
-                out[l.known * n + i] = 1.0;
-            }
-            let (cand, prob) = (&mut out[l.cand * n..], (l.prob - l.cand) * n);
-            for &(plane, w) in classes.of(m, l, n, &rem) {
-                let at = plane as usize + i;
-                cand[at] = 1.0;
-                cand[at + prob] = w;
-            }
+        let mut seen = [2u8; 4];
+        for (c, &o) in seen.iter_mut().zip(self.rules.sides()) {
+            *c = if army == Some(o) {
+                0
+            } else if team.contains(o) || army.is_some_and(|a| self.rules.team_of(a).contains(o)) {
+                1
+            } else {
+                2
+            };
         }
+        // Pieces of the same candidate set share their channel values: each distinct set
+        // is worked out once, as (plane offset of `candidate:<kind>`, probability) runs
+        // in `entries`. The pieces are walked in slot order (the order of `mask`).
+        let (cand, prob) = (l.cand * n, (l.prob - l.cand) * n);
+        SCRATCH.with_borrow_mut(|classes| {
+            classes.clear();
+            for s in 0..beliefs.slots as usize {
+                let at = beliefs.at[s];
+                if at == NONE {
+                    continue;
+                }
+                let i = self.index[at as usize] as usize;
+                let m = beliefs.mask[s];
+                let flags = beliefs.flags[s];
+                if flags & MOVED != 0 {
+                    out[l.moved * n + i] = 1.0;
+                }
+                // The armies the candidates belong to: one (its owner is known) or several
+                // (a face-down piece of 翻棋).
+                let lo = m.trailing_zeros() as usize / 32;
+                let hi = (127 - m.leading_zeros() as usize) / 32;
+                if m == 0 || lo != hi {
+                    out[l.face_down * n + i] = 1.0;
+                } else {
+                    match seen[lo % 4] {
+                        0 => {
+                            let k = l.kind_ix[m.trailing_zeros() as usize % 32] as usize;
+                            out[(l.own + k) * n + i] = 1.0;
+                            continue;
+                        }
+                        1 => out[l.ally * n + i] = 1.0,
+                        _ => out[l.enemy * n + i] = 1.0,
+                    }
+                }
+                if flags & KNOWN != 0 {
+                    out[l.known * n + i] = 1.0;
+                }
+                for &(plane, w) in classes.of(m, l, n, &rem) {
+                    let at = cand + plane as usize + i;
+                    out[at] = 1.0;
+                    out[at + prob] = w;
+                }
+            }
+        });
         if let Some(side) = turn.to_act {
             let sides = self.rules.sides();
             let me = sides.iter().position(|s| *s == self.player).unwrap_or(0);
