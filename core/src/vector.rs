@@ -600,6 +600,11 @@ fn step_chunk(ctx: &Ctx<'_>, w: Work<'_>) -> Vec<(usize, FinishedGame)> {
         if ctx.observe {
             // Only the seat to act needs its beliefs now (for its observation).
             let next = slot.game.to_act();
+            // Its beliefs are likely out of cache (the other games were stepped since
+            // it last acted): ask for all their lines at once.
+            if let Some(seat) = next.and_then(|n| rules.sides().iter().position(|&s| s == n)) {
+                slot.beliefs[seat].warm();
+            }
             for ((b, p), &seat) in slot.beliefs.iter_mut().zip(&mut slot.pending).zip(rules.sides()) {
                 p.push(&report, seat);
                 if next == Some(seat) || p.ends.len() >= Pending::MAX_REPORTS {
