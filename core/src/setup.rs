@@ -176,13 +176,14 @@ impl Setup {
         }
         let board = rules.board();
         let mut pieces = Vec::with_capacity(self.placements.len());
-        let mut used = vec![false; board.len()];
+        let mut used = [false; crate::board::MAX_POINTS];
         let mut counts = [0u8; PieceKind::COUNT];
         for (pname, kname) in &self.placements {
             let point = board
                 .point(pname)
                 .ok_or_else(|| SetupError::UnknownPoint(pname.clone()))?;
-            let pname = board.name_of(point).to_owned();
+            // The point's own name, for the errors (only made when one is).
+            let pname = || board.name_of(point).to_owned();
             let kind =
                 PieceKind::from_name(kname).ok_or_else(|| SetupError::UnknownKind(kname.clone()))?;
             if !rules.has_kind(kind) {
@@ -192,14 +193,14 @@ impl Setup {
                 });
             }
             if std::mem::replace(&mut used[point.index()], true) {
-                return Err(SetupError::PointTwice(pname));
+                return Err(SetupError::PointTwice(pname()));
             }
             if board.side_of(point) != Some(side) {
-                return Err(SetupError::OutsideHalf { point: pname, side });
+                return Err(SetupError::OutsideHalf { point: pname(), side });
             }
             let role = board.role(point);
             if !rules.spec().deployment.roles.contains(&role) {
-                return Err(SetupError::NotDeployable { point: pname, role });
+                return Err(SetupError::NotDeployable { point: pname(), role });
             }
             for c in rules.spec().deployment.constraints.iter().filter(|c| c.kind == kind) {
                 check_constraint(rules, c, point)?;
@@ -207,8 +208,12 @@ impl Setup {
             counts[kind as usize] = counts[kind as usize].saturating_add(1);
             pieces.push((point, kind));
         }
+        let mut army = [0u8; PieceKind::COUNT];
+        for (kind, n) in rules.army() {
+            army[kind as usize] = n;
+        }
         for kind in PieceKind::ALL {
-            let expected = rules.spec().army.get(&kind).copied().unwrap_or(0);
+            let expected = army[kind as usize];
             if counts[kind as usize] != expected {
                 return Err(SetupError::WrongCount {
                     kind,
@@ -265,7 +270,7 @@ pub(crate) fn check_constraint(rules: &RuleSet, c: &Constraint, point: Point) ->
 
 /// Whether a constraint lets its kind stand on `point`: [`check_constraint`] without
 /// saying why not (and so without allocating).
-fn allows(board: &Board, c: &Constraint, point: Point) -> bool {
+pub(crate) fn allows(board: &Board, c: &Constraint, point: Point) -> bool {
     let depth = board.depth(point);
     c.roles.as_ref().is_none_or(|roles| roles.contains(&board.role(point)))
         && c.max_depth.is_none_or(|m| depth <= m)

@@ -512,7 +512,7 @@ impl Beliefs {
                         .constraints
                         .iter()
                         .filter(|c| c.kind == k)
-                        .all(|c| crate::setup::check_constraint(&rules, c, p).is_ok())
+                        .all(|c| crate::setup::allows(rules.board(), c, p))
                 })
             };
             let _ = board;
