@@ -168,10 +168,10 @@ impl Game {
     /// plus its partners' setups where the rule set lets partners see each other.
     pub fn beliefs(&self, player: Side) -> Beliefs {
         let own = self.entries().iter().find_map(|e| match e {
-            Entry::Deploy(s, setup) if *s == player => Some(setup.clone()),
+            Entry::Deploy(s, setup) if *s == player => Some(setup),
             _ => None,
         });
-        let mut b = Beliefs::new(self.rules().clone(), player, own.as_ref()).expect("a deployed setup is valid");
+        let mut b = Beliefs::new(self.rules().clone(), player, own).expect("a deployed setup is valid");
         if self.rules().options().allies_see_each_other {
             for e in self.entries() {
                 if let Entry::Deploy(s, setup) = e {
