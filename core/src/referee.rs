@@ -270,9 +270,16 @@ pub struct Report {
 impl Report {
     /// The events `player` learns from this action, in order.
     pub fn events_for(&self, player: Side) -> Vec<Event> {
-        let mut v = self.public.clone();
-        v.extend(self.private.iter().filter(|(s, _)| *s == player).map(|(_, e)| *e));
+        let mut v = Vec::new();
+        self.events_into(player, &mut v);
         v
+    }
+
+    /// Appends what `player` is told of this report to `out` (as
+    /// [`Report::events_for`], without allocating a new list).
+    pub(crate) fn events_into(&self, player: Side, out: &mut Vec<Event>) {
+        out.extend_from_slice(&self.public);
+        out.extend(self.private.iter().filter(|(s, _)| *s == player).map(|(_, e)| *e));
     }
 
     /// The report as JSON: `{"public": [...], "private": {"south": [...]}}`.

@@ -149,9 +149,7 @@ impl Pending {
 
     /// Adds what `seat` is told of `report` (as [`Report::events_for`]).
     fn push(&mut self, report: &Report, seat: Side) {
-        self.events.extend_from_slice(&report.public);
-        self.events
-            .extend(report.private.iter().filter(|(s, _)| *s == seat).map(|(_, e)| *e));
+        report.events_into(seat, &mut self.events);
         self.ends.push(self.events.len());
     }
 

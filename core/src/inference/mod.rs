@@ -413,12 +413,7 @@ impl Beliefs {
     }
 
     fn owner_of_mask(&self, mask: u128) -> Option<Side> {
-        if mask == 0 {
-            return None;
-        }
-        let lo = mask.trailing_zeros() as usize / 32;
-        let hi = (127 - mask.leading_zeros() as usize) / 32;
-        (lo == hi).then(|| self.rules.sides()[lo])
+        army_of_mask(mask).map(|a| self.rules.sides()[a])
     }
 
     fn group_of(&self, mask: u128) -> u8 {
@@ -953,6 +948,17 @@ impl Beliefs {
 }
 
 /// Whether a mask holds exactly one type.
+/// The army index (in the rule set's sides) all of a mask's candidate types belong
+/// to; `None` when they span several armies (a face-down piece of 翻棋) or none.
+pub(crate) fn army_of_mask(mask: u128) -> Option<usize> {
+    if mask == 0 {
+        return None;
+    }
+    let lo = mask.trailing_zeros() as usize / 32;
+    let hi = (127 - mask.leading_zeros() as usize) / 32;
+    (lo == hi).then_some(lo)
+}
+
 pub(crate) fn single(m: u128) -> bool {
     m != 0 && m & (m - 1) == 0
 }

@@ -32,7 +32,7 @@ use crate::piece::{PieceKind, Side};
 use crate::referee::Game;
 use crate::rules::RuleSet;
 
-use super::{bits, single, Beliefs, KNOWN, MOVED, NONE};
+use super::{army_of_mask, bits, single, Beliefs, KNOWN, MOVED, NONE};
 
 /// How many distinct candidate sets, and channel entries in all, one encoding
 /// remembers; sets met beyond these are worked out each time they occur.
@@ -450,12 +450,9 @@ impl Observer {
                 }
                 // The armies the candidates belong to: one (its owner is known) or several
                 // (a face-down piece of 翻棋).
-                let lo = m.trailing_zeros() as usize / 32;
-                let hi = (127 - m.leading_zeros() as usize) / 32;
-                if m == 0 || lo != hi {
-                    out[l.face_down * n + i] = 1.0;
-                } else {
-                    match seen[lo % 4] {
+                match army_of_mask(m) {
+                    None => out[l.face_down * n + i] = 1.0,
+                    Some(a) => match seen[a % 4] {
                         0 => {
                             let k = l.kind_ix[m.trailing_zeros() as usize % 32] as usize;
                             out[(l.own + k) * n + i] = 1.0;
@@ -463,15 +460,15 @@ impl Observer {
                         }
                         1 => out[l.ally * n + i] = 1.0,
                         _ => out[l.enemy * n + i] = 1.0,
-                    }
+                    },
                 }
                 if flags & KNOWN != 0 {
                     out[l.known * n + i] = 1.0;
                 }
                 for &(plane, w) in classes.of(m, l, n, &rem) {
-                    let at = cand + plane as usize + i;
-                    out[at] = 1.0;
-                    out[at + prob] = w;
+                    let j = cand + plane as usize + i;
+                    out[j] = 1.0;
+                    out[j + prob] = w;
                 }
             }
         });
