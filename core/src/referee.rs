@@ -938,6 +938,53 @@ impl Game {
         }
     }
 
+    /// The public view, what a spectator may see: every piece as every seat sees it
+    /// (where it stands, its owner and arm where those are public), a kind only where
+    /// every seat knows it, and only the events every seat was told. Built from the
+    /// seats' views alone, so it holds nothing some seat was told privately. Its
+    /// `player` is the rule set's first seat and its `army` is `None`.
+    ///
+    /// ```
+    /// use junqi::{Game, Side};
+    /// let mut game = Game::new("classic", 1).unwrap();
+    /// game.deploy_random(Side::South, 1).unwrap();
+    /// game.deploy_random(Side::North, 2).unwrap();
+    /// let public = game.public_view();
+    /// assert_eq!(public.pieces.len(), 50);
+    /// assert!(public.pieces.iter().all(|p| p.kind.is_none()));
+    /// ```
+    pub fn public_view(&self) -> View {
+        let sides = self.rules().sides();
+        let views: Vec<View> = sides.iter().map(|&s| self.view(s)).collect();
+        let first = &views[0];
+        let pieces = first
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let agreed = views
+                    .iter()
+                    .all(|v| v.pieces.get(i).is_some_and(|q| q.point == p.point && q.kind == p.kind));
+                SeenPiece {
+                    kind: if agreed { p.kind } else { None },
+                    ..*p
+                }
+            })
+            .collect();
+        let logs: Vec<&[Event]> = views.iter().map(|v| v.events.as_slice()).collect();
+        View {
+            player: sides[0],
+            army: None,
+            phase: first.phase,
+            to_act: first.to_act,
+            ply: first.ply,
+            quiet_plies: first.quiet_plies,
+            pieces,
+            events: public_events(&logs),
+            result: first.result,
+        }
+    }
+
     /// The full record: rule set, seed, setups and every action. Replays to the
     /// identical state with [`Game::from_record`].
     pub fn record(&self) -> Record {
@@ -961,5 +1008,88 @@ impl Game {
     /// The sides that have deployed.
     pub fn deployed(&self) -> SideSet {
         self.position.deployed()
+    }
+}
+
+/// The events in every log. The referee tells a player privately only `Revealed`
+/// events; every other event is public and stands in the same order in every log. So
+/// the logs are cut at the public events, and between two of them a reveal is kept
+/// when every log has it.
+pub(crate) fn public_events(logs: &[&[Event]]) -> Vec<Event> {
+    fn segments(log: &[Event]) -> Vec<(Vec<Event>, Option<Event>)> {
+        let mut out = Vec::new();
+        let mut run = Vec::new();
+        for e in log {
+            if matches!(e, Event::Revealed { .. }) {
+                run.push(*e);
+            } else {
+                out.push((std::mem::take(&mut run), Some(*e)));
+            }
+        }
+        out.push((run, None));
+        out
+    }
+    let cut: Vec<_> = logs.iter().map(|l| segments(l)).collect();
+    let mut events = Vec::new();
+    for (i, (reveals, end)) in cut[0].iter().enumerate() {
+        let mut others: Vec<Vec<Event>> = cut[1..]
+            .iter()
+            .map(|c| c.get(i).map(|s| s.0.clone()).unwrap_or_default())
+            .collect();
+        for r in reveals {
+            let everywhere = others.iter().all(|o| o.contains(r));
+            if everywhere {
+                for o in &mut others {
+                    let j = o.iter().position(|x| x == r).expect("present");
+                    o.remove(j);
+                }
+                events.push(*r);
+            }
+        }
+        events.extend(end);
+    }
+    events
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{PieceKind, RevealCause, RuleSet};
+
+    #[test]
+    fn public_events_keep_what_every_log_has() {
+        let rules = RuleSet::preset("classic").unwrap();
+        let p = |n| rules.board().point(n).unwrap();
+        let reveal = |point, kind| Event::Revealed {
+            point: p(point),
+            owner: Side::North,
+            kind,
+            cause: RevealCause::EngineerScout,
+        };
+        let moved = Event::Moved {
+            side: Side::South,
+            from: p("a2"),
+            to: p("a3"),
+        };
+        let private = reveal("b7", PieceKind::Bomb);
+        let public = reveal("c7", PieceKind::Mine);
+        let south = [
+            Event::Deployed { side: Side::South },
+            private,
+            public,
+            moved,
+            private,
+        ];
+        let north = [Event::Deployed { side: Side::South }, public, moved];
+        assert_eq!(
+            public_events(&[&south, &north]),
+            vec![Event::Deployed { side: Side::South }, public, moved]
+        );
+        // The same reveal told privately to each of two players at once is known to both.
+        assert_eq!(public_events(&[&[private], &[private]]), vec![private]);
+        assert_eq!(
+            public_events(&[&[private, private], &[private]]),
+            vec![private]
+        );
     }
 }
