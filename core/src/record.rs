@@ -134,7 +134,7 @@ impl Record {
                 .map(|e| match e {
                     Entry::Deploy(side, setup) => RecordEntry::Deploy {
                         deploy: *side,
-                        setup: setup.clone(),
+                        setup: Setup::clone(setup),
                     },
                     Entry::Play(a) => RecordEntry::Action(a.to_notation(board)),
                     Entry::Resign(side) => RecordEntry::Resign { resign: *side },
@@ -269,7 +269,7 @@ impl Game {
             rules: RulesRef::of(self.rules()),
             player,
             setup: self.entries().iter().find_map(|e| match e {
-                Entry::Deploy(s, setup) if *s == player => Some(setup.clone()),
+                Entry::Deploy(s, setup) if *s == player => Some(Setup::clone(setup)),
                 _ => None,
             }),
             events: self.events(player).iter().map(|e| e.to_json(self.board())).collect(),

@@ -490,7 +490,8 @@ fn push_end(public: &mut Vec<Event>, eliminated: Eliminations, result: Option<Ga
 /// An action a [`Game`] records (deployments, moves, and game-ending declarations).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Entry {
-    Deploy(Side, Setup),
+    /// Shared, so that cloning a game (search, OpenSpiel's `clone`) copies no setup.
+    Deploy(Side, Arc<Setup>),
     Play(Action),
     Resign(Side),
     Escape(Side),
@@ -684,7 +685,7 @@ impl Game {
     fn deploy_validated(&mut self, deployment: &Deployment) -> Result<Report, GameError> {
         self.position.deploy(deployment)?;
         let side = deployment.side();
-        self.entries.push(Entry::Deploy(side, deployment.to_setup(self.rules())));
+        self.entries.push(Entry::Deploy(side, Arc::new(deployment.to_setup(self.rules()))));
         let mut public = vec![Event::Deployed { side }];
         self.push_opening(&mut public);
         if let Some(result) = self.position.result() {

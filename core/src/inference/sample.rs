@@ -168,7 +168,7 @@ impl Game {
     /// plus its partners' setups where the rule set lets partners see each other.
     pub fn beliefs(&self, player: Side) -> Beliefs {
         let own = self.entries().iter().find_map(|e| match e {
-            Entry::Deploy(s, setup) if *s == player => Some(setup),
+            Entry::Deploy(s, setup) if *s == player => Some(&**setup),
             _ => None,
         });
         let mut b = Beliefs::new(self.rules().clone(), player, own).expect("a deployed setup is valid");
@@ -276,7 +276,7 @@ impl Beliefs {
                         let s = idx * rules.army_size() + i;
                         setup.place(board.name_of(self.slot_origin(s)), decode(types[s]).1.id());
                     }
-                    entries.push(Entry::Deploy(*side, setup));
+                    entries.push(Entry::Deploy(*side, Arc::new(setup)));
                 }
                 other => entries.push(other.clone()),
             }
