@@ -542,6 +542,14 @@ impl Game {
         Ok(View { inner: g.view(player), rules: g.rules().clone() })
     }
 
+    /// The public view, what a spectator may see: every piece where it stands with
+    /// what every seat knows of it, and only the events every seat was told. Its
+    /// ``player`` is the first seat and its ``army`` is None.
+    fn public_view(&self) -> View {
+        let g = self.lock();
+        View { inner: g.public_view(), rules: g.rules().clone() }
+    }
+
     /// What ``player`` may deduce: for every piece it cannot see, the kinds it may
     /// still be (see ``Beliefs``). Built from the player's own information only.
     fn beliefs(&self, player: &Bound<'_, PyAny>) -> PyResult<crate::inference::Beliefs> {

@@ -135,21 +135,156 @@ def test_python_observers() -> None:
         assert view.string_from(state, player) == state.observation_string(player)
         assert recall.string_from(state, player) == state.information_state_string(player)
     # Each information state holds its seat's own setup, and only that one.
-    setups = [
-        [line for line in recall.string_from(state, p).splitlines() if line.startswith("setup")]
-        for p in (0, 1)
-    ]
-    assert len(setups[0]) == len(setups[1]) == 1 and setups[0] != setups[1]
-    assert setups[0][0] not in state.information_state_string(1)
-    with pytest.raises(ValueError, match="one player"):
+    setups = [json.loads(recall.string_from(state, p))["setup"] for p in (0, 1)]
+    assert setups[0] and setups[1] and setups[0] != setups[1]
+    assert json.dumps(setups[0]) not in state.information_state_string(1)
+    # No information-state tensor: the game type does not provide one.
+    assert not game.get_type().provides_information_state_tensor
+    assert recall.tensor is None and recall.dict == {}
+    with pytest.raises(ValueError, match="at most one player"):
         make_observation(
             game,
             pyspiel.IIGObservationType(
                 perfect_recall=False,
                 public_info=True,
-                private_info=pyspiel.PrivateInfoType.NONE,
+                private_info=pyspiel.PrivateInfoType.ALL_PLAYERS,
             ),
         )
+
+
+def test_public_and_private_observations_split_the_view() -> None:
+    game = pyspiel.load_game("python_junqi_classic")
+    kind = game.get_type()
+    assert kind.provides_factored_observation_string
+    state = deployed("python_junqi_classic", [3, 4])
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    iig = pyspiel.IIGObservationType
+    public = make_observation(
+        game, iig(public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    )
+    private = make_observation(
+        game,
+        iig(public_info=False, perfect_recall=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER),
+    )
+    public_recall = make_observation(
+        game, iig(public_info=True, perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE)
+    )
+    private_recall = make_observation(
+        game,
+        iig(public_info=False, perfect_recall=True, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER),
+    )
+    for observer in (public, private, public_recall, private_recall):
+        assert observer.tensor is None
+    # The public part is the same for every seat and is the public view.
+    assert public.string_from(state, 0) == public.string_from(state, 1)
+    assert public.string_from(state, 0) == str(state.game.public_view())
+    assert public_recall.string_from(state, 0) == public_recall.string_from(state, 1)
+    # The private part is the seat's own: its pieces' kinds, which the public view lacks.
+    south = private.string_from(state, 0)
+    north = private.string_from(state, 1)
+    assert south.startswith("south: ") and north.startswith("north: ") and south != north
+    view = state.game.view("south")
+    own = [p for p in view.pieces if p.owner == junqi.Side.SOUTH]
+    assert all(f"{p.point} {p.kind.id}" in south for p in own if p.kind is not None)
+    assert json.loads(private_recall.string_from(state, 0).split(" setup ", 1)[1].splitlines()[0])
+    # A public view knows no kind that only one seat was shown.
+    for piece in state.game.public_view().pieces:
+        if piece.kind is not None:
+            for side in ("south", "north"):
+                seen = state.game.view(side).piece_at(piece.point)
+                assert seen is not None and seen.kind == piece.kind
+
+
+@pytest.mark.parametrize("preset", sorted(PRESET_NAMES))
+def test_generate_playthrough(preset: str) -> None:
+    from open_spiel.python.algorithms import generate_playthrough
+
+    text = generate_playthrough.playthrough(
+        f"{PRESET_NAMES[preset]}(max_plies=6,setups=64)", action_sequence=None, seed=3
+    )
+    assert "PublicObservationString()" in text
+    assert "PrivateObservationString(0)" in text
+    assert "InformationStateString(0)" in text
+    assert "Returns() = " in text
+
+
+def test_games_and_states_pickle() -> None:
+    import pickle
+
+    from open_spiel.python.tests import games_sim_test  # type: ignore[import-untyped]
+
+    # OpenSpiel's own simulation test for Python games: pickling of the game, its type
+    # and states, pyspiel serialization, clones.
+    checker = games_sim_test.GamesSimTest()
+    for name in ("python_junqi_classic(max_plies=40)", "python_junqi_fanqi(max_plies=20)"):
+        checker.sim_game(pyspiel.load_game(name))
+    data = json.loads(junqi.RuleSet("classic").to_json())
+    data["name"] = "pickled custom"
+    custom = pyspiel.load_game(jos.register(data), {"max_plies": 20})
+    again = pickle.loads(pickle.dumps(custom))
+    assert str(again) == str(custom) and again.rules == custom.rules
+    state = deployed(jos.game_name(data), [1, 2], {"max_plies": 20})
+    state.apply_action(state.legal_actions()[0])
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.game.same_state(state.game) and copy.history() == state.history()
+
+
+def test_serialized_states_carry_the_game_not_the_outcome_table() -> None:
+    game = pyspiel.load_game("python_junqi_classic")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    while len(state.history()) < 2 + 100:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()  # builds the 65 536-entry list
+            state.apply_action(int(rng.integers(0, len(outcomes))))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    text = state.serialize()
+    assert len(text) < 20_000, len(text)
+    again = game.deserialize_state(text)
+    assert again.game.same_state(state.game)
+    assert again.information_state_string(1) == state.information_state_string(1)
+
+
+def test_state_from_a_game_and_ismcts_resampling() -> None:
+    game = pyspiel.load_game("python_junqi_classic", {"max_plies": 80})
+    # A game with a hand-made setup for North (taken from another game's record).
+    other = junqi.Game("classic", seed=11)
+    other.deploy_random("north", seed=4)
+    north_setup = json.loads(other.player_record("north"))["setup"]
+    referee = junqi.Game("classic", seed=2)
+    referee.deploy_random("south", seed=8)
+    referee.deploy("north", north_setup)
+    state = game.state_from(referee)
+    assert not state.is_chance_node() and state.current_player() == 0
+    assert state.game.same_state(referee) and state.game is not referee
+    assert state.information_state_string(1) == referee.player_record("north")
+    # A seat not yet deployed is still a chance node; a deployed later seat is refused.
+    half = junqi.Game("classic", seed=2)
+    half.deploy_random("south", seed=8)
+    assert game.state_from(half).is_chance_node()
+    wrong = junqi.Game("classic", seed=2)
+    wrong.deploy_random("north", seed=8)
+    with pytest.raises(ValueError, match="come first"):
+        game.state_from(wrong)
+    with pytest.raises(ValueError, match="rule set"):
+        game.state_from(junqi.Game("siguo", seed=1))
+    # OpenSpiel's ISMCTS resamples from it (the setups behind it are no chance outcomes).
+    bot = ismcts.ISMCTSBot(
+        game, _NoValue(), uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(3)
+    )
+    for _ in range(4):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        state.apply_action(state.legal_actions()[0])
+    # A record replays into a state, and a determinized game too.
+    replayed = junqi.Game.from_record(referee.record())
+    assert game.state_from(replayed).game.same_state(referee)
+    sampled = game.state_from(referee.determinize("south", 5))
+    assert sampled.information_state_string(0) == referee.player_record("south")
 
 
 def test_fanqi_deal_is_one_chance_node() -> None:

@@ -17,7 +17,9 @@ chooses here: each seat's setup (outcome ``k`` of ``setups`` deploys the seat at
 from seed ``k``), or 翻棋's deal. Players are the rule set's seats in
 ``RuleSet.sides`` order. ``state.resample_from_infostate(player, sampler)`` samples a
 state the player cannot tell from the real one (``Game.determinize``), so OpenSpiel's
-ISMCTS runs. See the "Reinforcement learning" section of docs/python.md.
+ISMCTS runs; ``game.state_from(junqi_game)`` makes a state of any junqi ``Game`` (a
+hand-made setup, a replayed record, a determinized game). See the "Reinforcement
+learning" section of docs/python.md.
 
 Game parameters: ``setups`` (int, the number of chance outcomes per seat; default
 65 536) and ``max_plies`` (int, 0 = no limit but the rule set's own: the game ends
@@ -33,7 +35,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-from ._junqi import Game, Phase, Report, RuleSet, Side, rule_sets
+from ._junqi import Game, Phase, RuleSet, Side, rule_sets
 from ._rl import RulesArg, team_rewards
 
 __all__ = ["DEFAULT_SETUPS", "JunqiGame", "JunqiObserver", "JunqiState", "game_name", "register"]
@@ -89,17 +91,28 @@ def register(rules: RulesArg, name: Optional[str] = None) -> str:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
+        provides_factored_observation_string=True,
         parameter_specification={"setups": DEFAULT_SETUPS, "max_plies": 0},
     )
 
     # pyspiel keeps the creator until the process exits, past the interpreter's
     # finalization: a class (whose reference cycles keep it alive) is safe to hold
     # there, where a closure would be freed without the GIL and abort the process.
+    class_name = "JunqiGame_" + re.sub(r"\W", "_", name)
     game_class = type(
-        "JunqiGame_" + name,
+        class_name,
         (JunqiGame,),
-        {"_rules": rule_set, "_game_type": game_type, "_zero_sum": zero_sum},
+        {
+            "_rules": rule_set,
+            "_game_type": game_type,
+            "_zero_sum": zero_sum,
+            "__module__": __name__,
+            "__qualname__": class_name,
+        },
     )
+    # pickle finds a game's class by its module and name (a pyspiel game pickles as
+    # its class and its serialized form, loaded again through the registry).
+    globals()[class_name] = game_class
     pyspiel.register_game(game_type, game_class)
     _registered[name] = rule_set
     return name
@@ -108,7 +121,8 @@ def register(rules: RulesArg, name: Optional[str] = None) -> str:
 class _Shared:
     """What every state of one game shares (deep copies of a state keep it shared)."""
 
-    def __init__(self, rules: RuleSet, setups: int, max_plies: int) -> None:
+    def __init__(self, rules: RuleSet, setups: int, max_plies: int, name: str) -> None:
+        self.name = name
         self.rules = rules
         self.sides: list[Side] = rules.sides
         self.index = {side: i for i, side in enumerate(self.sides)}
@@ -132,6 +146,19 @@ class _Shared:
 
     def __copy__(self) -> _Shared:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A serialized state (pyspiel pickles its attributes) carries the rule set's
+        # registered name and the parameters, not the rule set or the outcome list.
+        return (_shared_of, (self.name, self.setups, self.max_plies))
+
+
+def _shared_of(name: str, setups: int, max_plies: int) -> _Shared:
+    """The shared part of a state of a registered game (for unpickling)."""
+    rules = _registered.get(name)
+    if rules is None:
+        raise ValueError(f"{name!r} is not a registered junqi game: register its rule set first")
+    return _Shared(rules, setups, max_plies, name)
 
 
 def _game_length_bound(rules: RuleSet, max_plies: int) -> int:
@@ -177,7 +204,7 @@ class JunqiGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"setups must be at least 1, not {setups}")
         if max_plies < 0:
             raise ValueError(f"max_plies must be 0 (no limit) or more, not {max_plies}")
-        self._shared = _Shared(rules, setups, max_plies)
+        self._shared = _Shared(rules, setups, max_plies, self._game_type.short_name)
         info = pyspiel.GameInfo(
             num_distinct_actions=rules.action_space,
             max_chance_outcomes=setups,
@@ -194,36 +221,126 @@ class JunqiGame(pyspiel.Game):  # type: ignore[misc]
         """The rule set."""
         return self._shared.rules
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickles as its name and parameters (``str(game)``), loaded again through
+        # pyspiel's registry: the rule set must be registered where it is unpickled
+        # (every preset is, on import of junqi.openspiel).
+        return (pyspiel.load_game, (str(self),))
+
     def new_initial_state(self) -> JunqiState:
         """The start: chance nodes deal (翻棋) or deploy every seat, then play."""
         return JunqiState(self)
 
+    def state_from(self, game: Game) -> JunqiState:
+        """A state of this pyspiel game at the junqi ``game``'s position.
+
+        ``game`` may be any game of this game's rule set: one with hand-made setups,
+        one replayed from a record (``Game.from_record``), a determinized game
+        (``Game.determinize``). The state holds a copy; the chance nodes that ``game``
+        has passed are behind it (its ``history()`` starts empty: hand-made setups are
+        no chance outcomes), and those still ahead (seats not yet deployed, which must
+        come after the deployed ones in ``rules.sides`` order) are chance nodes as in
+        ``new_initial_state()``.
+        """
+        shared = self._shared
+        if not isinstance(game, Game):
+            raise TypeError(f"state_from takes a junqi.Game, not {type(game).__name__}")
+        if game.rules != shared.rules:
+            raise ValueError(
+                f"the game is of rule set {game.rules.name!r}, not {shared.rules.name!r}"
+            )
+        if shared.dealt:
+            passed = 1
+        else:
+            deployed = set(game.deployed)
+            passed = 0
+            while passed < len(shared.sides) and shared.sides[passed] in deployed:
+                passed += 1
+            if passed < len(deployed):
+                raise ValueError(
+                    "the deployed seats must come first in rules.sides order "
+                    f"({', '.join(s.id for s in shared.sides)}): the others are chance nodes"
+                )
+        state = JunqiState(self)
+        state.game = game.copy()
+        state._chance = _Outcomes((_HAND_MADE,) * passed)
+        return state
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Optional[dict[str, Any]] = None
     ) -> JunqiObserver:
-        """The observer: the junqi observation tensor; the view or the player record."""
+        """The observer of any observation type OpenSpiel defines (see ``JunqiObserver``)."""
         return JunqiObserver(self._shared, iig_obs_type, params)
 
 
-class _Logs(list[list[str]]):
-    """The seats' logs; copied (not deep-copied line by line) when a state is cloned."""
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Logs:
-        return _Logs([log[:] for log in self])
+_HAND_MADE = -1
+"""The chance outcome recorded for a setup that no chance node chose (``state_from``)."""
+
+
+class _Outcomes(tuple[int, ...]):
+    """The chance outcomes so far: immutable, so a clone shares them."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Outcomes:
+        return self
 
 
 class JunqiState(pyspiel.State):  # type: ignore[misc]
     """A junqi game in progress, as a pyspiel state. ``.game`` is the junqi ``Game``
-    (None before 翻棋's deal): the referee's, with every identity."""
+    (None before 翻棋's deal): the referee's, with every identity.
+
+    A state holds the game and the chance outcomes so far, nothing more: what a seat
+    was told (its information state) is read from the game when asked, so applying an
+    action costs what ``Game.play_id`` costs, and a serialized state is its game's
+    record and the outcomes.
+    """
 
     def __init__(self, game: JunqiGame) -> None:
         super().__init__(game)
         self._shared: _Shared = game._shared
-        self._chance: list[int] = []
-        self.game: Optional[Game] = None if self._shared.dealt else Game(game.rules, seed=0)
-        # Per seat, what it was told so far: its setup, then every report's events for
-        # it (JSON), one line each. Its information state is this log.
-        self._logs = _Logs([[f"player {side.id}"] for side in self._shared.sides])
+        self._chance = _Outcomes()
+        # Made on first use: pyspiel's clone() builds a new initial state and then
+        # copies the attributes over it.
+        self._game: Optional[Game] = None
+        self._current: Optional[int] = None
+
+    @property
+    def game(self) -> Optional[Game]:
+        """The junqi ``Game`` (the referee's, every identity); None before 翻棋's deal."""
+        if self._game is None and not self._shared.dealt:
+            self._game = Game(self._shared.rules, seed=0)
+        return self._game
+
+    @game.setter
+    def game(self, game: Optional[Game]) -> None:
+        self._game = game
+        self._current = None
+
+    def legal_actions(self, player: Optional[int] = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to act): chance
+        outcomes at a chance node, none for a player not to act or at the end.
+
+        The same as pyspiel's ``State.legal_actions``, answered in Python: the C++
+        path asks ``current_player`` and ``is_terminal`` back through Python three
+        times per call.
+        """
+        current = self.current_player()
+        if player is not None and player != current:
+            if player < 0 and player != current:
+                raise ValueError(f"legal_actions of pseudo-player {player}")
+            return []
+        if current == _TERMINAL:
+            return []
+        if current == _CHANCE:
+            return list(range(self._shared.setups))
+        game = self._game
+        assert game is not None
+        ids: list[int] = game.legal_action_ids()
+        return ids
 
     # Chance.
 
@@ -239,20 +356,32 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The seat to act (its index in ``RuleSet.sides``), CHANCE or TERMINAL."""
-        if self._in_chance():
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        game = self._require_game()
+        # pyspiel and the algorithms ask this several times per action: it is worked
+        # out once per state (an action or a new game clears it).
+        current = self._current
+        if current is None:
+            current = self._current = self._find_current()
+        return current
+
+    def _find_current(self) -> int:
+        shared = self._shared
+        if len(self._chance) < shared.chance_nodes:
+            return _CHANCE
+        game = self.game
+        assert game is not None
         to_act = game.to_act
-        assert to_act is not None
-        return self._shared.index[to_act]
+        if to_act is None or (shared.max_plies > 0 and game.ply >= shared.max_plies):
+            return _TERMINAL
+        return shared.index[to_act]
 
     def _legal_actions(self, player: int) -> list[int]:
-        ids = self._require_game().legal_action_ids()
-        return ids if isinstance(ids, list) else list(np.asarray(ids).tolist())
+        game = self.game
+        assert game is not None
+        ids: list[int] = game.legal_action_ids()
+        return ids
 
     def _apply_action(self, action: int) -> None:
+        self._current = None
         shared = self._shared
         if self._in_chance():
             k = int(action)
@@ -260,22 +389,22 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
                 self.game = Game(shared.rules, seed=k)
             else:
                 i = len(self._chance)
-                side = shared.sides[i]
-                game = self._require_game()
-                self._tell(game.deploy_random(side, seed=k * len(shared.sides) + i))
-                setup = json.loads(game.player_record(side))["setup"]
-                self._logs[i].append("setup " + json.dumps(setup, sort_keys=True))
-            self._chance.append(k)
+                self._require_game().deploy_random(
+                    shared.sides[i], seed=k * len(shared.sides) + i
+                )
+            self._chance = _Outcomes((*self._chance, k))
         else:
-            self._tell(self._require_game().play_id(int(action)))
-
-    def _tell(self, report: Report) -> None:
-        for side, log in zip(self._shared.sides, self._logs):
-            log.append(report.to_json_for(side))
+            game = self._game
+            assert game is not None
+            game.play_id(action)
 
     def information_log(self, player: int) -> str:
-        """``player``'s information state: its setup and every event it was told."""
-        return "\n".join(self._logs[player])
+        """``player``'s information state: ``Game.player_record`` of its seat (its
+        setup, every event it was told, the result), or only its seat before a deal."""
+        side = self._shared.sides[player]
+        if self.game is None:
+            return f"player {side.id}"
+        return self.game.player_record(side)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -287,12 +416,7 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """The game is over, or ``max_plies`` plies were played (a draw)."""
-        if self._in_chance():
-            return False
-        game = self._require_game()
-        return game.is_over or (
-            self._shared.max_plies > 0 and game.ply >= self._shared.max_plies
-        )
+        return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         """+1 for every seat of the winning team, -1 for the others, else 0."""
@@ -311,11 +435,12 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
         pieces the player has not identified are redrawn from its beliefs
         (``Game.determinize``): the sampled state keeps the history of actions, but its
         unseen setups need not be any of the chance outcomes, and the other seats'
-        information states there start from their records in the sampled game.
+        information states there are their records in the sampled game (their own
+        setups, no events).
         """
         shared = self._shared
         if self._in_chance() or self.is_terminal():
-            if shared.dealt or self.is_terminal():
+            if shared.dealt or self.is_terminal() or _HAND_MADE in self._chance:
                 return self._clone()
             sampled: JunqiState = self.get_game().new_initial_state()
             for i, k in enumerate(self._chance):
@@ -325,13 +450,7 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
             return sampled
         sampled = self._clone()
         seed = int(probability_sampler() * 2**63)
-        game = self._require_game().determinize(shared.sides[player_id], seed)
-        sampled.game = game
-        # The other seats' information differs in the sampled world: their logs
-        # restart from their records there.
-        for i, side in enumerate(shared.sides):
-            if i != player_id:
-                sampled._logs[i] = [f"player {side.id}", game.player_record(side)]
+        sampled.game = self._require_game().determinize(shared.sides[player_id], seed)
         return sampled
 
     def _clone(self) -> JunqiState:
@@ -350,47 +469,105 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
         return self.game.render_full()
 
 
-class JunqiObserver:
-    """The OpenSpiel observer of a junqi game (the PyObserver interface).
+def _private_events(player_log: list[str], public_log: list[str]) -> list[str]:
+    """The events of ``player_log`` that are not in ``public_log`` (a subsequence of it)."""
+    private = []
+    j = 0
+    for event in player_log:
+        if j < len(public_log) and event == public_log[j]:
+            j += 1
+        else:
+            private.append(event)
+    return private
 
-    ``tensor`` is the player's observation tensor (``Game.observation``; ``dict``
-    shapes it ``[channels, points]``); the string is the player's view (``str(view)``)
-    or, with perfect recall (the information state), the player's log: its setup
-    and, for every action so far, the events it was told (``Report.to_json_for``) —
-    what ``Game.player_record`` holds, kept as the game goes.
+
+class JunqiObserver:
+    """The OpenSpiel observer of a junqi game (the PyObserver interface), for every
+    observation type OpenSpiel defines (``pyspiel.IIGObservationType``).
+
+    - Default (public and the player's private information, no recall): ``tensor`` is
+      the player's observation tensor (``Game.observation``; ``dict`` shapes it
+      ``[channels, points]``) and the string is the player's view (``str(view)``).
+    - Perfect recall, public and private (the information state): the string is the
+      player's record (``Game.player_record``); no tensor (the game type provides no
+      information-state tensor).
+    - Public information only: the string is the public view (``Game.public_view``:
+      what every seat knows), with perfect recall the public events; no tensor.
+    - Private information only: the string lists what the player knows that not every
+      seat knows: the kinds of its pieces (and of other pieces it was shown) where they
+      are not public, with perfect recall its setup and the events told to it alone;
+      no tensor.
+    - Neither public nor private information: the empty string.
     """
 
     def __init__(self, shared: _Shared, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        if iig_obs_type is not None and (
-            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-            or not iig_obs_type.public_info
-        ):
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError(
-                "junqi observers give one player's information (public and its private)"
+                "junqi observers give at most one player's private information "
+                "(PrivateInfoType.ALL_PLAYERS is the referee's: str(state))"
             )
         self._shared = shared
-        self._perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        channels, points = shared.rules.observation_spec()["shape"]
-        self.tensor = np.zeros(channels * points, np.float32)
-        self.dict = {"observation": self.tensor.reshape(channels, points)}
+        self._public = bool(iig_obs_type.public_info)
+        self._private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self._perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.tensor: Optional[np.ndarray[Any, Any]] = None
+        self.dict: dict[str, np.ndarray[Any, Any]] = {}
+        if self._public and self._private and not self._perfect_recall:
+            channels, points = shared.rules.observation_spec()["shape"]
+            self.tensor = np.zeros(channels * points, np.float32)
+            self.dict = {"observation": self.tensor.reshape(channels, points)}
 
     def set_from(self, state: JunqiState, player: int) -> None:
-        """Fills ``tensor`` with ``player``'s observation of ``state``."""
+        """Fills ``tensor`` with ``player``'s observation of ``state`` (where it has one)."""
+        if self.tensor is None:
+            return
         if state.game is None:
             self.tensor.fill(0.0)
         else:
             state.game.observation(self._shared.sides[player], out=self.dict["observation"])
 
     def string_from(self, state: JunqiState, player: int) -> str:
-        """``player``'s view of ``state`` (its record with perfect recall)."""
+        """``player``'s observation of ``state`` as text (see the class)."""
         side = self._shared.sides[player]
-        if self._perfect_recall:
-            return state.information_log(player)
-        if state.game is None:
-            return f"{side.id}: the deal is still to come"
-        return str(state.game.view(side))
+        game = state.game
+        if self._public and self._private:
+            if self._perfect_recall:
+                return state.information_log(player)
+            if game is None:
+                return f"{side.id}: the deal is still to come"
+            return str(game.view(side))
+        if self._public:
+            if game is None:
+                return "the deal is still to come"
+            public = game.public_view()
+            if self._perfect_recall:
+                return "\n".join(event.describe() for event in public.events)
+            return str(public)
+        if self._private:
+            if game is None:
+                return f"{side.id}:"
+            if self._perfect_recall:
+                record = json.loads(game.player_record(side))
+                player_log = [json.dumps(e, sort_keys=True) for e in record["events"]]
+                public_log = [
+                    json.dumps(e.to_dict(), sort_keys=True) for e in game.public_view().events
+                ]
+                setup = json.dumps(record["setup"], sort_keys=True)
+                return "\n".join(
+                    [f"{side.id} setup {setup}", *_private_events(player_log, public_log)]
+                )
+            public_kinds = {p.point: p.kind for p in game.public_view().pieces}
+            known = [
+                f"{p.point} {p.kind.id}"
+                for p in game.view(side).pieces
+                if p.kind is not None and public_kinds.get(p.point) is None
+            ]
+            return f"{side.id}: " + " ".join(known)
+        return ""
 
 
 for _preset in rule_sets():
