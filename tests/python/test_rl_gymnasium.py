@@ -19,9 +19,9 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from junqi.gymnasium import JunqiEnv, env  # noqa: E402
 from junqi._rl import team_rewards  # noqa: E402  (shared by the adapters)
 
-# Gymnasium's checker warns that it cannot try other render modes without a registered
-# spec; nothing else may come up.
-EXPECTED_WARNINGS = ("Not able to test alternative render modes",)
+import gymnasium  # noqa: E402
+
+from junqi.gymnasium import env_id  # noqa: E402
 
 
 def play_out(e: JunqiEnv, seed: int) -> tuple[float, int, dict[str, Any]]:
@@ -45,15 +45,34 @@ def play_out(e: JunqiEnv, seed: int) -> tuple[float, int, dict[str, Any]]:
 
 @pytest.mark.parametrize("name", junqi.rule_sets())
 def test_check_env(name: str) -> None:
+    # Every preset is registered on import; Gymnasium's checker has nothing to warn of.
     seat = junqi.RuleSet(name).sides[-1].id
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for mode in (None, "ansi", "svg") if name == "classic" else (None,):
-            check_env(env(rules=name, seat=seat, render_mode=mode))
-    unexpected = {
-        str(w.message) for w in caught if not any(e in str(w.message) for e in EXPECTED_WARNINGS)
-    }
-    assert not unexpected, unexpected
+            made = gymnasium.make(env_id(name), seat=seat, render_mode=mode)
+            assert made.spec is not None and made.spec.id == f"junqi/{name}-v0"
+            check_env(made.unwrapped)
+            made.close()
+    assert not caught, [str(w.message) for w in caught]
+
+
+def test_make_takes_the_options_as_keywords() -> None:
+    made = gymnasium.make("junqi/siguo-2p-v0", seat="north", max_plies=7)
+    assert isinstance(made.unwrapped, JunqiEnv)
+    assert made.unwrapped.rules.name == "siguo-2p" and made.unwrapped.seat == junqi.Side.NORTH
+    _, info = made.reset(seed=2)
+    steps = 0
+    while True:
+        _, _, terminated, truncated, info = made.step(
+            int(np.flatnonzero(info["action_mask"])[0])
+        )
+        steps += 1
+        if terminated or truncated:
+            break
+    assert truncated and made.unwrapped.game is not None and made.unwrapped.game.ply >= 7
+    with pytest.raises(gymnasium.error.Error):
+        gymnasium.make("junqi/no-such-preset-v0")
 
 
 def test_full_episode_reward_is_the_seats_result() -> None:

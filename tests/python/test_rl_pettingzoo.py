@@ -17,7 +17,7 @@ import junqi
 pytest.importorskip("pettingzoo")
 
 from gymnasium.spaces import Discrete  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # type: ignore[import-untyped]  # noqa: E402
 
 from junqi.pettingzoo import env, raw_env, team_rewards  # noqa: E402
 
@@ -66,6 +66,19 @@ def test_api_test_and_seed_test(name: str) -> None:
     # api_test plays up to 1000 cycles: a whole game under every rule set.
     run_quietly(lambda: api_test(env(rules=rules), num_cycles=1000))
     run_quietly(lambda: seed_test(lambda: env(rules=rules), num_cycles=40))
+
+
+@pytest.mark.parametrize("name", ["classic", "siguo"])
+def test_render_test(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # PettingZoo's render test over every mode: "human" prints the text view.
+    run_quietly(
+        lambda: render_test(
+            lambda render_mode: env(rules=name, render_mode=render_mode),
+            custom_tests={"svg": lambda r: isinstance(r, str) and r.startswith("<svg")},
+        )
+    )
+    printed = capsys.readouterr().out
+    assert printed.count("ply ") >= 5 or len(printed.splitlines()) > 50
 
 
 def test_agents_spaces_and_masks() -> None:
@@ -212,7 +225,7 @@ def test_render_text_and_svg() -> None:
     assert picture == fixed.unwrapped.game.view("north").to_svg()
     assert picture.lstrip().startswith("<svg") or picture.lstrip().startswith("<?xml")
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env(render_mode="human")
+        raw_env(render_mode="rgb_array")
     with pytest.raises(ValueError, match="render_seat"):
         raw_env(render_seat="east")
 

@@ -27,10 +27,10 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ._junqi import Game, RuleSet, Side
+from ._junqi import Game, RuleSet, Side, rule_sets
 from ._rl import Observation, RulesArg, new_game, observation_space, team_rewards
 
-__all__ = ["env", "JunqiEnv", "Opponent", "random_opponent"]
+__all__ = ["env", "env_id", "JunqiEnv", "Opponent", "random_opponent"]
 
 Opponent = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], SupportsInt]
 """An opponent policy: (observation of its seat, action mask) -> action id."""
@@ -212,3 +212,26 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
         if self.game is None:
             raise RuntimeError("call reset() before using the environment")
         return self.game
+
+
+def env_id(rules: RulesArg) -> str:
+    """The Gymnasium id a preset is registered under: ``"junqi/<preset>-v0"``."""
+    name = rules.name if isinstance(rules, RuleSet) else str(rules)
+    return f"junqi/{name}-v0"
+
+
+def _register_presets() -> None:
+    """Registers every preset on import: ``gymnasium.make("junqi/classic-v0", seat=...,
+    opponent=..., max_plies=..., render_mode=...)`` builds a ``JunqiEnv``."""
+    for preset in rule_sets():
+        name = env_id(preset)
+        if name not in gymnasium.registry:
+            gymnasium.register(
+                id=name,
+                entry_point=f"{__name__}:JunqiEnv",
+                kwargs={"rules": preset},
+                disable_env_checker=False,
+            )
+
+
+_register_presets()

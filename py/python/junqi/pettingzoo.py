@@ -59,8 +59,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     Args:
         rules: the rule set (preset name such as ``"classic"``, ``"siguo"``,
             ``"fanqi"``, rule-set JSON text or dict, or a ``RuleSet``).
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text view) or
-            ``"svg"`` (``render()`` returns the SVG picture of the view).
+        render_mode: ``None``, ``"human"`` (``render()`` prints the text view, as
+            PettingZoo's classic environments print their boards), ``"ansi"``
+            (``render()`` returns the text view) or ``"svg"`` (``render()`` returns the
+            SVG picture of the view).
         max_plies: truncate the game after this many plies (``None``: only the rule
             set's own draw limits end it).
         render_seat: the seat whose view ``render()`` shows (``None``: the selected
@@ -72,7 +74,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     """
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi", "svg"],
+        "render_modes": ["human", "ansi", "svg"],
         "name": "junqi_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -196,7 +198,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._deads_step_first()
 
     def render(self) -> Optional[str]:
-        """The text view (``"ansi"``) or the SVG picture (``"svg"``) of a seat's view.
+        """A seat's view: printed (``"human"``, returns None), as text (``"ansi"``) or
+        as an SVG picture (``"svg"``).
 
         The seat is ``render_seat``, else the selected agent. Returns None (with a
         warning) when the environment was made without a render mode.
@@ -213,6 +216,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         view = game.view(self._sides[seat])
         if self.render_mode == "svg":
             return view.to_svg()
+        if self.render_mode == "human":
+            print(view)
+            return None
         return str(view)
 
     def close(self) -> None:
