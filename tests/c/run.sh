@@ -107,6 +107,17 @@ step "docs/c.md shows tests/c/example.c verbatim"
 awk '/<!-- example.c begin -->/{f=1; next} /<!-- example.c end -->/{f=0} f' docs/c.md \
   | sed -e '1{/^```c$/d}' -e '${/^```$/d}' > "$BUILD/doc-example.c"
 diff -u tests/c/example.c "$BUILD/doc-example.c"
+step "docs/c.md's link commands, as written, in a scratch folder with example.c"
+# Each sh block of the "Link" section runs verbatim with PREFIX set as the install
+# section tells the reader to (export PREFIX=...), in a folder holding example.c.
+mkdir -p "$BUILD/doc-link"
+cp tests/c/example.c "$BUILD/doc-link/example.c"
+awk '/^## Link/{f=1; next} /^## /{f=0} f' docs/c.md \
+  | awk '/^```sh$/{b=1; next} /^```$/{b=0} b' > "$BUILD/doc-link/commands.sh"
+[ -s "$BUILD/doc-link/commands.sh" ] || { echo "docs/c.md has no link commands" >&2; exit 1; }
+(cd "$BUILD/doc-link" && PREFIX=$PREFIX bash -euo pipefail commands.sh > commands.out) \
+  || { echo "docs/c.md's link commands failed:" >&2; cat "$BUILD/doc-link/commands.sh" >&2; exit 1; }
+[ -x "$BUILD/doc-link/example" ] || { echo "the documented commands built no ./example" >&2; exit 1; }
 step "pkg-config (PKG_CONFIG_PATH=\$PREFIX/lib/pkgconfig), shared and static"
 export PKG_CONFIG_PATH="$LIBDIR/pkgconfig"
 [ "$(pkg-config --modversion junqi)" = "$VERSION" ]
