@@ -49,15 +49,24 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// The token of a request: `Authorization: Bearer TOKEN`, else `?token=TOKEN`.
-fn token(headers: &HeaderMap, q: &HashMap<String, String>) -> Option<String> {
-    headers
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_owned())
-        .or_else(|| q.get("token").cloned())
-        .filter(|t| !t.is_empty())
+/// The token of a request: `Authorization: Bearer TOKEN` (the scheme in any case), else
+/// `?token=TOKEN`; `None` when the request presents neither (a spectator). A presented
+/// credential that cannot be a token — another scheme, a malformed or non-ASCII
+/// header, an empty `?token=` — is refused (`bad_token`), never read as a spectator.
+fn token(headers: &HeaderMap, q: &HashMap<String, String>) -> Result<Option<String>, ApiError> {
+    let mut values = headers.get_all(axum::http::header::AUTHORIZATION).iter();
+    if let Some(value) = values.next() {
+        if values.next().is_some() {
+            return Err(ApiError::bad_token("more than one Authorization header"));
+        }
+        return crate::seat::bearer_token(value.as_bytes())
+            .map(|t| Some(t.to_owned()))
+            .map_err(ApiError::bad_token);
+    }
+    match q.get("token") {
+        Some(t) if t.is_empty() => Err(ApiError::bad_token("the token parameter is empty")),
+        t => Ok(t.cloned()),
+    }
 }
 
 /// Who asks: a seat (its token) or a spectator (no token). A token that is no seat's
@@ -207,7 +216,7 @@ async fn show(
 ) -> ApiResult {
     let handle = app.game(&id)?;
     let table = handle.lock();
-    let viewer = viewer(&table, token(&headers, &q).as_deref())?;
+    let viewer = viewer(&table, token(&headers, &q)?.as_deref())?;
     Ok(reply(&handle, &table, viewer, &q))
 }
 
@@ -222,7 +231,7 @@ fn change(
 ) -> ApiResult {
     let handle = app.game(id)?;
     let mut table = handle.lock();
-    let side = seat(&table, token(headers, q).as_deref())?;
+    let side = seat(&table, token(headers, q)?.as_deref())?;
     let before = table.clone();
     if let Err(e) = change(&mut table, side) {
         *table = before;
@@ -241,7 +250,7 @@ fn authorised(
 ) -> Result<(), ApiError> {
     let handle = app.game(id)?;
     let table = handle.lock();
-    seat(&table, token(headers, q).as_deref()).map(|_| ())
+    seat(&table, token(headers, q)?.as_deref()).map(|_| ())
 }
 
 async fn setup(
@@ -434,7 +443,7 @@ async fn record(
 ) -> ApiResult {
     let handle = app.game(&id)?;
     let table = handle.lock();
-    let viewer = viewer(&table, token(&headers, &q).as_deref())?;
+    let viewer = viewer(&table, token(&headers, &q)?.as_deref())?;
     let full = matches!(
         q.get("full").map(String::as_str),
         Some("1" | "true" | "yes")
@@ -482,7 +491,7 @@ async fn events(
     let handle = app.game(&id)?;
     let seat = {
         let table = handle.lock();
-        viewer(&table, token(&headers, &q).as_deref())?.seat()
+        viewer(&table, token(&headers, &q)?.as_deref())?.seat()
     };
     let mut rx = handle.updates.subscribe();
     let first = *rx.borrow_and_update();
