@@ -160,7 +160,12 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
         let token = (kind == SeatKind::Human).then(new_token);
         seats.insert(side, Seat { kind, token });
     }
-    let id = new_game_id();
+    let id = loop {
+        let id = new_game_id();
+        if !app.taken(&id) {
+            break id;
+        }
+    };
     let table = Table {
         id: id.clone(),
         game,

@@ -91,6 +91,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         store,
         bot_delay: config.bot_delay,
         closed: Default::default(),
+        broken: Default::default(),
     });
     app.resume_all()?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))

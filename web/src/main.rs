@@ -42,6 +42,15 @@ fn main() {
         .expect("a tokio runtime");
     runtime.block_on(async {
         let server = junqi_web::start(config).await.unwrap_or_else(|e| fail(&e));
+        for (id, reason) in server
+            .app
+            .broken
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            eprintln!("junqi-web: game {id} not loaded (its row is kept unchanged): {reason}");
+        }
         println!("listening on http://{}", server.addr);
         let _ = std::io::stdout().flush();
         let _ = tokio::signal::ctrl_c().await;
