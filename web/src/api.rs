@@ -125,8 +125,21 @@ struct CreateRequest {
 /// The longest per-move clock (a day).
 const MAX_MOVE_SECONDS: u32 = 86_400;
 
+/// The largest custom rule set a game may be created with, as compact JSON: 64 KiB, about
+/// three times a complete 三军 rule set with its board inline (22 KB). A game keeps its
+/// rule set in memory and in its stored record, so this bounds what one request can
+/// make the server keep per game (the core alone accepts up to 1 MiB).
+pub const MAX_RULES_BYTES: usize = 64 * 1024;
+
 async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     let req: CreateRequest = parse(&body)?;
+    let rules_json = req.rules.to_string();
+    if req.rules.is_object() && rules_json.len() > MAX_RULES_BYTES {
+        return Err(ApiError::too_large(format!(
+            "a custom rule set is at most {MAX_RULES_BYTES} bytes of JSON; this one is {}",
+            rules_json.len()
+        )));
+    }
     let rules = load_rules(&req.rules)?;
     for name in req.seats.keys() {
         match Side::from_name(name) {
@@ -169,7 +182,7 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     let table = Table {
         id: id.clone(),
         game,
-        rules_json: req.rules.to_string(),
+        rules_json,
         seats,
         move_seconds: req.move_seconds,
         deadline_ms: None,

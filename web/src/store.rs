@@ -65,14 +65,21 @@ impl Store {
         })
     }
 
-    /// Inserts or replaces a game's row, in one transaction.
+    /// Writes a game's row, in one transaction: inserts it the first time, then updates
+    /// every column but the id and the rule set, which never change (a custom rule set
+    /// can be tens of kilobytes, and is not rewritten on every move).
     pub fn save(&self, row: &Row) -> rusqlite::Result<()> {
         let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         let tx = conn.transaction()?;
         tx.execute(
-            "INSERT OR REPLACE INTO games
+            "INSERT INTO games
              (id, rules, seats, move_seconds, deadline_ms, record, version, draw_offer, pending, over, updated_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+             ON CONFLICT (id) DO UPDATE SET
+             seats = excluded.seats, move_seconds = excluded.move_seconds,
+             deadline_ms = excluded.deadline_ms, record = excluded.record,
+             version = excluded.version, draw_offer = excluded.draw_offer,
+             pending = excluded.pending, over = excluded.over, updated_ms = excluded.updated_ms",
             params![
                 row.id,
                 row.rules,

@@ -198,11 +198,13 @@ async fn a_bad_row_is_kept_and_reported_and_every_other_game_is_served() {
                 "{}",
                 r.body
             );
-            assert!(r.json()["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains(&g.id));
-            assert!(!r.body.contains("a1"), "{}", r.body);
+            assert_eq!(
+                r.json()["error"]["message"],
+                json!(format!(
+                    "game {:?} is stored but could not be loaded; it is kept unchanged and the server log says why",
+                    g.id
+                ))
+            );
         }
     }
     let r = c.get("/api/games/000000000000000000?svg=0", None).await;
@@ -220,4 +222,56 @@ async fn a_bad_row_is_kept_and_reported_and_every_other_game_is_served() {
         })
         .unwrap();
     assert_eq!(version, 2);
+}
+
+/// A valid custom rule set of about `bytes` bytes of JSON (a long description).
+fn rules_of_size(bytes: usize) -> serde_json::Value {
+    json!({"extends": "classic", "name": "wordy", "description": "x".repeat(bytes)})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_custom_rule_set_is_capped_and_not_rewritten_on_every_change() {
+    let db = TempDb::new("rules-cap");
+    let server = server(&db).await;
+    let mut c = Client::new(server.addr);
+    let cap = junqi_web::api::MAX_RULES_BYTES;
+    let big = json!({"rules": rules_of_size(cap + 1)}).to_string();
+    let r = c.post("/api/games", None, &big).await;
+    assert_eq!(
+        (r.status, r.code()),
+        (413, "too_large".to_owned()),
+        "{}",
+        &r.body[..200.min(r.body.len())]
+    );
+    assert!(
+        r.body.contains(&format!("at most {cap} bytes")),
+        "{}",
+        r.body
+    );
+    // Under the cap it is a game like any other.
+    let g = create(
+        &mut c,
+        &json!({"rules": rules_of_size(cap - 200)}).to_string(),
+    )
+    .await;
+    // The rule set column is written once: mark it, change the game, and the mark stays.
+    let conn = rusqlite::Connection::open(&db.0).unwrap();
+    conn.execute("UPDATE games SET rules = 'mark' WHERE id = ?1", [&g.id])
+        .unwrap();
+    let r = c
+        .post(
+            &format!("/api/games/{}/confirm?svg=0", g.id),
+            Some(&g.tokens["south"]),
+            "",
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let (rules, version): (String, i64) = conn
+        .query_row(
+            "SELECT rules, version FROM games WHERE id = ?1",
+            [&g.id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((rules.as_str(), version), ("mark", 2));
 }
