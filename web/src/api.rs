@@ -5,11 +5,12 @@
 
 use std::collections::HashMap;
 use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -22,6 +23,7 @@ use serde_json::{json, Map, Value};
 
 use crate::app::{commit, App, GameHandle};
 use crate::error::ApiError;
+use crate::limits::Held;
 use crate::seat::{new_game_id, new_token, Seat, SeatKind};
 use crate::state::{state_json, Viewer};
 use crate::table::{load_rules, Table};
@@ -46,6 +48,13 @@ pub fn router(app: Arc<App>) -> Router {
         .fallback(|| async {
             ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint")
         })
+        // Every body is read against the limits first (conn::read_body), so axum's own
+        // 2 MB limit (a plain-text 413) is off.
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            crate::conn::read_body,
+        ))
+        .layer(axum::extract::DefaultBodyLimit::disable())
         .with_state(app)
 }
 
@@ -500,10 +509,44 @@ impl Drop for Connected {
     }
 }
 
+/// Counts an open event stream for its client address and for its game, refusing one
+/// over either cap.
+fn count_stream(app: &App, handle: &GameHandle, peer: SocketAddr) -> Result<[Held; 2], ApiError> {
+    let limits = &app.limits;
+    let mine = app
+        .streams
+        .take(peer.ip(), usize::MAX, limits.max_streams_per_address)
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_streams",
+                format!(
+                    "your address has its maximum of {} event streams open; close one first",
+                    limits.max_streams_per_address
+                ),
+            )
+        })?;
+    let game = handle
+        .streams
+        .take(peer.ip(), limits.max_streams_per_game, usize::MAX)
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too_many_streams",
+                format!(
+                    "this game has its maximum of {} event streams open; try again later",
+                    limits.max_streams_per_game
+                ),
+            )
+        })?;
+    Ok([mine, game])
+}
+
 async fn events(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     Query(q): Q,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let handle = app.game(&id)?;
@@ -511,9 +554,10 @@ async fn events(
         let table = handle.lock();
         viewer(&table, token(&headers, &q)?.as_deref())?.seat()
     };
+    let counted = count_stream(&app, &handle, peer)?;
     let mut rx = handle.updates.subscribe();
     let first = *rx.borrow_and_update();
-    let guard = Connected::new(handle, seat);
+    let guard = (Connected::new(handle, seat), counted);
     let stream = futures_util::stream::unfold(
         (rx, guard, Some(first)),
         |(mut rx, guard, first)| async move {

@@ -9,6 +9,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use crate::error::ApiError;
+use crate::limits::{Limits, Tally};
 use crate::seat::SeatKind;
 use crate::store::Store;
 use crate::table::Table;
@@ -22,6 +23,8 @@ pub struct GameHandle {
     pub updates: watch::Sender<u64>,
     /// Live SSE connections per seat.
     pub connected: [AtomicUsize; 4],
+    /// The game's open event streams, by client address.
+    pub streams: Arc<Tally>,
 }
 
 impl GameHandle {
@@ -31,6 +34,7 @@ impl GameHandle {
             table: Mutex::new(table),
             updates,
             connected: Default::default(),
+            streams: Default::default(),
         }
     }
 
@@ -55,6 +59,10 @@ pub struct App {
     pub bot_delay: Duration,
     /// Set when the server stops: scheduled work then does nothing.
     pub closed: AtomicBool,
+    /// The limits on connections and streams.
+    pub limits: Limits,
+    /// The open event streams of all games, by client address.
+    pub streams: Arc<Tally>,
     /// The stored games that could not be loaded at start, by id, with the reason (for
     /// the operator: the reason may name hidden pieces, so it is never sent to a
     /// client). Their rows are left untouched; requests for them are refused
