@@ -30,6 +30,15 @@ use crate::app::App;
 use crate::error::ApiError;
 use crate::limits::{Full, Held, Limits, Tally};
 
+/// The largest request header (request line included); hyper answers a larger one
+/// `431 Request Header Fields Too Large` and closes the connection. A browser's header
+/// is a few hundred bytes to a few kilobytes.
+const MAX_HEADER_BYTES: usize = 16 * 1024;
+
+/// The largest read buffer of a connection (hyper's default is about 400 kB), which
+/// bounds what one connection holds while a request arrives.
+const MAX_BUFFER_BYTES: usize = 64 * 1024;
+
 /// How many refused connections may be answered at once; past that a refused
 /// connection is closed without an answer (a flood is not worth a task each).
 const REFUSALS_AT_ONCE: usize = 256;
@@ -114,7 +123,9 @@ async fn serve_one(
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_timeout);
+        .header_read_timeout(limits.header_timeout)
+        .max_header_size(MAX_HEADER_BYTES)
+        .max_buf_size(MAX_BUFFER_BYTES);
     let connection = builder.serve_connection(TokioIo::new(stream), service);
     tokio::select! {
         _ = connection => {}

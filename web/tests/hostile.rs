@@ -274,6 +274,12 @@ async fn a_custom_rule_set_is_capped_and_not_rewritten_on_every_change() {
         "{}",
         r.body
     );
+    // A header over 16 KiB is refused by hyper (431) before any handler runs.
+    let long = format!(
+        "GET /api/presets HTTP/1.1\r\nHost: x\r\nX-Long: {}\r\n\r\n",
+        "y".repeat(20_000)
+    );
+    assert_eq!(raw(server.addr, long.as_bytes()).await.status, 431);
     // Under the cap it is a game like any other.
     let g = create(
         &mut c,
