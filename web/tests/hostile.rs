@@ -439,6 +439,9 @@ async fn half_sent_requests_are_capped_per_address_and_timed_out() {
         }
     }
     eventually("40 connections held", || server.open_connections() == 40).await;
+    // (Asked at once: the held connections time out after 0.8 s.)
+    let (status, body) = status_from([127, 0, 0, 2], addr, "/api/presets").await;
+    assert_eq!(status, 503, "{body}");
     for s in held.drain(40..) {
         answers.push(read_until_closed(s, Duration::from_secs(2)).await);
     }
@@ -449,8 +452,6 @@ async fn half_sent_requests_are_capped_per_address_and_timed_out() {
         );
         assert!(text.contains("maximum of 40 connections"), "{text}");
     }
-    let (status, body) = status_from([127, 0, 0, 2], addr, "/api/presets").await;
-    assert_eq!(status, 503, "{body}");
     drop(held);
     eventually("every connection closed", || server.open_connections() == 0).await;
 

@@ -180,9 +180,12 @@ pub async fn read_head<R: AsyncBufReadExt + Unpin>(
 /// requests the [`Client`] would not send: odd headers, bytes that are not UTF-8).
 /// Panics when no answer comes within 10 s.
 pub async fn raw(addr: SocketAddr, request: &[u8]) -> Reply {
-    tokio::time::timeout(std::time::Duration::from_secs(10), raw_unbounded(addr, request))
-        .await
-        .expect("an answer within 10 s")
+    tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        raw_unbounded(addr, request),
+    )
+    .await
+    .expect("an answer within 10 s")
 }
 
 async fn raw_unbounded(addr: SocketAddr, request: &[u8]) -> Reply {
