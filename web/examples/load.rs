@@ -135,6 +135,12 @@ fn main() {
         let config = junqi_web::Config {
             port: 0,
             db: db.clone(),
+            // One process stands in for every client: one address, a connection per game.
+            limits: junqi_web::limits::Limits {
+                max_connections: (o.games + 64).max(512),
+                max_connections_per_address: o.games + 64,
+                ..Default::default()
+            },
             ..Default::default()
         };
         let server = junqi_web::start(config).await.expect("server");

@@ -5,11 +5,12 @@
 
 use std::collections::HashMap;
 use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -22,6 +23,7 @@ use serde_json::{json, Map, Value};
 
 use crate::app::{commit, App, GameHandle};
 use crate::error::ApiError;
+use crate::limits::Held;
 use crate::seat::{new_game_id, new_token, Seat, SeatKind};
 use crate::state::{state_json, Viewer};
 use crate::table::{load_rules, Table};
@@ -46,18 +48,34 @@ pub fn router(app: Arc<App>) -> Router {
         .fallback(|| async {
             ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint")
         })
+        // Every body is read against the limits first (conn::read_body), so axum's own
+        // 2 MB limit (a plain-text 413) is off.
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            crate::conn::read_body,
+        ))
+        .layer(axum::extract::DefaultBodyLimit::disable())
         .with_state(app)
 }
 
-/// The token of a request: `Authorization: Bearer TOKEN`, else `?token=TOKEN`.
-fn token(headers: &HeaderMap, q: &HashMap<String, String>) -> Option<String> {
-    headers
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_owned())
-        .or_else(|| q.get("token").cloned())
-        .filter(|t| !t.is_empty())
+/// The token of a request: `Authorization: Bearer TOKEN` (the scheme in any case), else
+/// `?token=TOKEN`; `None` when the request presents neither (a spectator). A presented
+/// credential that cannot be a token — another scheme, a malformed or non-ASCII
+/// header, an empty `?token=` — is refused (`bad_token`), never read as a spectator.
+fn token(headers: &HeaderMap, q: &HashMap<String, String>) -> Result<Option<String>, ApiError> {
+    let mut values = headers.get_all(axum::http::header::AUTHORIZATION).iter();
+    if let Some(value) = values.next() {
+        if values.next().is_some() {
+            return Err(ApiError::bad_token("more than one Authorization header"));
+        }
+        return crate::seat::bearer_token(value.as_bytes())
+            .map(|t| Some(t.to_owned()))
+            .map_err(ApiError::bad_token);
+    }
+    match q.get("token") {
+        Some(t) if t.is_empty() => Err(ApiError::bad_token("the token parameter is empty")),
+        t => Ok(t.cloned()),
+    }
 }
 
 /// Who asks: a seat (its token) or a spectator (no token). A token that is no seat's
@@ -116,8 +134,21 @@ struct CreateRequest {
 /// The longest per-move clock (a day).
 const MAX_MOVE_SECONDS: u32 = 86_400;
 
+/// The largest custom rule set a game may be created with, as compact JSON: 64 KiB, about
+/// three times a complete 三军 rule set with its board inline (22 KB). A game keeps its
+/// rule set in memory and in its stored record, so this bounds what one request can
+/// make the server keep per game (the core alone accepts up to 1 MiB).
+pub const MAX_RULES_BYTES: usize = 64 * 1024;
+
 async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     let req: CreateRequest = parse(&body)?;
+    let rules_json = req.rules.to_string();
+    if req.rules.is_object() && rules_json.len() > MAX_RULES_BYTES {
+        return Err(ApiError::too_large(format!(
+            "a custom rule set is at most {MAX_RULES_BYTES} bytes of JSON; this one is {}",
+            rules_json.len()
+        )));
+    }
     let rules = load_rules(&req.rules)?;
     for name in req.seats.keys() {
         match Side::from_name(name) {
@@ -151,11 +182,16 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
         let token = (kind == SeatKind::Human).then(new_token);
         seats.insert(side, Seat { kind, token });
     }
-    let id = new_game_id();
+    let id = loop {
+        let id = new_game_id();
+        if !app.taken(&id) {
+            break id;
+        }
+    };
     let table = Table {
         id: id.clone(),
         game,
-        rules_json: req.rules.to_string(),
+        rules_json,
         seats,
         move_seconds: req.move_seconds,
         deadline_ms: None,
@@ -207,7 +243,7 @@ async fn show(
 ) -> ApiResult {
     let handle = app.game(&id)?;
     let table = handle.lock();
-    let viewer = viewer(&table, token(&headers, &q).as_deref())?;
+    let viewer = viewer(&table, token(&headers, &q)?.as_deref())?;
     Ok(reply(&handle, &table, viewer, &q))
 }
 
@@ -222,7 +258,7 @@ fn change(
 ) -> ApiResult {
     let handle = app.game(id)?;
     let mut table = handle.lock();
-    let side = seat(&table, token(headers, q).as_deref())?;
+    let side = seat(&table, token(headers, q)?.as_deref())?;
     let before = table.clone();
     if let Err(e) = change(&mut table, side) {
         *table = before;
@@ -241,7 +277,7 @@ fn authorised(
 ) -> Result<(), ApiError> {
     let handle = app.game(id)?;
     let table = handle.lock();
-    seat(&table, token(headers, q).as_deref()).map(|_| ())
+    seat(&table, token(headers, q)?.as_deref()).map(|_| ())
 }
 
 async fn setup(
@@ -434,7 +470,7 @@ async fn record(
 ) -> ApiResult {
     let handle = app.game(&id)?;
     let table = handle.lock();
-    let viewer = viewer(&table, token(&headers, &q).as_deref())?;
+    let viewer = viewer(&table, token(&headers, &q)?.as_deref())?;
     let full = matches!(
         q.get("full").map(String::as_str),
         Some("1" | "true" | "yes")
@@ -473,20 +509,55 @@ impl Drop for Connected {
     }
 }
 
+/// Counts an open event stream for its client address and for its game, refusing one
+/// over either cap.
+fn count_stream(app: &App, handle: &GameHandle, peer: SocketAddr) -> Result<[Held; 2], ApiError> {
+    let limits = &app.limits;
+    let mine = app
+        .streams
+        .take(peer.ip(), usize::MAX, limits.max_streams_per_address)
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_streams",
+                format!(
+                    "your address has its maximum of {} event streams open; close one first",
+                    limits.max_streams_per_address
+                ),
+            )
+        })?;
+    let game = handle
+        .streams
+        .take(peer.ip(), limits.max_streams_per_game, usize::MAX)
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too_many_streams",
+                format!(
+                    "this game has its maximum of {} event streams open; try again later",
+                    limits.max_streams_per_game
+                ),
+            )
+        })?;
+    Ok([mine, game])
+}
+
 async fn events(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     Query(q): Q,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let handle = app.game(&id)?;
     let seat = {
         let table = handle.lock();
-        viewer(&table, token(&headers, &q).as_deref())?.seat()
+        viewer(&table, token(&headers, &q)?.as_deref())?.seat()
     };
+    let counted = count_stream(&app, &handle, peer)?;
     let mut rx = handle.updates.subscribe();
     let first = *rx.borrow_and_update();
-    let guard = Connected::new(handle, seat);
+    let guard = (Connected::new(handle, seat), counted);
     let stream = futures_util::stream::unfold(
         (rx, guard, Some(first)),
         |(mut rx, guard, first)| async move {

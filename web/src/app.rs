@@ -9,6 +9,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use crate::error::ApiError;
+use crate::limits::{Limits, Tally};
 use crate::seat::SeatKind;
 use crate::store::Store;
 use crate::table::Table;
@@ -22,6 +23,8 @@ pub struct GameHandle {
     pub updates: watch::Sender<u64>,
     /// Live SSE connections per seat.
     pub connected: [AtomicUsize; 4],
+    /// The game's open event streams, by client address.
+    pub streams: Arc<Tally>,
 }
 
 impl GameHandle {
@@ -31,6 +34,7 @@ impl GameHandle {
             table: Mutex::new(table),
             updates,
             connected: Default::default(),
+            streams: Default::default(),
         }
     }
 
@@ -55,16 +59,38 @@ pub struct App {
     pub bot_delay: Duration,
     /// Set when the server stops: scheduled work then does nothing.
     pub closed: AtomicBool,
+    /// The limits on connections and streams.
+    pub limits: Limits,
+    /// The open event streams of all games, by client address.
+    pub streams: Arc<Tally>,
+    /// The stored games that could not be loaded at start, by id, with the reason (for
+    /// the operator: the reason may name hidden pieces, so it is never sent to a
+    /// client). Their rows are left untouched; requests for them are refused
+    /// (`game_unavailable`).
+    pub broken: RwLock<HashMap<String, String>>,
 }
 
 impl App {
     /// The game with this id.
     pub fn game(&self, id: &str) -> Result<Arc<GameHandle>, ApiError> {
         let games = self.games.read().unwrap_or_else(|e| e.into_inner());
-        games
-            .get(id)
-            .cloned()
-            .ok_or_else(|| ApiError::unknown_game(id))
+        if let Some(game) = games.get(id) {
+            return Ok(game.clone());
+        }
+        let broken = self.broken.read().unwrap_or_else(|e| e.into_inner());
+        Err(match broken.contains_key(id) {
+            true => ApiError::game_unavailable(id),
+            false => ApiError::unknown_game(id),
+        })
+    }
+
+    /// Whether a game id is taken: by a game in memory or by a row that did not load.
+    pub fn taken(&self, id: &str) -> bool {
+        let games = self.games.read().unwrap_or_else(|e| e.into_inner());
+        games.contains_key(id) || {
+            let broken = self.broken.read().unwrap_or_else(|e| e.into_inner());
+            broken.contains_key(id)
+        }
     }
 
     /// Adds a new game (already committed by [`commit`]).
@@ -79,16 +105,36 @@ impl App {
     }
 
     /// Loads every stored game and resumes those in progress (random seats, clocks).
+    /// A row that cannot be read or replayed (a record that does not replay, seats that
+    /// are not seats) is left in the database untouched and listed in
+    /// [`broken`](App::broken); every other game is served. Returns how many games
+    /// loaded; fails only when the table cannot be read at all.
     pub fn resume_all(self: &Arc<Self>) -> Result<usize, String> {
         let rows = self.store.load_all().map_err(|e| e.to_string())?;
-        let n = rows.len();
+        let mut loaded = 0;
         for row in rows {
-            let table = Table::from_row(&row).map_err(|e| format!("game {}: {e}", row.id))?;
-            let handle = self.insert(table);
-            let table = handle.lock();
-            schedule(self, &handle, &table);
+            let loaded_row = row
+                .map_err(|bad| {
+                    let id = bad.id.unwrap_or_else(|| format!("(rowid {})", bad.rowid));
+                    (id, bad.reason)
+                })
+                .and_then(|row| Table::from_row(&row).map_err(|e| (row.id.clone(), e)));
+            match loaded_row {
+                Ok(table) => {
+                    let handle = self.insert(table);
+                    let table = handle.lock();
+                    schedule(self, &handle, &table);
+                    loaded += 1;
+                }
+                Err((id, reason)) => {
+                    self.broken
+                        .write()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(id, reason);
+                }
+            }
         }
-        Ok(n)
+        Ok(loaded)
     }
 }
 

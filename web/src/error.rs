@@ -9,7 +9,7 @@ use serde_json::json;
 /// An error answered to a client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
-    /// The HTTP status (always 4xx).
+    /// The HTTP status (4xx; 5xx for the server's own failures).
     pub status: StatusCode,
     /// The machine-readable code, e.g. `illegal_action`.
     pub code: &'static str,
@@ -38,6 +38,18 @@ impl ApiError {
             StatusCode::NOT_FOUND,
             "unknown_game",
             format!("no game {id:?}"),
+        )
+    }
+
+    /// A game that is in the database but could not be loaded at start. The reason is
+    /// in the server's log, not in the answer (it may name hidden pieces).
+    pub fn game_unavailable(id: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "game_unavailable",
+            format!(
+                "game {id:?} is stored but could not be loaded; it is kept unchanged and the server log says why"
+            ),
         )
     }
 
@@ -74,6 +86,11 @@ impl ApiError {
     /// A rule set that cannot be loaded.
     pub fn bad_rules(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_rules", message)
+    }
+
+    /// A request body, or a part of it, over its size limit.
+    pub fn too_large(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", message)
     }
 
     /// A server-side failure (the database); the game is unchanged.

@@ -10,7 +10,8 @@
 //! Modules: [`api`] (handlers), [`page`] (the embedded page), [`app`] (games in memory,
 //! scheduling), [`table`] (a game with its seats), [`state`] (what a seat receives),
 //! [`seat`] (tokens), [`store`] (SQLite), [`clock`] (time-outs), [`bot`] (random seats),
-//! [`error`] (errors on the wire).
+//! [`error`] (errors on the wire), [`conn`] (accepting connections) and [`limits`]
+//! (timeouts and caps on connections and streams).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -18,7 +19,9 @@ pub mod api;
 pub mod app;
 pub mod bot;
 pub mod clock;
+pub mod conn;
 pub mod error;
+pub mod limits;
 pub mod page;
 pub mod seat;
 pub mod state;
@@ -44,6 +47,8 @@ pub struct Config {
     pub db: PathBuf,
     /// How long a random seat waits before it acts.
     pub bot_delay: Duration,
+    /// Timeouts and caps on connections and event streams.
+    pub limits: limits::Limits,
 }
 
 impl Default for Config {
@@ -53,6 +58,7 @@ impl Default for Config {
             port: 8080,
             db: PathBuf::from("junqi-web.sqlite"),
             bot_delay: Duration::from_millis(500),
+            limits: Default::default(),
         }
     }
 }
@@ -63,15 +69,22 @@ pub struct Server {
     pub addr: SocketAddr,
     /// Its state.
     pub app: Arc<App>,
-    task: tokio::task::JoinHandle<()>,
+    connections: Arc<limits::Tally>,
+    closing: tokio::sync::watch::Sender<bool>,
 }
 
 impl Server {
-    /// Stops the server: it stops listening and no scheduled work (random seats,
-    /// clocks) acts any more. What was committed stays in the database.
+    /// Stops the server: it stops listening, closes every connection (event streams
+    /// too), and no scheduled work (random seats, clocks) acts any more. What was
+    /// committed stays in the database.
     pub fn stop(&self) {
         self.app.closed.store(true, Ordering::SeqCst);
-        self.task.abort();
+        self.closing.send_replace(true);
+    }
+
+    /// How many connections are open.
+    pub fn open_connections(&self) -> usize {
+        self.connections.total()
     }
 }
 
@@ -84,6 +97,7 @@ impl Drop for Server {
 /// Opens the database, resumes every stored game, binds and serves (in a task of the
 /// current tokio runtime).
 pub async fn start(config: Config) -> Result<Server, String> {
+    config.limits.check()?;
     let store = store::Store::open(&config.db)
         .map_err(|e| format!("database {}: {e}", config.db.display()))?;
     let app = Arc::new(App {
@@ -91,6 +105,9 @@ pub async fn start(config: Config) -> Result<Server, String> {
         store,
         bot_delay: config.bot_delay,
         closed: Default::default(),
+        limits: config.limits.clone(),
+        streams: Default::default(),
+        broken: Default::default(),
     });
     app.resume_all()?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))
@@ -98,8 +115,19 @@ pub async fn start(config: Config) -> Result<Server, String> {
         .map_err(|e| format!("bind {}:{}: {e}", config.bind, config.port))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let router = api::router(app.clone());
-    let task = tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
-    Ok(Server { addr, app, task })
+    let connections = Arc::new(limits::Tally::default());
+    let (closing, closed) = tokio::sync::watch::channel(false);
+    tokio::spawn(conn::serve(
+        listener,
+        router,
+        config.limits,
+        connections.clone(),
+        closed,
+    ));
+    Ok(Server {
+        addr,
+        app,
+        connections,
+        closing,
+    })
 }

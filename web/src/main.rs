@@ -1,14 +1,38 @@
-//! `junqi-web [--bind 127.0.0.1] [--port 8080] [--db junqi-web.sqlite] [--bot-delay-ms 500]`:
-//! serves the web referee. The first line on stdout is `listening on http://ADDR:PORT`.
+//! `junqi-web [--bind 127.0.0.1] [--port 8080] [--db junqi-web.sqlite] [--bot-delay-ms 500]
+//! [limits…]`: serves the web referee. The first line on stdout is
+//! `listening on http://ADDR:PORT`. The limits are those of [`junqi_web::limits::Limits`].
 
 use std::io::Write;
 use std::time::Duration;
 
-const USAGE: &str = "usage: junqi-web [--bind ADDR] [--port PORT] [--db FILE] [--bot-delay-ms MS]
+const USAGE: &str =
+    "usage: junqi-web [--bind ADDR] [--port PORT] [--db FILE] [--bot-delay-ms MS] [limits]
   --bind          address to listen on (default 127.0.0.1: loopback only)
   --port          port, 0 for any free port (default 8080)
   --db            SQLite database file; created if missing (default junqi-web.sqlite)
-  --bot-delay-ms  how long a random seat waits before it acts (default 500)";
+  --bot-delay-ms  how long a random seat waits before it acts (default 500)
+limits (a client past one is answered with an error, docs/web.md):
+  --header-timeout-ms N               a request's header must arrive within N ms of the
+                                      connection opening or of its previous answer (10000)
+  --body-timeout-ms N                 a request's body must arrive within N ms (10000)
+  --max-body-bytes N                  largest request body (262144)
+  --max-connections N                 open connections in all (512)
+  --max-connections-per-address N     open connections per client address (64)
+  --max-requests-per-connection N     requests on one kept-alive connection (1000)
+  --max-streams-per-game N            open event streams per game (64)
+  --max-streams-per-address N         open event streams per client address (16)";
+
+/// The options that set a limit (a number each).
+const LIMITS: [&str; 8] = [
+    "--header-timeout-ms",
+    "--body-timeout-ms",
+    "--max-body-bytes",
+    "--max-connections",
+    "--max-connections-per-address",
+    "--max-requests-per-connection",
+    "--max-streams-per-game",
+    "--max-streams-per-address",
+];
 
 fn main() {
     let mut config = junqi_web::Config::default();
@@ -33,7 +57,23 @@ fn main() {
                         .unwrap_or_else(|_| bad("a number of milliseconds")),
                 )
             }
-            _ => fail(&format!("unknown option {flag}")),
+            _ if !LIMITS.contains(&flag.as_str()) => fail(&format!("unknown option {flag}")),
+            _ => {
+                let n: usize = value.parse().unwrap_or_else(|_| bad("a number"));
+                let ms = Duration::from_millis(n as u64);
+                let l = &mut config.limits;
+                match flag.as_str() {
+                    "--header-timeout-ms" => l.header_timeout = ms,
+                    "--body-timeout-ms" => l.body_timeout = ms,
+                    "--max-body-bytes" => l.max_body_bytes = n,
+                    "--max-connections" => l.max_connections = n,
+                    "--max-connections-per-address" => l.max_connections_per_address = n,
+                    "--max-requests-per-connection" => l.max_requests_per_connection = n,
+                    "--max-streams-per-game" => l.max_streams_per_game = n,
+                    "--max-streams-per-address" => l.max_streams_per_address = n,
+                    _ => unreachable!("every flag of LIMITS is set above"),
+                }
+            }
         }
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -42,6 +82,15 @@ fn main() {
         .expect("a tokio runtime");
     runtime.block_on(async {
         let server = junqi_web::start(config).await.unwrap_or_else(|e| fail(&e));
+        for (id, reason) in server
+            .app
+            .broken
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            eprintln!("junqi-web: game {id} not loaded (its row is kept unchanged): {reason}");
+        }
         println!("listening on http://{}", server.addr);
         let _ = std::io::stdout().flush();
         let _ = tokio::signal::ctrl_c().await;

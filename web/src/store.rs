@@ -65,14 +65,21 @@ impl Store {
         })
     }
 
-    /// Inserts or replaces a game's row, in one transaction.
+    /// Writes a game's row, in one transaction: inserts it the first time, then updates
+    /// every column but the id and the rule set, which never change (a custom rule set
+    /// can be tens of kilobytes, and is not rewritten on every move).
     pub fn save(&self, row: &Row) -> rusqlite::Result<()> {
         let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         let tx = conn.transaction()?;
         tx.execute(
-            "INSERT OR REPLACE INTO games
+            "INSERT INTO games
              (id, rules, seats, move_seconds, deadline_ms, record, version, draw_offer, pending, over, updated_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+             ON CONFLICT (id) DO UPDATE SET
+             seats = excluded.seats, move_seconds = excluded.move_seconds,
+             deadline_ms = excluded.deadline_ms, record = excluded.record,
+             version = excluded.version, draw_offer = excluded.draw_offer,
+             pending = excluded.pending, over = excluded.over, updated_ms = excluded.updated_ms",
             params![
                 row.id,
                 row.rules,
@@ -90,26 +97,46 @@ impl Store {
         tx.commit()
     }
 
-    /// Every stored game.
-    pub fn load_all(&self) -> rusqlite::Result<Vec<Row>> {
+    /// Every stored game, each row read on its own: a row whose columns cannot be read
+    /// (a NULL or a value of the wrong type) comes back as a [`BadRow`] and the other
+    /// rows still load. Only a failure to run the query at all is an error.
+    pub fn load_all(&self) -> rusqlite::Result<Vec<Result<Row, BadRow>>> {
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         let mut stmt = conn.prepare(
-            "SELECT id, rules, seats, move_seconds, deadline_ms, record, version, draw_offer, pending, over FROM games",
+            "SELECT rowid, id, rules, seats, move_seconds, deadline_ms, record, version, draw_offer, pending, over FROM games",
         )?;
         let rows = stmt.query_map([], |r| {
-            Ok(Row {
-                id: r.get(0)?,
-                rules: r.get(1)?,
-                seats: r.get(2)?,
-                move_seconds: r.get(3)?,
-                deadline_ms: r.get(4)?,
-                record: r.get(5)?,
-                version: r.get::<_, i64>(6)? as u64,
-                draw_offer: r.get(7)?,
-                pending: r.get(8)?,
-                over: r.get(9)?,
-            })
+            let row = (|| {
+                Ok(Row {
+                    id: r.get(1)?,
+                    rules: r.get(2)?,
+                    seats: r.get(3)?,
+                    move_seconds: r.get(4)?,
+                    deadline_ms: r.get(5)?,
+                    record: r.get(6)?,
+                    version: r.get::<_, i64>(7)? as u64,
+                    draw_offer: r.get(8)?,
+                    pending: r.get(9)?,
+                    over: r.get(10)?,
+                })
+            })();
+            Ok(row.map_err(|e: rusqlite::Error| BadRow {
+                rowid: r.get(0).unwrap_or(-1),
+                id: r.get(1).ok(),
+                reason: e.to_string(),
+            }))
         })?;
         rows.collect()
     }
+}
+
+/// A stored row that could not be read. It is left in the database as it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BadRow {
+    /// SQLite's rowid of the row.
+    pub rowid: i64,
+    /// The game id, if that column could be read.
+    pub id: Option<String>,
+    /// Why the row could not be read.
+    pub reason: String,
 }

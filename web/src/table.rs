@@ -150,10 +150,23 @@ impl Table {
 
     /// A table from its stored row: the game replayed from its full record.
     pub fn from_row(row: &Row) -> Result<Table, String> {
-        let record = Record::from_json(&row.record).map_err(|e| e.to_string())?;
-        let game = Game::from_record(&record).map_err(|e| e.to_string())?;
-        let seats = serde_json::from_str(&row.seats).map_err(|e| e.to_string())?;
-        let pending = serde_json::from_str(&row.pending).map_err(|e| e.to_string())?;
+        let record = Record::from_json(&row.record).map_err(|e| format!("record: {e}"))?;
+        let game = Game::from_record(&record).map_err(|e| format!("record: {e}"))?;
+        let seats: BTreeMap<Side, Seat> =
+            serde_json::from_str(&row.seats).map_err(|e| format!("seats: {e}"))?;
+        let sides = game.rules().sides();
+        if seats.len() != sides.len() || !sides.iter().all(|s| seats.contains_key(s)) {
+            return Err("seats: not one seat for each side of the rule set".to_owned());
+        }
+        if let Some((side, _)) = seats
+            .iter()
+            .find(|(_, s)| (s.kind == SeatKind::Human) != s.token.is_some())
+        {
+            return Err(format!(
+                "seats: {side} (a human seat has a token, a random seat none)"
+            ));
+        }
+        let pending = serde_json::from_str(&row.pending).map_err(|e| format!("pending: {e}"))?;
         let draw_offer = match &row.draw_offer {
             Some(name) => {
                 Some(Side::from_name(name).ok_or_else(|| format!("unknown side {name:?}"))?)

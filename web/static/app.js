@@ -416,6 +416,13 @@ function listen() {
   es.addEventListener("update", () => refresh());
   // After a dropped connection the browser reconnects by itself; fetch what was missed.
   es.addEventListener("open", () => refresh());
+  // A stream the server refused (too many open: 429/503 too_many_streams) is not retried
+  // by the browser: poll instead.
+  es.addEventListener("error", () => {
+    if (es.readyState === EventSource.CLOSED && !G.polling) {
+      G.polling = setInterval(refresh, 2000);
+    }
+  });
 }
 
 function game(id) {

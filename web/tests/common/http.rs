@@ -175,3 +175,33 @@ pub async fn read_head<R: AsyncBufReadExt + Unpin>(
     }
     Ok((status, headers))
 }
+
+/// Sends `request` as raw bytes on a fresh connection and reads one response (for
+/// requests the [`Client`] would not send: odd headers, bytes that are not UTF-8).
+/// Panics when no answer comes within 10 s.
+pub async fn raw(addr: SocketAddr, request: &[u8]) -> Reply {
+    tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        raw_unbounded(addr, request),
+    )
+    .await
+    .expect("an answer within 10 s")
+}
+
+async fn raw_unbounded(addr: SocketAddr, request: &[u8]) -> Reply {
+    let stream = TcpStream::connect(addr).await.expect("connect");
+    let mut conn = BufReader::new(stream);
+    conn.get_mut().write_all(request).await.expect("write");
+    let (status, headers) = read_head(&mut conn).await.expect("a response head");
+    let n: usize = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let mut buf = vec![0; n];
+    conn.read_exact(&mut buf).await.expect("the body");
+    Reply {
+        status,
+        body: String::from_utf8_lossy(&buf).into_owned(),
+    }
+}
