@@ -338,6 +338,24 @@ pub struct RuleSpec {
     pub options: Options,
 }
 
+impl RuleSpec {
+    /// Reads a rule set description from parsed JSON, as [`RuleSet::from_json`] does
+    /// (complete, or `{"extends": "<preset>", "name": …}` over today's presets), without
+    /// compiling it.
+    pub fn from_value(value: serde_json::Value) -> Result<RuleSpec, RulesError> {
+        let unnamed = value
+            .as_object()
+            .filter(|o| !o.contains_key("name"))
+            .and_then(|o| o.get("extends"))
+            .map(|base| base.as_str().unwrap_or_default().to_owned());
+        let value = resolve_extends(value, 0, RuleSet::preset_json)?;
+        if let Some(base) = unnamed {
+            return Err(RulesError::MissingName(base));
+        }
+        serde_json::from_value(value).map_err(|e| RulesError::Json(e.to_string()))
+    }
+}
+
 /// A rule set that could not be loaded.
 #[derive(Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
@@ -465,6 +483,19 @@ const PRESETS: &[(&str, &str)] = &[
     ("sanjun-forum", include_str!("../data/rules/sanjun-forum.json")),
 ];
 
+/// The presets as they stood when records named them only (see
+/// [`RuleSet::record_1_preset`]). Never edit these files.
+const RECORD_1_PRESETS: &[(&str, &str)] = &[
+    ("classic", include_str!("../data/rules/record-1/classic.json")),
+    ("siguo", include_str!("../data/rules/record-1/siguo.json")),
+    ("siguo-2p", include_str!("../data/rules/record-1/siguo-2p.json")),
+    ("fanqi", include_str!("../data/rules/record-1/fanqi.json")),
+    ("sanjun-modern", include_str!("../data/rules/record-1/sanjun-modern.json")),
+    ("sanjun-hk", include_str!("../data/rules/record-1/sanjun-hk.json")),
+    ("sanjun-book", include_str!("../data/rules/record-1/sanjun-book.json")),
+    ("sanjun-forum", include_str!("../data/rules/record-1/sanjun-forum.json")),
+];
+
 impl RuleSet {
     /// Loads a built-in rule set by name.
     ///
@@ -516,18 +547,33 @@ impl RuleSet {
         }
         let value: serde_json::Value =
             serde_json::from_str(json).map_err(|e| RulesError::Json(e.to_string()))?;
-        let unnamed = value
-            .as_object()
-            .filter(|o| !o.contains_key("name"))
-            .and_then(|o| o.get("extends"))
-            .map(|base| base.as_str().unwrap_or_default().to_owned());
-        let value = resolve_extends(value, 0)?;
-        if let Some(base) = unnamed {
-            return Err(RulesError::MissingName(base));
+        RuleSet::from_spec(RuleSpec::from_value(value)?)
+    }
+
+    /// A preset as it stood when records named their rule set by preset name only
+    /// (record format `junqi-record/1` before 2026-12-01): what a record whose `rules`
+    /// is a bare name means. These copies are frozen: a preset may change, the game a
+    /// name-only record was made under may not (see [`crate::RulesRef`]).
+    pub(crate) fn record_1_preset(name: &str) -> Result<Arc<RuleSet>, RulesError> {
+        static CACHE: [std::sync::OnceLock<Arc<RuleSet>>; RECORD_1_PRESETS.len()] =
+            [const { std::sync::OnceLock::new() }; RECORD_1_PRESETS.len()];
+        let i = RECORD_1_PRESETS
+            .iter()
+            .position(|(n, _)| *n == name.trim())
+            .ok_or_else(|| RulesError::UnknownPreset(name.to_owned()))?;
+        if let Some(rules) = CACHE[i].get() {
+            return Ok(rules.clone());
         }
-        let spec: RuleSpec =
-            serde_json::from_value(value).map_err(|e| RulesError::Json(e.to_string()))?;
-        RuleSet::from_spec(spec)
+        let value: serde_json::Value =
+            serde_json::from_str(RECORD_1_PRESETS[i].1).map_err(|e| RulesError::Json(e.to_string()))?;
+        let value = resolve_extends(value, 0, |n| RECORD_1_PRESETS.iter().find(|(p, _)| *p == n).map(|(_, j)| *j))?;
+        let spec: RuleSpec = serde_json::from_value(value).map_err(|e| RulesError::Json(e.to_string()))?;
+        // Unchanged presets share today's compiled rule set.
+        let rules = match RuleSet::preset(name.trim()) {
+            Ok(today) if *today.spec() == spec => today,
+            _ => Arc::new(RuleSet::from_spec(spec)?),
+        };
+        Ok(CACHE[i].get_or_init(|| rules).clone())
     }
 
     /// Validates and compiles a rule set description.
@@ -914,7 +960,11 @@ fn check_options(spec: &RuleSpec, combat: &CombatMatrix, abilities: &[u8; PieceK
 
 /// Replaces `"extends": "<preset>"` by the preset's keys, overridden by the object's
 /// own (`options` merged key by key). Presets may extend presets.
-fn resolve_extends(mut value: serde_json::Value, depth: usize) -> Result<serde_json::Value, RulesError> {
+fn resolve_extends(
+    mut value: serde_json::Value,
+    depth: usize,
+    presets: fn(&str) -> Option<&'static str>,
+) -> Result<serde_json::Value, RulesError> {
     use serde_json::Value;
     let Some(obj) = value.as_object_mut() else {
         return Ok(value);
@@ -928,11 +978,10 @@ fn resolve_extends(mut value: serde_json::Value, depth: usize) -> Result<serde_j
     if depth > 8 {
         return Err(RulesError::Json(format!("\"extends\" chain through {base:?} is too deep")));
     }
-    let base_json =
-        RuleSet::preset_json(base).ok_or_else(|| RulesError::UnknownPreset(base.to_owned()))?;
+    let base_json = presets(base).ok_or_else(|| RulesError::UnknownPreset(base.to_owned()))?;
     let base_value: Value =
         serde_json::from_str(base_json).map_err(|e| RulesError::Json(e.to_string()))?;
-    let mut merged = resolve_extends(base_value, depth + 1)?;
+    let mut merged = resolve_extends(base_value, depth + 1, presets)?;
     let target = merged
         .as_object_mut()
         .ok_or_else(|| RulesError::Json(format!("preset {base:?} is not an object")))?;

@@ -1002,9 +1002,7 @@ fn air_run(board: &crate::board::Board, from: Point, to: Point) -> Option<&[Poin
 impl crate::record::RulesRef {
     /// The rule set a record names (for inference from a player record).
     pub(crate) fn load_for_inference(&self) -> Result<Arc<RuleSet>, GameError> {
-        match self {
-            crate::record::RulesRef::Preset(name) => Ok(RuleSet::preset(name)?),
-            crate::record::RulesRef::Spec(spec) => Ok(Arc::new(RuleSet::from_spec((**spec).clone())?)),
-        }
+        // The same reading as a full record's (a bare name is the frozen preset).
+        self.load(None)
     }
 }
