@@ -392,3 +392,36 @@ fn recon_lock_on_scouts_along_its_line_without_flying() {
         })
     ));
 }
+
+#[test]
+fn a_recon_that_locked_on_must_leave_its_point_next_turn() {
+    // A second lock-on from the same point is no move away (issue 34, bug 1): only an
+    // action that takes the recon off e1^ discharges the obligation.
+    let r = Arc::new(with_options("sanjun-modern", r#"{"recon_lock_on": true}"#).unwrap());
+    let pieces = [
+        ("e1^", South, Recon),
+        ("e1", South, Flag),
+        ("b2", South, Infantry),
+        ("e12", North, Cavalry),
+        ("e10", North, Infantry),
+        ("h13", North, Tank),
+        ("e14", North, Flag),
+    ];
+    let mut pos = arrange(&r, &pieces, South);
+    assert!(pos.play(mv(&r, "e1^-e12^")).unwrap().struck);
+    pos.play(mv(&r, "h13-h12")).unwrap();
+    assert_eq!(pos.obligation(South), Some(pt(&r, "e1^")));
+    assert!(matches!(pos.check(mv(&r, "e1^-e10^")), Err(PlayError::MustMoveAway(_))));
+    let legal = pos.legal_actions();
+    assert!(!legal.is_empty());
+    for a in &legal {
+        let Action::Move { from, to } = *a else { panic!("{a:?}") };
+        assert_eq!(from, pt(&r, "e1^"));
+        assert_ne!(to, pt(&r, "e10^"), "no second lock-on");
+        assert_ne!(to, pt(&r, "e12^"), "no second lock-on");
+    }
+    // Flying off the point discharges it.
+    pos.play(mv(&r, "e1^-e5^")).unwrap();
+    assert_eq!(pos.piece_at(pt(&r, "e5^")), Some((South, Recon)));
+    assert_eq!(pos.obligation(South), None);
+}

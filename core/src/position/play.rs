@@ -33,7 +33,7 @@ impl Position {
         }
         let side = self.rules.sides()[self.turn as usize];
         if let Some(from) = self.obligation(side) {
-            out.extend(self.targets(from).iter().map(|to| Action::Move { from, to }));
+            out.extend(self.leaving_targets(from).iter().map(|to| Action::Move { from, to }));
             return;
         }
         if let Some(army) = self.armies[side as usize] {
@@ -102,7 +102,24 @@ impl Position {
             return None;
         }
         let at = Point(self.slots[id as usize].at);
-        (!self.targets(at).is_empty()).then_some(at)
+        (!self.leaving_targets(at).is_empty()).then_some(at)
+    }
+
+    /// The targets of the piece on `at` that take it off its point: every target but a
+    /// strike, which is made from where the striker stands (a recon's lock-on under
+    /// `recon_lock_on`). Only these discharge an obligation to move away. Whether an
+    /// action is a strike depends only on public facts (kinds of one's own pieces, the
+    /// owners on the target).
+    pub(super) fn leaving_targets(&self, at: Point) -> PointSet {
+        let mut t = self.targets(at);
+        if let Some(me) = self.slot_at(at) {
+            for to in t.iter() {
+                if crate::movegen::manner(self, at, to, me.kind) == Attack::Strike {
+                    t.remove(to);
+                }
+            }
+        }
+        t
     }
 
     /// Empty sea points a submarine on `p` may step to.
@@ -166,7 +183,7 @@ impl Position {
             return Err(PlayError::NotYourPiece(name(from)));
         }
         if let Some(must) = self.obligation(side) {
-            if must != from {
+            if must != from || self.targets(from).contains(to) && !self.leaving_targets(from).contains(to) {
                 return Err(PlayError::MustMoveAway(name(must)));
             }
         }
