@@ -536,6 +536,66 @@ fn open_play_shows_both_pieces_of_every_combat() {
     assert!(!pos.knows(South, pt(&r, "d4")), "referee play shows nothing");
 }
 
+/// The open-play reveals of an action: (kind, told to) per revealed piece.
+fn open_reveals(out: &junqi::MoveOutcome) -> Vec<(junqi::PieceKind, Option<junqi::Side>)> {
+    out.reveals
+        .iter()
+        .flatten()
+        .filter(|x| x.cause == junqi::RevealCause::OpenPlay)
+        .map(|x| (x.kind, x.to))
+        .collect()
+}
+
+#[test]
+fn open_play_shows_both_pieces_of_a_shoot_down() {
+    // Issue 34, bug 2: a plane ending over an aa gun, or shot down on its way, fought
+    // the gun; both are shown to both players, like every combat under open play.
+    let r = with_options("sanjun-book", r#"{"open_play": true}"#);
+    for run in ["c1^-c10^", "c1^-c12^"] {
+        let mut pos = arrange(
+            &r,
+            &[("c1^", South, Fighter), ("e1", South, Flag), ("c10", North, AaGun), ("e14", North, Flag), ("b13", North, Infantry)],
+            South,
+        );
+        let out = pos.play(mv(&r, run)).unwrap();
+        assert!(out.shot_down_at.is_some(), "{run}");
+        assert_eq!(open_reveals(&out), vec![(Fighter, None), (AaGun, None)], "{run}");
+        assert!(pos.knows(South, pt(&r, "c10")) && pos.knows(North, pt(&r, "c10")), "{run}");
+    }
+    // The reverse, a gun striking a fighter: both shown too.
+    let mut pos = arrange(
+        &r,
+        &[("c3", South, AaGun), ("e1", South, Flag), ("c5^", North, Fighter), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    let out = pos.play(mv(&r, "c3-c5^")).unwrap();
+    assert_eq!(open_reveals(&out), vec![(AaGun, None), (Fighter, None)]);
+}
+
+#[test]
+fn every_reveal_of_an_action_is_kept() {
+    // A custom rule set gives the aa gun the recon's scouting too: one strike then shows
+    // the plane to the gun's owner (scouting), the gun to the plane's (anti-aircraft
+    // fire) and both to everyone (open play) — four reveals, none dropped.
+    let book: serde_json::Value = serde_json::from_str(&rules("sanjun-book").to_json()).unwrap();
+    let mut abilities = book["abilities"].clone();
+    abilities["aa_gun"] = serde_json::json!(["anti_air", "scout"]);
+    let json = serde_json::json!({"extends": "sanjun-book", "name": "t", "abilities": abilities, "options": {"open_play": true}});
+    let r = Arc::new(RuleSet::from_json(&json.to_string()).unwrap());
+    let mut pos = arrange(
+        &r,
+        &[("c3", South, AaGun), ("e1", South, Flag), ("c5^", North, Fighter), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    let out = pos.play(mv(&r, "c3-c5^")).unwrap();
+    let causes: Vec<_> = out.reveals.iter().flatten().map(|x| (x.kind, x.to, x.cause)).collect();
+    use junqi::RevealCause::*;
+    assert_eq!(
+        causes,
+        vec![(Fighter, Some(South), Scouted), (AaGun, Some(North), AntiAir), (AaGun, None, OpenPlay), (Fighter, None, OpenPlay)]
+    );
+}
+
 #[test]
 fn deployment_puts_every_arm_in_its_place() {
     let r = rules("sanjun-modern");

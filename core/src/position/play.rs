@@ -277,6 +277,8 @@ impl Position {
                     cause: RevealCause::AntiAir,
                 });
                 out.shot_down_at = Some(at);
+                // A shoot-down is a combat too: open play shows both pieces.
+                self.open_play_reveal(&mut out, (att, from), (gun, Point(g.at)));
                 self.remove(att);
                 self.end_turn(true, &mut out.eliminated);
                 out.result = self.result;
@@ -332,12 +334,7 @@ impl Position {
                 out.push_reveal(Reveal { point: from, owner: army, kind: att_kind, to: Some(p), cause: RevealCause::AntiAir });
             }
         }
-        if rules.options().open_play {
-            self.reveal_to_all(att);
-            self.reveal_to_all(def);
-            out.push_reveal(Reveal { point: from, owner: army, kind: att_kind, to: None, cause: RevealCause::OpenPlay });
-            out.push_reveal(Reveal { point: def_at, owner: def_slot.owner, kind: def_slot.kind, to: None, cause: RevealCause::OpenPlay });
-        }
+        self.open_play_reveal(&mut out, (att, from), (def, def_at));
         // Who leaves and who moves (combat::resolution): a bombarding ship never
         // leaves; a missile never enters the air; a repelled plane stays above a
         // surface target but where it was against a plane.
@@ -410,6 +407,19 @@ impl Position {
         self.end_turn(removed, &mut out.eliminated);
         out.result = self.result;
         out
+    }
+
+    /// `open_play` (密布明战法): both pieces of a combat — each given as its id and
+    /// point — are shown to every player. Every path that ends a combat calls this.
+    fn open_play_reveal(&mut self, out: &mut MoveOutcome, (att, from): (u8, Point), (def, def_at): (u8, Point)) {
+        if !self.rules.options().open_play {
+            return;
+        }
+        for (id, at) in [(att, from), (def, def_at)] {
+            let s = self.slots[id as usize];
+            self.reveal_to_all(id);
+            out.push_reveal(Reveal { point: at, owner: s.owner, kind: s.kind, to: None, cause: RevealCause::OpenPlay });
+        }
     }
 
     /// The reacting submarine steps away; then the interrupted turn ends.
