@@ -111,8 +111,11 @@ pub enum Scouting {
     Sacrifice,
 }
 
-/// When a piece other than the engineer may dig mines (`smallest_digs_mines`, 翻棋:
-/// seed 003 lines 39, 55, 58).
+/// When a piece other than the engineer may take on mines, and how (`smallest_digs_mines`,
+/// 翻棋: seed 003 lines 39, 55, 58). The smallest piece attacks a mine as a stand-in kind
+/// ([`MineDigging::stand_in`]) and the combat table gives the outcome: as an engineer it
+/// digs the mine (the mine leaves, the piece takes its point), as a bomb it detonates it
+/// (both leave).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MineDigging {
@@ -120,14 +123,32 @@ pub enum MineDigging {
     #[default]
     Off,
     /// Once an army has no engineer left, its lowest-ranked officers still on the board
-    /// attack mines as an engineer does (seed 003 lines 55 and 58).
+    /// attack mines as an engineer does: they dig them (seed 003 lines 55 and 58: "工兵
+    /// 没了用最小的挖它").
     EngineersGone,
-    /// The same, but only once the army's bombs are gone too (seed 003 line 39: "如果
-    /// 工兵和炸弹死完，可以拿最小的棋子引爆地雷").
+    /// Once the army's engineers **and** bombs are gone, its lowest-ranked officers
+    /// attack mines as a bomb does: they detonate them, and both leave (seed 003 line
+    /// 39: "如果工兵和炸弹死完，可以拿最小的棋子引爆地雷（踩地雷）").
     EngineersAndBombsGone,
 }
 
 impl MineDigging {
+    /// The kind the smallest piece attacks a mine as: the engineer (digging) or the
+    /// bomb (detonating); `None` when off.
+    ///
+    /// ```
+    /// use junqi::{MineDigging, PieceKind};
+    /// assert_eq!(MineDigging::EngineersGone.stand_in(), Some(PieceKind::Engineer));
+    /// assert_eq!(MineDigging::EngineersAndBombsGone.stand_in(), Some(PieceKind::Bomb));
+    /// ```
+    pub const fn stand_in(self) -> Option<PieceKind> {
+        match self {
+            MineDigging::Off => None,
+            MineDigging::EngineersGone => Some(PieceKind::Engineer),
+            MineDigging::EngineersAndBombsGone => Some(PieceKind::Bomb),
+        }
+    }
+
     /// The snake_case name used in JSON.
     pub const fn name(self) -> &'static str {
         match self {
@@ -187,8 +208,9 @@ pub struct Options {
     /// to every player for the rest of the game. Not the same as `open_play`, which
     /// shows only the two pieces of each combat.
     pub open_after_deploy: bool,
-    /// The smallest piece digs mines once the engineers (and optionally the bombs) are
-    /// gone (翻棋, seed 003 lines 39, 55, 58); see [`MineDigging`].
+    /// The smallest piece digs mines once the engineers are gone, or detonates them once
+    /// the engineers and the bombs are gone (翻棋, seed 003 lines 39, 55, 58); see
+    /// [`MineDigging`].
     pub smallest_digs_mines: MineDigging,
     /// Kind patterns that may not attack a piece standing in an HQ (seed 001 line 135:
     /// a variant in which bombs may not attack HQs or airports).
@@ -199,6 +221,11 @@ pub struct Options {
     /// Plies played before a side may resign (seed 003 line 79 on the QQ platform: 20;
     /// 0 in the bare engine).
     pub min_plies_before_resign: u32,
+    /// Kind patterns that attack only with their abilities: their steps and runs (on
+    /// roads, railways, sea lanes or air lines) may not end on an enemy piece, while
+    /// their strikes and flights may (sanjun-hk: `["missile"]`, which attacks only along
+    /// air lines — seed 002: "攻擊時沿空軍航線攻擊").
+    pub attacks_only_by_ability: Vec<String>,
 }
 
 impl Default for Options {
@@ -227,6 +254,7 @@ impl Default for Options {
             hq_safe_from: Vec::new(),
             recon_lock_on: false,
             min_plies_before_resign: 0,
+            attacks_only_by_ability: Vec::new(),
         }
     }
 }
@@ -414,6 +442,10 @@ pub enum RulesError {
     /// `hq_safe_from` names a kind pattern that is not `"*"`, a kind id or a known group.
     #[error("options: unknown kind pattern {0:?} in \"hq_safe_from\"")]
     BadHqSafeFrom(String),
+    /// `attacks_only_by_ability` names a kind pattern that is not `"*"`, a kind id or a
+    /// known group.
+    #[error("options: unknown kind pattern {0:?} in \"attacks_only_by_ability\"")]
+    BadAttacksOnlyByAbility(String),
     /// The rule set is too large for the engine's fixed-size state.
     #[error("too many pieces: {0} (at most {max})", max = crate::position::MAX_PIECES)]
     TooManyPieces(usize),
@@ -470,6 +502,9 @@ pub(crate) struct MoveProfile {
     /// The arms it can never attack (bit `Arm as u8`; [`RuleSet::attacks_arm`]); only
     /// set when the army mixes arms.
     pub(crate) refused_arms: u8,
+    /// Whether its steps and runs may end on an enemy piece (not under
+    /// `attacks_only_by_ability`).
+    pub(crate) step_attacks: bool,
 }
 
 const PRESETS: &[(&str, &str)] = &[
@@ -672,6 +707,15 @@ impl RuleSet {
                 }
             }
         }
+        let mut by_ability_only = [false; PieceKind::COUNT];
+        for pattern in &spec.options.attacks_only_by_ability {
+            let pat = KindPattern::One(pattern.clone());
+            for kind in PieceKind::ALL {
+                if pattern_matches(&spec, &pat, kind).map_err(|_| RulesError::BadAttacksOnlyByAbility(pattern.clone()))? {
+                    by_ability_only[kind as usize] = true;
+                }
+            }
+        }
         check_options(&spec, &combat, &abilities)?;
         check_arms_public(&spec, &board)?;
         check_action_space(&spec, &board, &mobility, &abilities)?;
@@ -692,6 +736,7 @@ impl RuleSet {
                 spares_camps: spec.options.camps_protect && !camp_exempt[k],
                 spares_hqs: abilities[k] & Ability::Flight.bit() != 0 || hq_safe_from[k],
                 refused_arms: if has_arms { !attacks_arm[k] & 0b111 } else { 0 },
+                step_attacks: !by_ability_only[k],
             }
         });
         Ok(RuleSet {

@@ -338,3 +338,29 @@ fn old_fuzz_corpus_records_still_replay() {
         Game::from_record(&rec).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
+
+#[test]
+fn a_name_only_record_means_the_preset_as_it_stood_then() {
+    // An old record of sanjun-hk, written before the 2026-12-01 rulings (an officer
+    // attacking a missile: both; missiles attack by steps too), replays under those
+    // rules, not today's.
+    let empty = |rules: &str| {
+        let v = serde_json::json!({"format": "junqi-record/1", "rules": rules, "seed": 1, "actions": [], "result": null});
+        Game::from_record(&Record::from_json(&v.to_string()).unwrap()).unwrap()
+    };
+    let then = empty("sanjun-hk").rules().clone();
+    let today = RuleSet::preset("sanjun-hk").unwrap();
+    assert_eq!(junqi::resolve(&then, Commander, Missile), Outcome::Both);
+    assert_eq!(junqi::resolve(&today, Commander, Missile), Outcome::Lose);
+    assert!(then.options().attacks_only_by_ability.is_empty());
+    // Presets that did not change are today's, shared.
+    assert!(std::sync::Arc::ptr_eq(empty("classic").rules(), &RuleSet::preset("classic").unwrap()));
+    // A game played then, recorded by name, replays to the same game.
+    for seed in 0..2 {
+        let g = random_game_of(then.clone(), seed);
+        let mut v: serde_json::Value = serde_json::from_str(&g.record().to_json()).unwrap();
+        v["rules"] = serde_json::json!("sanjun-hk");
+        let again = Game::from_record(&Record::from_json(&v.to_string()).unwrap()).unwrap();
+        assert!(again.position().same_state(g.position()), "seed {seed}");
+    }
+}

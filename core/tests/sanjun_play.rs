@@ -366,6 +366,48 @@ fn a_missile_may_not_target_an_hq_or_an_airport() {
 }
 
 #[test]
+fn a_hk_missile_attacks_only_along_air_lines() {
+    // Issue 34, item 4 (seed 002: 攻擊時沿空軍航線攻擊): a sanjun-hk missile still walks,
+    // but a step may not end on an enemy piece; its flights may.
+    let pieces = [("e2", South, Missile), ("e1", South, Flag), ("e3", North, Infantry), ("e14", North, Flag), ("b13", North, Tank)];
+    let modern = rules("sanjun-modern");
+    assert!(targets(&arrange(&modern, &pieces, South), "e2").contains(&"e3".to_owned()), "modern: a step attack");
+    let r = rules("sanjun-hk");
+    let pos = arrange(&r, &pieces, South);
+    // Off the air lattice (row 2) it cannot fly, so it cannot attack e3 at all.
+    assert!(!targets(&pos, "e2").contains(&"e3".to_owned()));
+    let err = pos.check(mv(&r, "e2-e3")).unwrap_err();
+    assert!(matches!(err, PlayError::AttacksOnlyByAbility { .. }), "{err}");
+    assert!(err.to_string().contains("air lines"), "{err}");
+    // It still walks onto empty points.
+    let pos = arrange(&r, &[("e2", South, Missile), ("e1", South, Flag), ("e14", North, Flag), ("b13", North, Tank)], South);
+    assert!(targets(&pos, "e2").contains(&"e3".to_owned()));
+    // From the lattice the same neighbour is under its air line: a flight, allowed.
+    // (d3 is both a road step from e3 and below d3^, on e3^'s air line.)
+    let mut pos = arrange(&r, &[("e3", South, Missile), ("e1", South, Flag), ("d3", North, Infantry), ("e14", North, Flag), ("b13", North, Tank)], South);
+    assert!(targets(&pos, "e3").contains(&"d3".to_owned()));
+    let out = pos.play(mv(&r, "e3-d3")).unwrap();
+    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Both));
+    assert!(pos.piece_at(pt(&r, "d3")).is_none() && pos.piece_at(pt(&r, "e3")).is_none());
+}
+
+#[test]
+fn a_hk_officer_attacking_a_missile_loses() {
+    // Issue 34, item 3 (seed 002 line 5: 官兵遇武器即敗): in sanjun-hk an officer or
+    // soldier attacking a missile loses; modern gives both.
+    let pieces = [("e3", South, Commander), ("e1", South, Flag), ("e4", North, Missile), ("e14", North, Flag), ("b13", North, Tank)];
+    for (preset, want) in [("sanjun-hk", Outcome::Lose), ("sanjun-modern", Outcome::Both)] {
+        let r = rules(preset);
+        let mut pos = arrange(&r, &pieces, South);
+        let out = pos.play(mv(&r, "e3-e4")).unwrap();
+        assert_eq!(out.combat.map(|c| c.2), Some(want), "{preset}");
+    }
+    let hk = rules("sanjun-hk");
+    assert_eq!(junqi::resolve(&hk, Engineer, Missile), Outcome::Lose, "the engineer is a soldier too");
+    assert_eq!(junqi::resolve(&hk, Missile, Commander), Outcome::Both, "a missile that hits takes its target with it");
+}
+
+#[test]
 fn a_missile_never_walks_into_an_hq_either() {
     let r = rules("sanjun-modern");
     let pos = arrange(&r, &[("e13", South, Missile), ("e1", South, Flag), ("e14", North, Flag), ("b13", North, Infantry)], South);

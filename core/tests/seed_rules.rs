@@ -76,9 +76,10 @@ fn fanqi_smallest_piece_digs_mines_once_the_engineers_are_gone() {
         .unwrap(),
     );
     assert_eq!(dig(&both, PlatoonLeader, &[("e2", Bomb)]), Outcome::Lose);
+    // ... and then the smallest piece detonates the mine rather than digging it.
     assert_eq!(
         dig(&both, PlatoonLeader, &[("e2", Commander)]),
-        Outcome::Win
+        Outcome::Both
     );
     // Classic keeps the table: off by default, an option there.
     assert_eq!(
@@ -90,6 +91,24 @@ fn fanqi_smallest_piece_digs_mines_once_the_engineers_are_gone() {
         dig(&classic, PlatoonLeader, &[("e2", Commander)]),
         Outcome::Win
     );
+}
+
+#[test]
+fn with_engineers_and_bombs_gone_the_smallest_piece_detonates_the_mine() {
+    // Issue 34, item 5 (seed 003 line 39: 引爆地雷（踩地雷）): mine and piece both
+    // leave; "engineers_gone" (lines 55, 58: 挖) digs, the piece taking the mine's point.
+    for (mode, outcome, stays) in [
+        ("engineers_and_bombs_gone", Outcome::Both, None),
+        ("engineers_gone", Outcome::Win, Some((South, PlatoonLeader))),
+    ] {
+        let r = Arc::new(with_options("fanqi", &format!(r#"{{"smallest_digs_mines": "{mode}"}}"#)).unwrap());
+        let pieces = [("a9", South, PlatoonLeader), ("e2", South, Commander), ("a10", North, Mine), ("b12", North, Flag), ("e12", North, Commander)];
+        let mut pos = arrange(&r, &pieces, South);
+        let out = pos.play(mv(&r, "a9-a10")).unwrap();
+        assert_eq!(out.combat.unwrap().2, outcome, "{mode}");
+        assert_eq!(pos.piece_at(pt(&r, "a10")), stays, "{mode}");
+        assert!(pos.piece_at(pt(&r, "a9")).is_none(), "{mode}");
+    }
 }
 
 #[test]

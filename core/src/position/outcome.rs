@@ -220,6 +220,17 @@ pub enum PlayError {
         /// The rule set's minimum.
         min: u32,
     },
+    /// A kind that attacks only with its abilities (`attacks_only_by_ability`: the
+    /// missile in `sanjun-hk`) may not attack by a step or run.
+    #[error("the {kind} on {from} attacks only along its air lines, not by a step or run: it cannot attack {to} from there")]
+    AttacksOnlyByAbility {
+        /// The piece's kind (the mover's own piece).
+        kind: PieceKind,
+        /// Start point.
+        from: Arc<str>,
+        /// Target point.
+        to: Arc<str>,
+    },
     /// The piece cannot get there this turn.
     #[error("the {kind} on {from} cannot reach {to} this turn: no step, clear run, flight or strike joins them")]
     Unreachable {

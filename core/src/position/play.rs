@@ -197,8 +197,15 @@ impl Position {
                 return Err(PlayError::ForbiddenAttack { kind: slot.kind, from: name(from), target, to: name(def) });
             }
         }
-        use crate::rules::Mobility;
-        if self.rules.mobility(slot.kind) == Mobility::Immobile {
+        let mobility = self.rules.mobility(slot.kind);
+        if !self.rules.profile(slot.kind).step_attacks
+            && self.slot_at(to).is_some_and(|t| !self.rules.team_of(slot.owner).contains(t.owner))
+            && matches!(mobility, Mobility::Step | Mobility::RailStraight | Mobility::RailTurn)
+            && crate::movegen::land_run(&self.rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
+        {
+            return Err(PlayError::AttacksOnlyByAbility { kind: slot.kind, from: name(from), to: name(to) });
+        }
+        if mobility == Mobility::Immobile {
             return Err(PlayError::Immobile {
                 point: name(from),
                 kind: slot.kind,
