@@ -160,6 +160,11 @@ impl MineDigging {
 }
 
 /// Rule-set options (docs/classic.md, "Options").
+///
+/// Records store their rule set whole, and name-only records mean frozen presets
+/// ([`crate::RulesRef`]); both are read with today's defaults for options they do not
+/// name. So a new option's default must be the behaviour from before it existed, and an
+/// option's meaning is not changed in place once records use it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {

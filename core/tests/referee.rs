@@ -364,3 +364,26 @@ fn a_name_only_record_means_the_preset_as_it_stood_then() {
         assert!(again.position().same_state(g.position()), "seed {seed}");
     }
 }
+
+#[test]
+fn the_frozen_presets_of_name_only_records_never_change() {
+    // What a bare preset name in a record means is fixed for ever: these files are
+    // the presets as they stood on 2026-12-01. Editing one changes old records' games.
+    fn fnv(bytes: &[u8]) -> u64 {
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+    }
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/rules/record-1");
+    for (name, hash) in [
+        ("classic.json", 0xc7855799e9a8efb4),
+        ("fanqi.json", 0xf5af796ed9e94c65),
+        ("sanjun-book.json", 0x28f1914a76db888c),
+        ("sanjun-forum.json", 0xe5a03de0ed53d320),
+        ("sanjun-hk.json", 0x20e3651eedee8f4f),
+        ("sanjun-modern.json", 0xad3655cae3477c07),
+        ("siguo-2p.json", 0x79aa75f13174698a),
+        ("siguo.json", 0xfef474fce82e47a9),
+    ] {
+        let text = std::fs::read(format!("{dir}/{name}")).unwrap();
+        assert_eq!(fnv(&text), hash, "{name} was edited");
+    }
+}
