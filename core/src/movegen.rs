@@ -158,6 +158,21 @@ impl<S: PointBits> Mover<S> {
             Mobility::Sail | Mobility::SailAndLand => ship_targets(pos, from, mobility, forbidden),
             Mobility::Fly => air_targets(pos, from, self.occupied, self.own, forbidden),
         };
+        // `attacks_only_by_ability`: no step or run ends on an enemy piece (nor, for a
+        // plane, over one); the abilities below may still reach it.
+        if !profile.step_attacks && !t.is_empty() {
+            t = t.minus(self.occupied);
+            if mobility == Mobility::Fly {
+                let board = rules.board();
+                let mut over_enemy = S::EMPTY;
+                t.and(S::of(&board.air)).for_each(|q| {
+                    if board.below[q.index()].is_some_and(|s| self.occupied.contains(s) && !self.own.contains(s)) {
+                        over_enemy.insert(q);
+                    }
+                });
+                t = t.minus(over_enemy);
+            }
+        }
         if profile.strikes {
             t = t.or(strike_targets(pos, from, me, self.occupied, forbidden));
         }
@@ -476,8 +491,12 @@ pub(crate) fn manner_in(
         }
         return Attack::Move;
     }
-    if rules.has_ability(kind, Ability::Flight) && !land_run(rules, occupied, from, mobility, PointSet::EMPTY).contains(to) {
-        // Out of reach by road or rail: the missile flew (the outcome is the same).
+    if rules.has_ability(kind, Ability::Flight)
+        && (!rules.profile(kind).step_attacks && occupied.contains(to)
+            || !land_run(rules, occupied, from, mobility, PointSet::EMPTY).contains(to))
+    {
+        // Out of reach by road or rail, or a kind that attacks only with its abilities
+        // (`attacks_only_by_ability`): the missile flew (the outcome is the same).
         return Attack::Flight;
     }
     Attack::Move

@@ -19,28 +19,73 @@ pub const RECORD_FORMAT: &str = "junqi-record/1";
 /// Format tag of per-player records.
 pub const PLAYER_RECORD_FORMAT: &str = "junqi-player-record/1";
 
-/// A rule set in a record: a preset by name, or the complete description.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The rule set a record was played under.
+///
+/// Records written by this engine hold the complete rule set ([`RulesRef::Spec`]),
+/// whatever it is — a preset too — so a record replays the game it was made from
+/// however the presets change later. Reading, `rules` may be:
+/// - a rule-set object: complete, or `{"extends": "<preset>", "name": …, …}` over
+///   today's presets (as [`RuleSet::from_json`] reads it);
+/// - a bare preset name (`"fanqi"`): the form records had before they stored their rule
+///   set. It means the preset **as it stood then** (2026-12-01), a frozen copy kept for
+///   these records — not today's preset, which may have changed since.
+///
+/// ```
+/// let rules = junqi::RuleSet::from_json(
+///     r#"{"extends": "classic", "name": "classic-3", "options": {"rail_max_steps": 3}}"#,
+/// ).unwrap();
+/// let game = junqi::Game::with_rules(std::sync::Arc::new(rules), 7);
+/// let json = game.record().to_json();
+/// let again = junqi::Game::from_record(&junqi::Record::from_json(&json).unwrap()).unwrap();
+/// assert_eq!(again.rules().spec(), game.rules().spec());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum RulesRef {
-    /// A preset, by name.
+    /// A preset by name, as it stood when records held nothing more (see above).
     Preset(String),
     /// A complete rule set.
     Spec(Box<RuleSpec>),
 }
 
+impl<'de> Deserialize<'de> for RulesRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match Value::deserialize(d)? {
+            Value::String(name) => Ok(RulesRef::Preset(name)),
+            v @ Value::Object(_) => RuleSpec::from_value(v)
+                .map(|spec| RulesRef::Spec(Box::new(spec)))
+                .map_err(|e| D::Error::custom(format!("\"rules\": {e}"))),
+            _ => Err(D::Error::custom("\"rules\" must be a preset name or a rule set object")),
+        }
+    }
+}
+
 impl RulesRef {
+    /// The whole rule set, always: a record must not depend on what a preset's name
+    /// will mean later.
     fn of(rules: &RuleSet) -> RulesRef {
-        match RuleSet::preset(rules.name()) {
-            Ok(p) if std::ptr::eq(&*p, rules) || p.spec() == rules.spec() => RulesRef::Preset(rules.name().to_owned()),
-            _ => RulesRef::Spec(Box::new(rules.spec().clone())),
+        RulesRef::Spec(Box::new(rules.spec().clone()))
+    }
+
+    /// What to add to a replay error: a record that names only its preset may have been
+    /// made under an earlier version of it than the one frozen for such records.
+    fn hint(&self) -> String {
+        match self {
+            RulesRef::Preset(name) => format!(
+                " (the record names only its rule set, {name:?}, read as that preset stood on 2026-12-01; \
+                 a record made under an earlier version of it does not replay)"
+            ),
+            RulesRef::Spec(_) => String::new(),
         }
     }
 
-    fn load(&self, board: Option<&BoardSpec>) -> Result<Arc<RuleSet>, GameError> {
-        let spec = match self {
-            RulesRef::Preset(name) => RuleSet::preset(name)?.spec().clone(),
-            RulesRef::Spec(spec) => (**spec).clone(),
+    /// The rule set, compiled (on `board` when the record gives one).
+    pub(crate) fn load(&self, board: Option<&BoardSpec>) -> Result<Arc<RuleSet>, GameError> {
+        let spec = match (self, board) {
+            (RulesRef::Preset(name), None) => return Ok(RuleSet::record_1_preset(name)?),
+            (RulesRef::Preset(name), Some(_)) => RuleSet::record_1_preset(name)?.spec().clone(),
+            (RulesRef::Spec(spec), _) => (**spec).clone(),
         };
         let rules = match board {
             Some(b) => RuleSet::with_board(
@@ -208,14 +253,15 @@ impl Record {
                     .map_err(GameError::from)
                     .and_then(|a| game.play(a)),
             };
-            step.map_err(|e| GameError::Record(format!("entry {i}: {e}")))?;
+            step.map_err(|e| GameError::Record(format!("entry {i}: {e}{}", self.rules.hint())))?;
         }
         if game.result() != self.result {
             let say = |r: Option<GameResult>| r.map_or("no result".to_owned(), |r| crate::referee::describe_result(&r));
             return Err(GameError::Record(format!(
-                "the replay ends with {}, the record says {}",
+                "the replay ends with {}, the record says {}{}",
                 say(game.result()),
-                say(self.result)
+                say(self.result),
+                self.rules.hint()
             )));
         }
         Ok(game)

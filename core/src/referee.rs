@@ -892,6 +892,25 @@ impl Game {
         }))
     }
 
+    /// Whether `side` may offer or accept a draw: only sides still in play decide one
+    /// (see [`Position::may_decide_draw`]; docs/siguo.md). A referee that takes draw
+    /// offers asks this for the side offering and for each side accepting, and drops an
+    /// offer whose side goes out.
+    ///
+    /// ```
+    /// let mut g = junqi::Game::new("siguo", 1).unwrap();
+    /// for (i, side) in junqi::Side::ALL.into_iter().enumerate() {
+    ///     g.deploy_random(side, i as u64).unwrap();
+    /// }
+    /// assert!(g.may_decide_draw(junqi::Side::East).is_ok());
+    /// g.resign(junqi::Side::East).unwrap();
+    /// assert!(g.may_decide_draw(junqi::Side::East).is_err());
+    /// assert!(g.may_decide_draw(junqi::Side::West).is_ok());
+    /// ```
+    pub fn may_decide_draw(&self, side: Side) -> Result<(), GameError> {
+        Ok(self.position.may_decide_draw(side)?)
+    }
+
     /// The players agree to a draw.
     pub fn agree_draw(&mut self) -> Result<Report, GameError> {
         let result = self.position.agree_draw()?;

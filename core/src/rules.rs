@@ -111,8 +111,11 @@ pub enum Scouting {
     Sacrifice,
 }
 
-/// When a piece other than the engineer may dig mines (`smallest_digs_mines`, 翻棋:
-/// seed 003 lines 39, 55, 58).
+/// When a piece other than the engineer may take on mines, and how (`smallest_digs_mines`,
+/// 翻棋: seed 003 lines 39, 55, 58). The smallest piece attacks a mine as a stand-in kind
+/// ([`MineDigging::stand_in`]) and the combat table gives the outcome: as an engineer it
+/// digs the mine (the mine leaves, the piece takes its point), as a bomb it detonates it
+/// (both leave).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MineDigging {
@@ -120,14 +123,32 @@ pub enum MineDigging {
     #[default]
     Off,
     /// Once an army has no engineer left, its lowest-ranked officers still on the board
-    /// attack mines as an engineer does (seed 003 lines 55 and 58).
+    /// attack mines as an engineer does: they dig them (seed 003 lines 55 and 58: "工兵
+    /// 没了用最小的挖它").
     EngineersGone,
-    /// The same, but only once the army's bombs are gone too (seed 003 line 39: "如果
-    /// 工兵和炸弹死完，可以拿最小的棋子引爆地雷").
+    /// Once the army's engineers **and** bombs are gone, its lowest-ranked officers
+    /// attack mines as a bomb does: they detonate them, and both leave (seed 003 line
+    /// 39: "如果工兵和炸弹死完，可以拿最小的棋子引爆地雷（踩地雷）").
     EngineersAndBombsGone,
 }
 
 impl MineDigging {
+    /// The kind the smallest piece attacks a mine as: the engineer (digging) or the
+    /// bomb (detonating); `None` when off.
+    ///
+    /// ```
+    /// use junqi::{MineDigging, PieceKind};
+    /// assert_eq!(MineDigging::EngineersGone.stand_in(), Some(PieceKind::Engineer));
+    /// assert_eq!(MineDigging::EngineersAndBombsGone.stand_in(), Some(PieceKind::Bomb));
+    /// ```
+    pub const fn stand_in(self) -> Option<PieceKind> {
+        match self {
+            MineDigging::Off => None,
+            MineDigging::EngineersGone => Some(PieceKind::Engineer),
+            MineDigging::EngineersAndBombsGone => Some(PieceKind::Bomb),
+        }
+    }
+
     /// The snake_case name used in JSON.
     pub const fn name(self) -> &'static str {
         match self {
@@ -139,6 +160,11 @@ impl MineDigging {
 }
 
 /// Rule-set options (docs/classic.md, "Options").
+///
+/// Records store their rule set whole, and name-only records mean frozen presets
+/// ([`crate::RulesRef`]); both are read with today's defaults for options they do not
+/// name. So a new option's default must be the behaviour from before it existed, and an
+/// option's meaning is not changed in place once records use it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
@@ -187,8 +213,9 @@ pub struct Options {
     /// to every player for the rest of the game. Not the same as `open_play`, which
     /// shows only the two pieces of each combat.
     pub open_after_deploy: bool,
-    /// The smallest piece digs mines once the engineers (and optionally the bombs) are
-    /// gone (翻棋, seed 003 lines 39, 55, 58); see [`MineDigging`].
+    /// The smallest piece digs mines once the engineers are gone, or detonates them once
+    /// the engineers and the bombs are gone (翻棋, seed 003 lines 39, 55, 58); see
+    /// [`MineDigging`].
     pub smallest_digs_mines: MineDigging,
     /// Kind patterns that may not attack a piece standing in an HQ (seed 001 line 135:
     /// a variant in which bombs may not attack HQs or airports).
@@ -199,6 +226,11 @@ pub struct Options {
     /// Plies played before a side may resign (seed 003 line 79 on the QQ platform: 20;
     /// 0 in the bare engine).
     pub min_plies_before_resign: u32,
+    /// Kind patterns that attack only with their abilities: their steps and runs (on
+    /// roads, railways, sea lanes or air lines) may not end on an enemy piece, while
+    /// their strikes and flights may (sanjun-hk: `["missile"]`, which attacks only along
+    /// air lines — seed 002: "攻擊時沿空軍航線攻擊").
+    pub attacks_only_by_ability: Vec<String>,
 }
 
 impl Default for Options {
@@ -227,6 +259,7 @@ impl Default for Options {
             hq_safe_from: Vec::new(),
             recon_lock_on: false,
             min_plies_before_resign: 0,
+            attacks_only_by_ability: Vec::new(),
         }
     }
 }
@@ -338,6 +371,24 @@ pub struct RuleSpec {
     pub options: Options,
 }
 
+impl RuleSpec {
+    /// Reads a rule set description from parsed JSON, as [`RuleSet::from_json`] does
+    /// (complete, or `{"extends": "<preset>", "name": …}` over today's presets), without
+    /// compiling it.
+    pub fn from_value(value: serde_json::Value) -> Result<RuleSpec, RulesError> {
+        let unnamed = value
+            .as_object()
+            .filter(|o| !o.contains_key("name"))
+            .and_then(|o| o.get("extends"))
+            .map(|base| base.as_str().unwrap_or_default().to_owned());
+        let value = resolve_extends(value, 0, RuleSet::preset_json)?;
+        if let Some(base) = unnamed {
+            return Err(RulesError::MissingName(base));
+        }
+        serde_json::from_value(value).map_err(|e| RulesError::Json(e.to_string()))
+    }
+}
+
 /// A rule set that could not be loaded.
 #[derive(Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
@@ -396,6 +447,10 @@ pub enum RulesError {
     /// `hq_safe_from` names a kind pattern that is not `"*"`, a kind id or a known group.
     #[error("options: unknown kind pattern {0:?} in \"hq_safe_from\"")]
     BadHqSafeFrom(String),
+    /// `attacks_only_by_ability` names a kind pattern that is not `"*"`, a kind id or a
+    /// known group.
+    #[error("options: unknown kind pattern {0:?} in \"attacks_only_by_ability\"")]
+    BadAttacksOnlyByAbility(String),
     /// The rule set is too large for the engine's fixed-size state.
     #[error("too many pieces: {0} (at most {max})", max = crate::position::MAX_PIECES)]
     TooManyPieces(usize),
@@ -452,6 +507,9 @@ pub(crate) struct MoveProfile {
     /// The arms it can never attack (bit `Arm as u8`; [`RuleSet::attacks_arm`]); only
     /// set when the army mixes arms.
     pub(crate) refused_arms: u8,
+    /// Whether its steps and runs may end on an enemy piece (not under
+    /// `attacks_only_by_ability`).
+    pub(crate) step_attacks: bool,
 }
 
 const PRESETS: &[(&str, &str)] = &[
@@ -463,6 +521,19 @@ const PRESETS: &[(&str, &str)] = &[
     ("sanjun-hk", include_str!("../data/rules/sanjun-hk.json")),
     ("sanjun-book", include_str!("../data/rules/sanjun-book.json")),
     ("sanjun-forum", include_str!("../data/rules/sanjun-forum.json")),
+];
+
+/// The presets as they stood when records named them only (see
+/// [`RuleSet::record_1_preset`]). Never edit these files.
+const RECORD_1_PRESETS: &[(&str, &str)] = &[
+    ("classic", include_str!("../data/rules/record-1/classic.json")),
+    ("siguo", include_str!("../data/rules/record-1/siguo.json")),
+    ("siguo-2p", include_str!("../data/rules/record-1/siguo-2p.json")),
+    ("fanqi", include_str!("../data/rules/record-1/fanqi.json")),
+    ("sanjun-modern", include_str!("../data/rules/record-1/sanjun-modern.json")),
+    ("sanjun-hk", include_str!("../data/rules/record-1/sanjun-hk.json")),
+    ("sanjun-book", include_str!("../data/rules/record-1/sanjun-book.json")),
+    ("sanjun-forum", include_str!("../data/rules/record-1/sanjun-forum.json")),
 ];
 
 impl RuleSet {
@@ -516,18 +587,33 @@ impl RuleSet {
         }
         let value: serde_json::Value =
             serde_json::from_str(json).map_err(|e| RulesError::Json(e.to_string()))?;
-        let unnamed = value
-            .as_object()
-            .filter(|o| !o.contains_key("name"))
-            .and_then(|o| o.get("extends"))
-            .map(|base| base.as_str().unwrap_or_default().to_owned());
-        let value = resolve_extends(value, 0)?;
-        if let Some(base) = unnamed {
-            return Err(RulesError::MissingName(base));
+        RuleSet::from_spec(RuleSpec::from_value(value)?)
+    }
+
+    /// A preset as it stood when records named their rule set by preset name only
+    /// (record format `junqi-record/1` before 2026-12-01): what a record whose `rules`
+    /// is a bare name means. These copies are frozen: a preset may change, the game a
+    /// name-only record was made under may not (see [`crate::RulesRef`]).
+    pub(crate) fn record_1_preset(name: &str) -> Result<Arc<RuleSet>, RulesError> {
+        static CACHE: [std::sync::OnceLock<Arc<RuleSet>>; RECORD_1_PRESETS.len()] =
+            [const { std::sync::OnceLock::new() }; RECORD_1_PRESETS.len()];
+        let i = RECORD_1_PRESETS
+            .iter()
+            .position(|(n, _)| *n == name.trim())
+            .ok_or_else(|| RulesError::UnknownPreset(name.to_owned()))?;
+        if let Some(rules) = CACHE[i].get() {
+            return Ok(rules.clone());
         }
-        let spec: RuleSpec =
-            serde_json::from_value(value).map_err(|e| RulesError::Json(e.to_string()))?;
-        RuleSet::from_spec(spec)
+        let value: serde_json::Value =
+            serde_json::from_str(RECORD_1_PRESETS[i].1).map_err(|e| RulesError::Json(e.to_string()))?;
+        let value = resolve_extends(value, 0, |n| RECORD_1_PRESETS.iter().find(|(p, _)| *p == n).map(|(_, j)| *j))?;
+        let spec: RuleSpec = serde_json::from_value(value).map_err(|e| RulesError::Json(e.to_string()))?;
+        // Unchanged presets share today's compiled rule set.
+        let rules = match RuleSet::preset(name.trim()) {
+            Ok(today) if *today.spec() == spec => today,
+            _ => Arc::new(RuleSet::from_spec(spec)?),
+        };
+        Ok(CACHE[i].get_or_init(|| rules).clone())
     }
 
     /// Validates and compiles a rule set description.
@@ -626,6 +712,15 @@ impl RuleSet {
                 }
             }
         }
+        let mut by_ability_only = [false; PieceKind::COUNT];
+        for pattern in &spec.options.attacks_only_by_ability {
+            let pat = KindPattern::One(pattern.clone());
+            for kind in PieceKind::ALL {
+                if pattern_matches(&spec, &pat, kind).map_err(|_| RulesError::BadAttacksOnlyByAbility(pattern.clone()))? {
+                    by_ability_only[kind as usize] = true;
+                }
+            }
+        }
         check_options(&spec, &combat, &abilities)?;
         check_arms_public(&spec, &board)?;
         check_action_space(&spec, &board, &mobility, &abilities)?;
@@ -646,6 +741,7 @@ impl RuleSet {
                 spares_camps: spec.options.camps_protect && !camp_exempt[k],
                 spares_hqs: abilities[k] & Ability::Flight.bit() != 0 || hq_safe_from[k],
                 refused_arms: if has_arms { !attacks_arm[k] & 0b111 } else { 0 },
+                step_attacks: !by_ability_only[k],
             }
         });
         Ok(RuleSet {
@@ -914,7 +1010,11 @@ fn check_options(spec: &RuleSpec, combat: &CombatMatrix, abilities: &[u8; PieceK
 
 /// Replaces `"extends": "<preset>"` by the preset's keys, overridden by the object's
 /// own (`options` merged key by key). Presets may extend presets.
-fn resolve_extends(mut value: serde_json::Value, depth: usize) -> Result<serde_json::Value, RulesError> {
+fn resolve_extends(
+    mut value: serde_json::Value,
+    depth: usize,
+    presets: fn(&str) -> Option<&'static str>,
+) -> Result<serde_json::Value, RulesError> {
     use serde_json::Value;
     let Some(obj) = value.as_object_mut() else {
         return Ok(value);
@@ -928,11 +1028,10 @@ fn resolve_extends(mut value: serde_json::Value, depth: usize) -> Result<serde_j
     if depth > 8 {
         return Err(RulesError::Json(format!("\"extends\" chain through {base:?} is too deep")));
     }
-    let base_json =
-        RuleSet::preset_json(base).ok_or_else(|| RulesError::UnknownPreset(base.to_owned()))?;
+    let base_json = presets(base).ok_or_else(|| RulesError::UnknownPreset(base.to_owned()))?;
     let base_value: Value =
         serde_json::from_str(base_json).map_err(|e| RulesError::Json(e.to_string()))?;
-    let mut merged = resolve_extends(base_value, depth + 1)?;
+    let mut merged = resolve_extends(base_value, depth + 1, presets)?;
     let target = merged
         .as_object_mut()
         .ok_or_else(|| RulesError::Json(format!("preset {base:?} is not an object")))?;

@@ -71,7 +71,7 @@ fn variation(preset: &str, seed: u64) -> String {
     if roll(&mut rng, 4) {
         options.insert("min_plies_before_resign".into(), json!(rng.below(30)));
     }
-    for key in ["camp_exempt", "hq_safe_from"] {
+    for key in ["camp_exempt", "hq_safe_from", "attacks_only_by_ability"] {
         if roll(&mut rng, 5) {
             options.insert(key.into(), json!([pick(&mut rng, PATTERNS)]));
         }

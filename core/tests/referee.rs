@@ -256,3 +256,134 @@ fn errors_debug_as_their_messages() {
     let mut g = Game::new("classic", 1).unwrap();
     assert!(same(g.play_notation("a2-a6").unwrap_err()).starts_with("the game is in the deployment phase"));
 }
+
+/// A game of `rules` played at random to its end.
+fn random_game_of(rules: std::sync::Arc<RuleSet>, seed: u64) -> Game {
+    let mut g = Game::with_rules(rules.clone(), seed);
+    for (i, &side) in rules.sides().iter().enumerate() {
+        if !rules.deals() {
+            g.deploy_random(side, seed * 4 + i as u64).unwrap();
+        }
+    }
+    let mut rng = junqi::Rng::new(seed);
+    while g.result().is_none() {
+        let moves = g.legal_actions();
+        g.play(moves[rng.below(moves.len())]).unwrap();
+    }
+    g
+}
+
+#[test]
+fn records_store_their_whole_rule_set_even_a_presets() {
+    // A preset's game: the record holds the rule set itself, not a name whose meaning
+    // may change.
+    let g = random_game(3, 60);
+    let rec = g.record();
+    assert_eq!(rec.rules, junqi::RulesRef::Spec(Box::new(g.rules().spec().clone())));
+    assert_eq!(g.player_record(South).rules, rec.rules);
+    // A variant named like its preset whose option differs from the preset's default
+    // (as when a default changes after the game) replays to the same game.
+    let rules = std::sync::Arc::new(
+        RuleSet::from_json(r#"{"extends": "fanqi", "name": "fanqi", "options": {"smallest_digs_mines": "off"}}"#).unwrap(),
+    );
+    for seed in 0..3 {
+        let g = random_game_of(rules.clone(), seed);
+        let json = g.record().to_json();
+        assert!(json.contains(r#""smallest_digs_mines": "off""#));
+        let again = Game::from_record(&Record::from_json(&json).unwrap()).unwrap();
+        assert_eq!(again.rules().options().smallest_digs_mines, junqi::MineDigging::Off);
+        assert!(again.position().same_state(g.position()), "seed {seed}");
+        let beliefs = junqi::Beliefs::from_player_record(&g.player_record(North)).unwrap();
+        assert_eq!(beliefs.rules().options().smallest_digs_mines, junqi::MineDigging::Off);
+    }
+}
+
+#[test]
+fn a_records_rules_may_be_rule_set_json_or_an_old_preset_name() {
+    let g = random_game(5, 40);
+    let mut v: serde_json::Value = serde_json::from_str(&g.record().to_json()).unwrap();
+    // Rule-set JSON in the `extends` form, as a user writes it.
+    v["rules"] = serde_json::json!({"extends": "classic", "name": "classic"});
+    let again = Game::from_record(&Record::from_json(&v.to_string()).unwrap()).unwrap();
+    assert!(again.position().same_state(g.position()));
+    // The old form, a bare preset name, still loads.
+    v["rules"] = serde_json::json!("classic");
+    let again = Game::from_record(&Record::from_json(&v.to_string()).unwrap()).unwrap();
+    assert!(again.position().same_state(g.position()));
+    // Refusals say what is wrong with the rules.
+    v["rules"] = serde_json::json!({"extends": "classic"});
+    let err = Record::from_json(&v.to_string()).unwrap_err().to_string();
+    assert!(err.contains("\"rules\"") && err.contains("needs a \"name\""), "{err}");
+    v["rules"] = serde_json::json!(7);
+    let err = Record::from_json(&v.to_string()).unwrap_err().to_string();
+    assert!(err.contains("\"rules\" must be a preset name or a rule set object"), "{err}");
+    v["rules"] = serde_json::json!("chess");
+    let err = Game::from_record(&Record::from_json(&v.to_string()).unwrap()).unwrap_err().to_string();
+    assert!(err.contains("unknown rule set \"chess\""), "{err}");
+    // A name-only record that does not replay says how its name was read.
+    v["rules"] = serde_json::json!("classic");
+    v["result"] = serde_json::json!({"winners": ["south"], "reason": "resignation"});
+    let err = Game::from_record(&Record::from_json(&v.to_string()).unwrap()).unwrap_err().to_string();
+    assert!(err.contains("read as that preset stood on 2026-12-01"), "{err}");
+}
+
+#[test]
+fn old_fuzz_corpus_records_still_replay() {
+    // Records written before records stored their rule set (bare preset names).
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz/corpus/record_json");
+    for name in ["classic-3.json", "fanqi-9.json", "sanjun-modern-3.json", "siguo-3.json"] {
+        let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+        let rec = Record::from_json(&text).unwrap();
+        assert!(matches!(rec.rules, junqi::RulesRef::Preset(_)), "{name}");
+        Game::from_record(&rec).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+#[test]
+fn a_name_only_record_means_the_preset_as_it_stood_then() {
+    // An old record of sanjun-hk, written before the 2026-12-01 rulings (an officer
+    // attacking a missile: both; missiles attack by steps too), replays under those
+    // rules, not today's.
+    let empty = |rules: &str| {
+        let v = serde_json::json!({"format": "junqi-record/1", "rules": rules, "seed": 1, "actions": [], "result": null});
+        Game::from_record(&Record::from_json(&v.to_string()).unwrap()).unwrap()
+    };
+    let then = empty("sanjun-hk").rules().clone();
+    let today = RuleSet::preset("sanjun-hk").unwrap();
+    assert_eq!(junqi::resolve(&then, Commander, Missile), Outcome::Both);
+    assert_eq!(junqi::resolve(&today, Commander, Missile), Outcome::Lose);
+    assert!(then.options().attacks_only_by_ability.is_empty());
+    // Presets that did not change are today's, shared.
+    assert!(std::sync::Arc::ptr_eq(empty("classic").rules(), &RuleSet::preset("classic").unwrap()));
+    // A game played then, recorded by name, replays to the same game.
+    for seed in 0..2 {
+        let g = random_game_of(then.clone(), seed);
+        let mut v: serde_json::Value = serde_json::from_str(&g.record().to_json()).unwrap();
+        v["rules"] = serde_json::json!("sanjun-hk");
+        let again = Game::from_record(&Record::from_json(&v.to_string()).unwrap()).unwrap();
+        assert!(again.position().same_state(g.position()), "seed {seed}");
+    }
+}
+
+#[test]
+fn the_frozen_presets_of_name_only_records_never_change() {
+    // What a bare preset name in a record means is fixed for ever: these files are
+    // the presets as they stood on 2026-12-01. Editing one changes old records' games.
+    fn fnv(bytes: &[u8]) -> u64 {
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+    }
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/rules/record-1");
+    for (name, hash) in [
+        ("classic.json", 0xc7855799e9a8efb4),
+        ("fanqi.json", 0xf5af796ed9e94c65),
+        ("sanjun-book.json", 0x28f1914a76db888c),
+        ("sanjun-forum.json", 0xe5a03de0ed53d320),
+        ("sanjun-hk.json", 0x20e3651eedee8f4f),
+        ("sanjun-modern.json", 0xad3655cae3477c07),
+        ("siguo-2p.json", 0x79aa75f13174698a),
+        ("siguo.json", 0xfef474fce82e47a9),
+    ] {
+        let text = std::fs::read(format!("{dir}/{name}")).unwrap();
+        assert_eq!(fnv(&text), hash, "{name} was edited");
+    }
+}

@@ -178,6 +178,10 @@ fn hk(a: PieceKind, d: PieceKind) -> Outcome {
     if officer_rank(a).is_some() && matches!(d, Bomb | Fort) {
         return Win;
     }
+    // Seed 002 line 5: 官兵遇武器即敗 — the missile is a weapon like the others.
+    if officer_rank(a).is_some() && d == Missile {
+        return Lose;
+    }
     if d == Mine && hits_army(a) {
         return match a {
             Engineer | Fighter => Win,

@@ -366,6 +366,48 @@ fn a_missile_may_not_target_an_hq_or_an_airport() {
 }
 
 #[test]
+fn a_hk_missile_attacks_only_along_air_lines() {
+    // Issue 34, item 4 (seed 002: 攻擊時沿空軍航線攻擊): a sanjun-hk missile still walks,
+    // but a step may not end on an enemy piece; its flights may.
+    let pieces = [("e2", South, Missile), ("e1", South, Flag), ("e3", North, Infantry), ("e14", North, Flag), ("b13", North, Tank)];
+    let modern = rules("sanjun-modern");
+    assert!(targets(&arrange(&modern, &pieces, South), "e2").contains(&"e3".to_owned()), "modern: a step attack");
+    let r = rules("sanjun-hk");
+    let pos = arrange(&r, &pieces, South);
+    // Off the air lattice (row 2) it cannot fly, so it cannot attack e3 at all.
+    assert!(!targets(&pos, "e2").contains(&"e3".to_owned()));
+    let err = pos.check(mv(&r, "e2-e3")).unwrap_err();
+    assert!(matches!(err, PlayError::AttacksOnlyByAbility { .. }), "{err}");
+    assert!(err.to_string().contains("air lines"), "{err}");
+    // It still walks onto empty points.
+    let pos = arrange(&r, &[("e2", South, Missile), ("e1", South, Flag), ("e14", North, Flag), ("b13", North, Tank)], South);
+    assert!(targets(&pos, "e2").contains(&"e3".to_owned()));
+    // From the lattice the same neighbour is under its air line: a flight, allowed.
+    // (d3 is both a road step from e3 and below d3^, on e3^'s air line.)
+    let mut pos = arrange(&r, &[("e3", South, Missile), ("e1", South, Flag), ("d3", North, Infantry), ("e14", North, Flag), ("b13", North, Tank)], South);
+    assert!(targets(&pos, "e3").contains(&"d3".to_owned()));
+    let out = pos.play(mv(&r, "e3-d3")).unwrap();
+    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Both));
+    assert!(pos.piece_at(pt(&r, "d3")).is_none() && pos.piece_at(pt(&r, "e3")).is_none());
+}
+
+#[test]
+fn a_hk_officer_attacking_a_missile_loses() {
+    // Issue 34, item 3 (seed 002 line 5: 官兵遇武器即敗): in sanjun-hk an officer or
+    // soldier attacking a missile loses; modern gives both.
+    let pieces = [("e3", South, Commander), ("e1", South, Flag), ("e4", North, Missile), ("e14", North, Flag), ("b13", North, Tank)];
+    for (preset, want) in [("sanjun-hk", Outcome::Lose), ("sanjun-modern", Outcome::Both)] {
+        let r = rules(preset);
+        let mut pos = arrange(&r, &pieces, South);
+        let out = pos.play(mv(&r, "e3-e4")).unwrap();
+        assert_eq!(out.combat.map(|c| c.2), Some(want), "{preset}");
+    }
+    let hk = rules("sanjun-hk");
+    assert_eq!(junqi::resolve(&hk, Engineer, Missile), Outcome::Lose, "the engineer is a soldier too");
+    assert_eq!(junqi::resolve(&hk, Missile, Commander), Outcome::Both, "a missile that hits takes its target with it");
+}
+
+#[test]
 fn a_missile_never_walks_into_an_hq_either() {
     let r = rules("sanjun-modern");
     let pos = arrange(&r, &[("e13", South, Missile), ("e1", South, Flag), ("e14", North, Flag), ("b13", North, Infantry)], South);
@@ -534,6 +576,66 @@ fn open_play_shows_both_pieces_of_every_combat() {
     );
     pos.play(mv(&r, "d3-d4")).unwrap();
     assert!(!pos.knows(South, pt(&r, "d4")), "referee play shows nothing");
+}
+
+/// The open-play reveals of an action: (kind, told to) per revealed piece.
+fn open_reveals(out: &junqi::MoveOutcome) -> Vec<(junqi::PieceKind, Option<junqi::Side>)> {
+    out.reveals
+        .iter()
+        .flatten()
+        .filter(|x| x.cause == junqi::RevealCause::OpenPlay)
+        .map(|x| (x.kind, x.to))
+        .collect()
+}
+
+#[test]
+fn open_play_shows_both_pieces_of_a_shoot_down() {
+    // Issue 34, bug 2: a plane ending over an aa gun, or shot down on its way, fought
+    // the gun; both are shown to both players, like every combat under open play.
+    let r = with_options("sanjun-book", r#"{"open_play": true}"#);
+    for run in ["c1^-c10^", "c1^-c12^"] {
+        let mut pos = arrange(
+            &r,
+            &[("c1^", South, Fighter), ("e1", South, Flag), ("c10", North, AaGun), ("e14", North, Flag), ("b13", North, Infantry)],
+            South,
+        );
+        let out = pos.play(mv(&r, run)).unwrap();
+        assert!(out.shot_down_at.is_some(), "{run}");
+        assert_eq!(open_reveals(&out), vec![(Fighter, None), (AaGun, None)], "{run}");
+        assert!(pos.knows(South, pt(&r, "c10")) && pos.knows(North, pt(&r, "c10")), "{run}");
+    }
+    // The reverse, a gun striking a fighter: both shown too.
+    let mut pos = arrange(
+        &r,
+        &[("c3", South, AaGun), ("e1", South, Flag), ("c5^", North, Fighter), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    let out = pos.play(mv(&r, "c3-c5^")).unwrap();
+    assert_eq!(open_reveals(&out), vec![(AaGun, None), (Fighter, None)]);
+}
+
+#[test]
+fn every_reveal_of_an_action_is_kept() {
+    // A custom rule set gives the aa gun the recon's scouting too: one strike then shows
+    // the plane to the gun's owner (scouting), the gun to the plane's (anti-aircraft
+    // fire) and both to everyone (open play) — four reveals, none dropped.
+    let book: serde_json::Value = serde_json::from_str(&rules("sanjun-book").to_json()).unwrap();
+    let mut abilities = book["abilities"].clone();
+    abilities["aa_gun"] = serde_json::json!(["anti_air", "scout"]);
+    let json = serde_json::json!({"extends": "sanjun-book", "name": "t", "abilities": abilities, "options": {"open_play": true}});
+    let r = Arc::new(RuleSet::from_json(&json.to_string()).unwrap());
+    let mut pos = arrange(
+        &r,
+        &[("c3", South, AaGun), ("e1", South, Flag), ("c5^", North, Fighter), ("e14", North, Flag), ("b13", North, Infantry)],
+        South,
+    );
+    let out = pos.play(mv(&r, "c3-c5^")).unwrap();
+    let causes: Vec<_> = out.reveals.iter().flatten().map(|x| (x.kind, x.to, x.cause)).collect();
+    use junqi::RevealCause::*;
+    assert_eq!(
+        causes,
+        vec![(Fighter, Some(South), Scouted), (AaGun, Some(North), AntiAir), (AaGun, None, OpenPlay), (Fighter, None, OpenPlay)]
+    );
 }
 
 #[test]

@@ -76,9 +76,10 @@ fn fanqi_smallest_piece_digs_mines_once_the_engineers_are_gone() {
         .unwrap(),
     );
     assert_eq!(dig(&both, PlatoonLeader, &[("e2", Bomb)]), Outcome::Lose);
+    // ... and then the smallest piece detonates the mine rather than digging it.
     assert_eq!(
         dig(&both, PlatoonLeader, &[("e2", Commander)]),
-        Outcome::Win
+        Outcome::Both
     );
     // Classic keeps the table: off by default, an option there.
     assert_eq!(
@@ -90,6 +91,24 @@ fn fanqi_smallest_piece_digs_mines_once_the_engineers_are_gone() {
         dig(&classic, PlatoonLeader, &[("e2", Commander)]),
         Outcome::Win
     );
+}
+
+#[test]
+fn with_engineers_and_bombs_gone_the_smallest_piece_detonates_the_mine() {
+    // Issue 34, item 5 (seed 003 line 39: 引爆地雷（踩地雷）): mine and piece both
+    // leave; "engineers_gone" (lines 55, 58: 挖) digs, the piece taking the mine's point.
+    for (mode, outcome, stays) in [
+        ("engineers_and_bombs_gone", Outcome::Both, None),
+        ("engineers_gone", Outcome::Win, Some((South, PlatoonLeader))),
+    ] {
+        let r = Arc::new(with_options("fanqi", &format!(r#"{{"smallest_digs_mines": "{mode}"}}"#)).unwrap());
+        let pieces = [("a9", South, PlatoonLeader), ("e2", South, Commander), ("a10", North, Mine), ("b12", North, Flag), ("e12", North, Commander)];
+        let mut pos = arrange(&r, &pieces, South);
+        let out = pos.play(mv(&r, "a9-a10")).unwrap();
+        assert_eq!(out.combat.unwrap().2, outcome, "{mode}");
+        assert_eq!(pos.piece_at(pt(&r, "a10")), stays, "{mode}");
+        assert!(pos.piece_at(pt(&r, "a9")).is_none(), "{mode}");
+    }
 }
 
 #[test]
@@ -391,4 +410,37 @@ fn recon_lock_on_scouts_along_its_line_without_flying() {
             ..
         })
     ));
+}
+
+#[test]
+fn a_recon_that_locked_on_must_leave_its_point_next_turn() {
+    // A second lock-on from the same point is no move away (issue 34, bug 1): only an
+    // action that takes the recon off e1^ discharges the obligation.
+    let r = Arc::new(with_options("sanjun-modern", r#"{"recon_lock_on": true}"#).unwrap());
+    let pieces = [
+        ("e1^", South, Recon),
+        ("e1", South, Flag),
+        ("b2", South, Infantry),
+        ("e12", North, Cavalry),
+        ("e10", North, Infantry),
+        ("h13", North, Tank),
+        ("e14", North, Flag),
+    ];
+    let mut pos = arrange(&r, &pieces, South);
+    assert!(pos.play(mv(&r, "e1^-e12^")).unwrap().struck);
+    pos.play(mv(&r, "h13-h12")).unwrap();
+    assert_eq!(pos.obligation(South), Some(pt(&r, "e1^")));
+    assert!(matches!(pos.check(mv(&r, "e1^-e10^")), Err(PlayError::MustMoveAway(_))));
+    let legal = pos.legal_actions();
+    assert!(!legal.is_empty());
+    for a in &legal {
+        let Action::Move { from, to } = *a else { panic!("{a:?}") };
+        assert_eq!(from, pt(&r, "e1^"));
+        assert_ne!(to, pt(&r, "e10^"), "no second lock-on");
+        assert_ne!(to, pt(&r, "e12^"), "no second lock-on");
+    }
+    // Flying off the point discharges it.
+    pos.play(mv(&r, "e1^-e5^")).unwrap();
+    assert_eq!(pos.piece_at(pt(&r, "e5^")), Some((South, Recon)));
+    assert_eq!(pos.obligation(South), None);
 }

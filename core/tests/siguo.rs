@@ -222,3 +222,22 @@ fn resigning_puts_one_player_out() {
     assert_eq!(result.reason, EndReason::Resignation);
     assert!(result.winners.contains(South) && result.winners.contains(North));
 }
+
+#[test]
+fn only_seats_still_in_play_decide_a_draw() {
+    // Issue 27, item 5: an eliminated seat may neither offer nor accept a draw.
+    let mut g = four_player_game(&siguo(), 5);
+    for side in [South, East, North, West] {
+        assert!(g.may_decide_draw(side).is_ok(), "{side}");
+    }
+    g.resign(East).unwrap();
+    let err = g.may_decide_draw(East).unwrap_err();
+    assert!(matches!(err, junqi::GameError::Play(PlayError::NotPlaying(East))), "{err}");
+    assert_eq!(err.to_string(), "east is not in the game");
+    assert!(g.may_decide_draw(West).is_ok(), "its partner still decides for the team");
+    // Not a side of the game at all, and a finished game.
+    let classic = Game::new("classic", 1).unwrap();
+    assert!(classic.may_decide_draw(East).is_err());
+    g.agree_draw().unwrap();
+    assert!(matches!(g.may_decide_draw(South), Err(junqi::GameError::Play(PlayError::GameOver))));
+}

@@ -97,7 +97,7 @@ def test_record_round_trip() -> None:
     assert again.legal_action_ids() == game.legal_action_ids()
     assert junqi.Game.from_record(json.loads(text)).same_state(game)
     record = json.loads(text)
-    assert record["seed"] == 11 and record["rules"] == "classic"
+    assert record["seed"] == 11 and record["rules"]["name"] == "classic"
     # Both continue identically.
     play_some(game, 20, seed=2)
     play_some(again, 20, seed=2)

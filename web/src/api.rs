@@ -438,6 +438,8 @@ async fn draw(
     }
     change(&app, &id, &headers, &q, |table, side| {
         table.check_playing()?;
+        // Only seats still in play offer or accept a draw (the core decides who).
+        table.game.may_decide_draw(side)?;
         let team = table.game.rules().team_of(side);
         // An offer of the other team, which this seat may accept or decline.
         let other = table.draw_offer.filter(|o| !team.contains(*o));

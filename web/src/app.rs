@@ -157,7 +157,8 @@ pub fn commit(
         (Some(secs), true) => Some(crate::clock::now_ms() + i64::from(secs) * 1000),
         _ => None,
     };
-    if !table.playing() {
+    // An offer lapses when the game ends or its seat goes out (docs/siguo.md).
+    if !table.playing() || table.draw_offer.is_some_and(|s| table.game.may_decide_draw(s).is_err()) {
         table.draw_offer = None;
     }
     if let Err(e) = app.store.save(&table.to_row()) {

@@ -928,3 +928,28 @@ async fn fanqi_flips_and_has_no_deployment() {
         .await;
     assert_eq!(r.json()["result"]["winners"], json!(["south"]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_seats_in_play_decide_a_siguo_draw() {
+    // An eliminated seat can neither offer nor accept a draw, and its pending offer
+    // lapses when it goes out (the core's Game::may_decide_draw decides).
+    let db = TempDb::new("siguo-draws");
+    let server = server(&db).await;
+    let mut c = Client::new(server.addr);
+    let g = create(&mut c, r#"{"rules": "siguo"}"#).await;
+    let (id, tokens) = (g.id.as_str(), seats(&g));
+    assert_eq!(tokens.len(), 4);
+    deploy_all(&mut c, id, &tokens).await;
+    let t = |s: &str| g.tokens[s].clone();
+    let r = c.post(&format!("/api/games/{id}/draw"), Some(&t("east")), r#"{"offer": true}"#).await;
+    assert_eq!(r.json()["draw_offer"], "east", "{}", r.body);
+    let r = c.post(&format!("/api/games/{id}/resign"), Some(&t("east")), "").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.json()["draw_offer"].is_null(), "the offer lapses with its seat: {}", r.json()["draw_offer"]);
+    refused(&mut c, id, &tokens, "/draw", Some(&t("east")), r#"{"offer": true}"#, "illegal_action").await;
+    let r = c.post(&format!("/api/games/{id}/draw"), Some(&t("south")), r#"{"offer": true}"#).await;
+    assert_eq!(r.json()["draw_offer"], "south", "{}", r.body);
+    refused(&mut c, id, &tokens, "/draw", Some(&t("east")), r#"{"accept": true}"#, "illegal_action").await;
+    let r = c.post(&format!("/api/games/{id}/draw"), Some(&t("west")), r#"{"accept": true}"#).await;
+    assert_eq!(r.json()["result"]["reason"], "agreement", "{}", r.body);
+}

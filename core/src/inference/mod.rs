@@ -799,15 +799,17 @@ impl Beliefs {
         {
             return observed == Outcome::Lose;
         }
-        // `smallest_digs_mines`: an officer may take a mine as an engineer would (when
-        // it is its army's smallest piece and the engineers are gone: allowed either way).
-        if def == PieceKind::Mine
-            && opts.smallest_digs_mines != crate::rules::MineDigging::Off
-            && att != PieceKind::Engineer
-            && att.class() == crate::piece::PieceClass::Officer
-            && self.rules.combat_outcome(PieceKind::Engineer, PieceKind::Mine) == observed
-        {
-            return true;
+        // `smallest_digs_mines`: an officer may take on a mine as its stand-in would (an
+        // engineer digs, a bomb detonates) when it is its army's smallest piece and the
+        // engineers (and bombs) are gone: allowed either way.
+        if let Some(stand_in) = opts.smallest_digs_mines.stand_in() {
+            if def == PieceKind::Mine
+                && att != PieceKind::Engineer
+                && att.class() == crate::piece::PieceClass::Officer
+                && self.rules.combat_outcome(stand_in, PieceKind::Mine) == observed
+            {
+                return true;
+            }
         }
         base == observed
     }
@@ -1002,9 +1004,7 @@ fn air_run(board: &crate::board::Board, from: Point, to: Point) -> Option<&[Poin
 impl crate::record::RulesRef {
     /// The rule set a record names (for inference from a player record).
     pub(crate) fn load_for_inference(&self) -> Result<Arc<RuleSet>, GameError> {
-        match self {
-            crate::record::RulesRef::Preset(name) => Ok(RuleSet::preset(name)?),
-            crate::record::RulesRef::Spec(spec) => Ok(Arc::new(RuleSet::from_spec((**spec).clone())?)),
-        }
+        // The same reading as a full record's (a bare name is the frozen preset).
+        self.load(None)
     }
 }

@@ -30,6 +30,7 @@ mod ruling;
 
 pub use outcome::{
     Eliminations, EndReason, GameResult, MoveOutcome, Phase, PlayError, Reveal, RevealCause, SeenPiece, TimeOutOutcome,
+    MAX_REVEALS,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -220,6 +220,17 @@ pub enum PlayError {
         /// The rule set's minimum.
         min: u32,
     },
+    /// A kind that attacks only with its abilities (`attacks_only_by_ability`: the
+    /// missile in `sanjun-hk`) may not attack by a step or run.
+    #[error("the {kind} on {from} attacks only along its air lines, not by a step or run: it cannot attack {to} from there")]
+    AttacksOnlyByAbility {
+        /// The piece's kind (the mover's own piece).
+        kind: PieceKind,
+        /// Start point.
+        from: Arc<str>,
+        /// Target point.
+        to: Arc<str>,
+    },
     /// The piece cannot get there this turn.
     #[error("the {kind} on {from} cannot reach {to} this turn: no step, clear run, flight or strike joins them")]
     Unreachable {
@@ -333,8 +344,9 @@ pub struct MoveOutcome {
     /// The plane was shot down on its way (海陆空三军棋): at the air position above the
     /// gun, or at the gun's point when no air position is above it.
     pub shot_down_at: Option<Point>,
-    /// Identities this action showed (scouting, anti-aircraft guns, open play).
-    pub reveals: [Option<Reveal>; 3],
+    /// Identities this action showed (scouting, anti-aircraft guns, open play), in
+    /// order; unused slots are `None`.
+    pub reveals: [Option<Reveal>; MAX_REVEALS],
     /// A submarine evaded and its owner must now step it away from this point
     /// ([`Phase::Reaction`]).
     pub reaction_due: Option<Point>,
@@ -359,18 +371,27 @@ impl MoveOutcome {
             defender_at: None,
             struck: false,
             shot_down_at: None,
-            reveals: [None; 3],
+            reveals: [None; MAX_REVEALS],
             reaction_due: None,
             reaction: false,
         }
     }
 
+    /// Keeps a reveal. There is room for every reveal one action can make (see
+    /// [`MAX_REVEALS`]), whatever abilities a rule set gives one kind.
     pub(super) fn push_reveal(&mut self, r: Reveal) {
-        if let Some(slot) = self.reveals.iter_mut().find(|x| x.is_none()) {
+        let slot = self.reveals.iter_mut().find(|x| x.is_none());
+        debug_assert!(slot.is_some(), "more than {MAX_REVEALS} reveals in one action");
+        if let Some(slot) = slot {
             *slot = Some(r);
         }
     }
 }
+
+/// Most reveals one action makes: a scouting, an anti-aircraft gun's, and open play's
+/// two (both pieces of the combat) — also when a rule set gives one kind both the
+/// `scout` and the `anti_air` ability. A shoot-down makes at most three.
+pub const MAX_REVEALS: usize = 4;
 
 /// Sides eliminated by one action while the game went on (at most three of four).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

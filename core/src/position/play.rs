@@ -33,7 +33,7 @@ impl Position {
         }
         let side = self.rules.sides()[self.turn as usize];
         if let Some(from) = self.obligation(side) {
-            out.extend(self.targets(from).iter().map(|to| Action::Move { from, to }));
+            out.extend(self.leaving_targets(from).iter().map(|to| Action::Move { from, to }));
             return;
         }
         if let Some(army) = self.armies[side as usize] {
@@ -102,7 +102,24 @@ impl Position {
             return None;
         }
         let at = Point(self.slots[id as usize].at);
-        (!self.targets(at).is_empty()).then_some(at)
+        (!self.leaving_targets(at).is_empty()).then_some(at)
+    }
+
+    /// The targets of the piece on `at` that take it off its point: every target but a
+    /// strike, which is made from where the striker stands (a recon's lock-on under
+    /// `recon_lock_on`). Only these discharge an obligation to move away. Whether an
+    /// action is a strike depends only on public facts (kinds of one's own pieces, the
+    /// owners on the target).
+    pub(super) fn leaving_targets(&self, at: Point) -> PointSet {
+        let mut t = self.targets(at);
+        if let Some(me) = self.slot_at(at) {
+            for to in t.iter() {
+                if crate::movegen::manner(self, at, to, me.kind) == Attack::Strike {
+                    t.remove(to);
+                }
+            }
+        }
+        t
     }
 
     /// Empty sea points a submarine on `p` may step to.
@@ -166,7 +183,7 @@ impl Position {
             return Err(PlayError::NotYourPiece(name(from)));
         }
         if let Some(must) = self.obligation(side) {
-            if must != from {
+            if must != from || self.targets(from).contains(to) && !self.leaving_targets(from).contains(to) {
                 return Err(PlayError::MustMoveAway(name(must)));
             }
         }
@@ -180,8 +197,15 @@ impl Position {
                 return Err(PlayError::ForbiddenAttack { kind: slot.kind, from: name(from), target, to: name(def) });
             }
         }
-        use crate::rules::Mobility;
-        if self.rules.mobility(slot.kind) == Mobility::Immobile {
+        let mobility = self.rules.mobility(slot.kind);
+        if !self.rules.profile(slot.kind).step_attacks
+            && self.slot_at(to).is_some_and(|t| !self.rules.team_of(slot.owner).contains(t.owner))
+            && matches!(mobility, Mobility::Step | Mobility::RailStraight | Mobility::RailTurn)
+            && crate::movegen::land_run(&self.rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
+        {
+            return Err(PlayError::AttacksOnlyByAbility { kind: slot.kind, from: name(from), to: name(to) });
+        }
+        if mobility == Mobility::Immobile {
             return Err(PlayError::Immobile {
                 point: name(from),
                 kind: slot.kind,
@@ -260,6 +284,8 @@ impl Position {
                     cause: RevealCause::AntiAir,
                 });
                 out.shot_down_at = Some(at);
+                // A shoot-down is a combat too: open play shows both pieces.
+                self.open_play_reveal(&mut out, (att, from), (gun, Point(g.at)));
                 self.remove(att);
                 self.end_turn(true, &mut out.eliminated);
                 out.result = self.result;
@@ -315,12 +341,7 @@ impl Position {
                 out.push_reveal(Reveal { point: from, owner: army, kind: att_kind, to: Some(p), cause: RevealCause::AntiAir });
             }
         }
-        if rules.options().open_play {
-            self.reveal_to_all(att);
-            self.reveal_to_all(def);
-            out.push_reveal(Reveal { point: from, owner: army, kind: att_kind, to: None, cause: RevealCause::OpenPlay });
-            out.push_reveal(Reveal { point: def_at, owner: def_slot.owner, kind: def_slot.kind, to: None, cause: RevealCause::OpenPlay });
-        }
+        self.open_play_reveal(&mut out, (att, from), (def, def_at));
         // Who leaves and who moves (combat::resolution): a bombarding ship never
         // leaves; a missile never enters the air; a repelled plane stays above a
         // surface target but where it was against a plane.
@@ -393,6 +414,19 @@ impl Position {
         self.end_turn(removed, &mut out.eliminated);
         out.result = self.result;
         out
+    }
+
+    /// `open_play` (密布明战法): both pieces of a combat — each given as its id and
+    /// point — are shown to every player. Every path that ends a combat calls this.
+    fn open_play_reveal(&mut self, out: &mut MoveOutcome, (att, from): (u8, Point), (def, def_at): (u8, Point)) {
+        if !self.rules.options().open_play {
+            return;
+        }
+        for (id, at) in [(att, from), (def, def_at)] {
+            let s = self.slots[id as usize];
+            self.reveal_to_all(id);
+            out.push_reveal(Reveal { point: at, owner: s.owner, kind: s.kind, to: None, cause: RevealCause::OpenPlay });
+        }
     }
 
     /// The reacting submarine steps away; then the interrupted turn ends.

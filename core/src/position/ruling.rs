@@ -27,10 +27,11 @@ impl Position {
         {
             return Outcome::Lose;
         }
-        let kind = if d.kind == PieceKind::Mine && self.digs_mines(a) {
-            PieceKind::Engineer
-        } else {
-            a.kind
+        // `smallest_digs_mines`: the smallest piece attacks a mine as its stand-in (an
+        // engineer digs, a bomb detonates); the table gives the outcome.
+        let kind = match rules.options().smallest_digs_mines.stand_in() {
+            Some(stand_in) if d.kind == PieceKind::Mine && self.digs_mines(a) => stand_in,
+            _ => a.kind,
         };
         match rules.combat_outcome(kind, d.kind) {
             // A pairing the rules forbid, on a kind the mover could not see: repelled.
@@ -39,7 +40,7 @@ impl Position {
         }
     }
 
-    /// Whether the piece `a` (not an engineer) attacks mines as an engineer does under
+    /// Whether the piece `a` (not an engineer) attacks mines as its stand-in under
     /// `smallest_digs_mines`: its army has no engineer (and, with
     /// `engineers_and_bombs_gone`, no bomb) on the board, and no officer on the board
     /// ranks lower than it. Face-down pieces (翻棋) count; which kinds an army has left
