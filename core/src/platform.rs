@@ -199,7 +199,11 @@ fn check_winners(rules: &RuleSet, result: &GameResult) -> Result<(), PlatformErr
         )));
     }
     for w in result.winners.iter() {
-        if let Some(ally) = rules.team_of(w).iter().find(|a| !result.winners.contains(*a)) {
+        if let Some(ally) = rules
+            .team_of(w)
+            .iter()
+            .find(|a| !result.winners.contains(*a))
+        {
             return Err(PlatformError::Winners(format!(
                 "{} won without its ally {ally}: a team wins or loses together",
                 w

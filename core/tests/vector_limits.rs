@@ -31,13 +31,22 @@ fn a_huge_number_of_games_is_refused_before_any_allocation() {
     let rules = RuleSet::preset("classic").unwrap();
     for n in [MAX_VECTOR_GAMES + 1, 1 << 40, 1 << 62, usize::MAX] {
         let err = VectorEnv::new(rules.clone(), n, 0).err().expect("refused");
-        assert_eq!(err, VectorError::TooManyGames { n, max: MAX_VECTOR_GAMES });
+        assert_eq!(
+            err,
+            VectorError::TooManyGames {
+                n,
+                max: MAX_VECTOR_GAMES
+            }
+        );
         assert_eq!(
             err.to_string(),
             format!("{n} games asked of a vector environment: at most 65536 are allowed")
         );
     }
-    assert_eq!(VectorEnv::new(rules, 0, 0).err(), Some(VectorError::NoGames));
+    assert_eq!(
+        VectorEnv::new(rules, 0, 0).err(),
+        Some(VectorError::NoGames)
+    );
     assert_eq!(
         VectorError::OutOfMemory { n: 7 }.to_string(),
         "not enough memory for a vector environment of 7 games"
@@ -83,7 +92,9 @@ fn one_steps_games_always_fit_in_the_queue() {
 #[test]
 fn a_ply_limit_of_zero_is_no_limit() {
     let rules = RuleSet::preset("classic").unwrap();
-    let mut env = VectorEnv::new(rules.clone(), 3, 2).unwrap().with_max_plies(Some(0));
+    let mut env = VectorEnv::new(rules.clone(), 3, 2)
+        .unwrap()
+        .with_max_plies(Some(0));
     assert_eq!(env.max_plies(), None);
     for _ in 0..5 {
         let (_, trunc) = step(&mut env);
