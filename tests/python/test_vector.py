@@ -203,7 +203,7 @@ def test_a_step_plays_the_actions_it_checked_while_another_thread_rewrites_them(
     # no longer replay) or panicked half-way. Now each step is all or nothing.
     import threading
 
-    env = junqi.VectorEnv("classic", 64, seed=5, threads=2)
+    env = junqi.VectorEnv("classic", 128, seed=5, threads=2)
     env.reset()
     actions = env.random_actions()
     illegal = np.full(env.n, env.action_space - 1, dtype=np.int64)
@@ -216,6 +216,10 @@ def test_a_step_plays_the_actions_it_checked_while_another_thread_rewrites_them(
 
     legal_now = [actions.copy()]
     t = threading.Thread(target=rewrite)
+    # Hand the GIL over often, so that the rewriting runs whenever the step has let
+    # go of it.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
     t.start()
     try:
         played = refused = 0
@@ -234,6 +238,7 @@ def test_a_step_plays_the_actions_it_checked_while_another_thread_rewrites_them(
     finally:
         stop.set()
         t.join()
+        sys.setswitchinterval(interval)
     assert played + refused == 60
     for i in range(env.n):
         # Every game is one its record replays (no illegal move slipped in).
