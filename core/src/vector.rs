@@ -433,12 +433,13 @@ impl VectorEnv {
     /// # Panics
     /// If `masks` does not hold `len() × action_space()` flags or `to_act` `len()`
     /// seats (buffers are the caller's to size; [`VectorEnv::step`] reports them as
-    /// errors because it also checks actions).
+    /// errors because it also checks actions), before any game is restarted.
     pub fn reset(&mut self, seed: Option<u64>, masks: &mut [bool], to_act: &mut [i8]) {
-        self.reset_inner(seed);
+        // Checked before anything changes: a refused call (here a panic) changes nothing.
         let (space, n) = (self.action_space(), self.len());
         assert_eq!(masks.len(), n * space, "mask buffer");
         assert_eq!(to_act.len(), n, "to_act buffer");
+        self.reset_inner(seed);
         for (i, slot) in self.slots.iter().enumerate() {
             write_row(
                 &self.rules,
@@ -454,7 +455,8 @@ impl VectorEnv {
     ///
     /// # Panics
     /// As [`VectorEnv::reset`], and if the environment does not observe or
-    /// `observations` is shorter than `len() × observation_len()`.
+    /// `observations` is shorter than `len() × observation_len()` (before any game is
+    /// restarted).
     pub fn reset_observing(
         &mut self,
         seed: Option<u64>,
@@ -465,6 +467,10 @@ impl VectorEnv {
         assert!(
             self.observe,
             "reset_observing on an environment that does not observe"
+        );
+        assert!(
+            observations.len() >= self.len() * self.observation_len(),
+            "observation buffer"
         );
         self.reset(seed, masks, to_act);
         let len = self.observation_len();

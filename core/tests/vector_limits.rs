@@ -104,3 +104,31 @@ fn a_ply_limit_of_zero_is_no_limit() {
     let env = VectorEnv::new(rules, 1, 2).unwrap().with_max_plies(Some(7));
     assert_eq!(env.max_plies(), Some(7));
 }
+
+#[test]
+fn a_reset_refused_for_its_buffers_restarts_nothing() {
+    // Every refusal comes before any change: reset used to restart every game, then
+    // panic on a short buffer.
+    let rules = RuleSet::preset("classic").unwrap();
+    let mut env = VectorEnv::new(rules, 2, 5).unwrap().with_observations(true);
+    step(&mut env);
+    let space = env.action_space();
+    let obs_len = env.observation_len();
+    let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        env.reset(None, &mut vec![false; space], &mut [0; 2]);
+    }));
+    assert!(refused.is_err());
+    let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        env.reset_observing(
+            None,
+            &mut vec![0.0; obs_len],
+            &mut vec![false; 2 * space],
+            &mut [0; 2],
+        );
+    }));
+    assert!(refused.is_err());
+    assert_eq!(
+        (env.game(0).position().ply(), env.game(1).position().ply()),
+        (1, 1)
+    );
+}
