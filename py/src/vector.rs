@@ -27,8 +27,9 @@ fn vector_err(e: junqi::VectorError) -> PyErr {
 
 /// The caller's actions as the step's own copy: integers only (a Python ``int`` or a
 /// numpy integer, not a bool), in a one-dimensional numpy array of an integer dtype or
-/// a sequence (read up to `n + 1` items). The copy is checked and played, so a caller rewriting its array while
-/// the step runs (the GIL is released) cannot change what was checked.
+/// a sequence (read up to `n + 1` items). The copy is checked and played, so a caller
+/// rewriting its array while the step runs (the GIL is released) cannot change what
+/// was checked.
 fn actions_arg(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
     let py = actions.py();
     if let Ok(arr) = actions.cast::<PyUntypedArray>() {
@@ -91,7 +92,10 @@ fn actions_arg(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
             return Err(PyValueError::new_err(format!("{got} actions for {n} games")));
         }
         let item = item?;
-        if item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>() || item.cast::<PyUntypedArray>().is_ok() {
+        let nested = item.is_instance_of::<PyList>()
+            || item.is_instance_of::<PyTuple>()
+            || item.cast::<PyUntypedArray>().is_ok();
+        if nested {
             return Err(PyValueError::new_err(format!(
                 "actions must be one-dimensional: actions[{i}] is a {}",
                 item.get_type().name()?
@@ -296,8 +300,8 @@ impl VectorEnv {
 
     /// Plays ``actions[i]`` (an action id; a sequence of ``int`` or a one-dimensional
     /// numpy array of an integer dtype, of length ``n``: floats, bools, strings are
-    /// refused with ``TypeError``) in every game ``i`` and returns ``(observations, masks, rewards,
-    /// terminated, truncated, to_act)``: rewards ``float32 [n, seats]`` (+1 to each
+    /// refused with ``TypeError``) in every game ``i`` and returns ``(observations,
+    /// masks, rewards, terminated, truncated, to_act)``: rewards ``float32 [n, seats]`` (+1 to each
     /// seat of the winning side or team, −1 to the others, 0 for a draw and while a
     /// game goes on), terminated and truncated ``bool [n]`` (the game ended by the
     /// rules, or reached ``max_plies``; it has been restarted), the rest as in

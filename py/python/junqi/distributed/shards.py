@@ -98,7 +98,9 @@ def verify_shard(
 
     A complete games shard reads back with every page checksum right and holds one row
     per game of its range, in order, each of ``rules`` and ``run_seed``; with
-    ``steps``, the steps shard reads back too and holds one row per ply of those games.
+    ``steps``, the steps shard's footer and ``game`` column read back (checksums
+    verified; its observation and mask pages, most of the file, are not read) and it
+    holds one row per ply of those games.
     Raises ``ForeignShardError`` when the shard holds games of another run seed.
     """
     path = shard_path(out, "games", start, stop)
