@@ -49,6 +49,17 @@
 #define JUNQI_POINT_NONE UINT32_MAX
 
 /**
+ * The most games a vector environment holds (`junqi_vector_env_new` refuses more).
+ */
+#define JUNQI_MAX_VECTOR_GAMES 65536
+
+/**
+ * The least number of finished games a vector environment keeps waiting (see
+ * `junqi_vector_env_finished_len`).
+ */
+#define JUNQI_MAX_FINISHED_GAMES 1024
+
+/**
  * The result of every fallible function of the library.
  *
  * `JUNQI_STATUS_OK` (0) means success; every other value is a failure whose text is
@@ -378,7 +389,8 @@ typedef struct junqi_rules junqi_rules;
  * `n` refereed games of one rule set stepped together (opaque): each step plays one
  * action in every game, writes the next players' masks (and observations), the
  * rewards, and restarts finished games at once (same-step auto-reset), keeping each
- * finished game for `junqi_vector_env_next_finished`.
+ * finished game for `junqi_vector_env_next_finished` in a bounded queue (see
+ * `junqi_vector_env_finished_len`).
  *
  * Every game is seeded from the environment's seed, its slot and its episode number,
  * so a run is the same for any number of threads. Observations come from each
@@ -1505,8 +1517,9 @@ junqi_status junqi_platform_level_for(int64_t points, char **json_out);
  *   `"protected"`, `"loss"`, `"draw"` or `"no_score"`.
  *
  * Status: `OK`; `NULL_POINTER`; `INVALID_UTF8`; `INVALID_JSON` (also: not of that
- * shape); `SIDE_NOT_IN_GAME` (a seat for a side that does not play, twice, or missing).
- * Thread safety: any thread.
+ * shape, or a result no game can have: every side a winner, or a side that won
+ * without its allies); `SIDE_NOT_IN_GAME` (a seat for a side that does not play,
+ * twice, or missing). Thread safety: any thread.
  *
  * # Safety
  * `rules` is NULL or a live `junqi_rules`; `request_json` is NULL or a NUL-terminated
@@ -1623,16 +1636,20 @@ junqi_status junqi_rules_observation_size(const junqi_rules *rules, size_t *len_
 /**
  * Makes `n` games of `rules`, each deployed at random (or dealt), seeded from `seed`.
  *
- * - `n`: the number of games, at least 1.
+ * - `n`: the number of games, 1 to 65 536 (`JUNQI_MAX_VECTOR_GAMES`): more is
+ *   refused before anything is allocated, and the games' memory is reserved
+ *   fallibly (a failed reservation is refused too, not an abort).
  * - `observe`: keep each player's beliefs up to date so that observations can be
  *   written (slower; without it only masks are written).
- * - `max_plies`: cut a game short (truncation) after this many plies; 0 for no limit.
+ * - `max_plies`: cut a game short (truncation) after this many plies; 0 for no limit
+ *   (the core's meaning of 0, as in Python's `max_plies=0`).
  * - `threads`: step the games over this many threads (0 or 1: the calling thread);
  *   results are identical for any number.
  * - `env_out`: receives a new handle; free it with `junqi_vector_env_free`.
  *
- * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (`n` is 0); `INVALID_RULES` (the rule
- * set has no random setup). Thread safety: any thread.
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (`n` is 0 or past 65 536, or there is
+ * no memory for `n` games); `INVALID_RULES` (the rule set has no random setup).
+ * Thread safety: any thread.
  *
  * # Safety
  * `rules` is NULL or a live `junqi_rules`; `env_out` is NULL or writable.
@@ -1728,9 +1745,10 @@ junqi_status junqi_vector_env_game(junqi_vector_env *env, size_t index, junqi_ga
 
 /**
  * Takes the oldest finished game not taken yet (games finish in step order, then slot
- * order): `game_out` receives it as a new game handle (free it with `junqi_game_free`;
- * its result, record and every player's record are there), or NULL when no finished
- * game is waiting. The optional outs receive its slot, its episode number in the slot
+ * order; the queue is bounded, see `junqi_vector_env_finished_len`): `game_out`
+ * receives it as a new game handle (free it with `junqi_game_free`; its result,
+ * record and every player's record are there), or NULL when no finished game is
+ * waiting. The optional outs receive its slot, its episode number in the slot
  * and whether it was cut short at the ply limit.
  *
  * Status: `OK` (also when none is waiting); `NULL_POINTER` (`game_out`); `POISONED`.
@@ -1740,6 +1758,28 @@ junqi_status junqi_vector_env_game(junqi_vector_env *env, size_t index, junqi_ga
  * `env` is NULL or a live `junqi_vector_env`; every out-pointer is NULL or writable.
  */
 junqi_status junqi_vector_env_next_finished(junqi_vector_env *env, junqi_game **game_out, size_t *index_out, uint64_t *episode_out, bool *truncated_out);
+
+/**
+ * The queue of finished games waiting for `junqi_vector_env_next_finished`: how many
+ * wait, the most it keeps, and how many were dropped unread.
+ *
+ * The queue keeps at most `capacity` games: 1 024 (`JUNQI_MAX_FINISHED_GAMES`), or
+ * one per game when the environment holds more (one step's games always fit). When
+ * a step finishes games past it, the oldest waiting games are dropped (and counted in
+ * `dropped`), so an environment whose finished games are never taken stays the same
+ * size. `junqi_vector_env_reset` empties the queue.
+ *
+ * - `len_out`: receives the number of games waiting.
+ * - `capacity_out`, `dropped_out`: optional (NULL to skip): the bound, and the games
+ *   dropped unread since the environment was made.
+ *
+ * Status: `OK`; `NULL_POINTER` (`env`, `len_out`); `POISONED`. Thread safety: see
+ * `junqi_vector_env`.
+ *
+ * # Safety
+ * `env` is NULL or a live `junqi_vector_env`; every out-pointer is NULL or writable.
+ */
+junqi_status junqi_vector_env_finished_len(junqi_vector_env *env, size_t *len_out, size_t *capacity_out, uint64_t *dropped_out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -15,3 +15,21 @@ pub const MAX_SETUP_JSON: usize = 64 << 10;
 /// Longest record or player record JSON accepted ([`crate::Record::from_json`],
 /// [`crate::PlayerRecord::from_json`]): 16 MiB.
 pub const MAX_RECORD_JSON: usize = 16 << 20;
+
+/// Most games a [`crate::VectorEnv`] may hold: 65 536. A game costs 12–45 KiB (its
+/// referee, every seat's beliefs when observing, its buffers; measured: classic 12
+/// KiB, 18 KiB observing, 四国 43 KiB), so the largest environment needs up to
+/// 3 GiB, and its step's arrays a few hundred MiB more; more games are refused with
+/// [`crate::VectorError::TooManyGames`] before anything is allocated, and memory
+/// for the games themselves is reserved fallibly
+/// ([`crate::VectorError::OutOfMemory`]).
+pub const MAX_VECTOR_GAMES: usize = 1 << 16;
+
+/// Finished games a [`crate::VectorEnv`] keeps for
+/// [`crate::VectorEnv::take_finished`] at least: 1 024 (or one per game when the
+/// environment holds more games, so that one step's games always fit). When more
+/// wait, the oldest are dropped and counted ([`crate::VectorEnv::finished_dropped`]):
+/// an environment whose finished games are never read stays the same size. (A
+/// finished random classic game with its record and every player's log is about
+/// 34 KiB: the full queue about 35 MiB.)
+pub const MAX_FINISHED_GAMES: usize = 1024;

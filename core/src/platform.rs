@@ -185,6 +185,34 @@ pub struct SeatScore {
     pub rating: f64,
 }
 
+/// Refuses winners that no game of `rules` can have: every side (nobody lost), or a
+/// side without its allies (a team wins whole). A draw names no winner.
+fn check_winners(rules: &RuleSet, result: &GameResult) -> Result<(), PlatformError> {
+    let names = || {
+        let names: Vec<String> = result.winners.iter().map(|s| s.to_string()).collect();
+        names.join(" and ")
+    };
+    if !result.winners.is_empty() && rules.sides().iter().all(|s| result.winners.contains(*s)) {
+        return Err(PlatformError::Winners(format!(
+            "{} all won: a decided game has a losing side (a draw names no winner)",
+            names()
+        )));
+    }
+    for w in result.winners.iter() {
+        if let Some(ally) = rules
+            .team_of(w)
+            .iter()
+            .find(|a| !result.winners.contains(*a))
+        {
+            return Err(PlatformError::Winners(format!(
+                "{} won without its ally {ally}: a team wins or loses together",
+                w
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// A finished game that cannot be scored.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlatformError {
@@ -194,6 +222,10 @@ pub enum PlatformError {
     /// The seats do not name each side of the rule set exactly once.
     #[error("seats: {0}")]
     Seats(String),
+    /// A result no game of the rule set can have: every side a winner (nobody lost),
+    /// or a winner whose allies did not win with it (a team wins or loses whole).
+    #[error("result: {0}")]
+    Winners(String),
     /// The platform's rules could not be applied to a rule set.
     #[error(transparent)]
     Rules(#[from] RulesError),
@@ -289,6 +321,7 @@ impl Platform {
         if let Some(missing) = sides.iter().find(|s| !seats.iter().any(|t| t.side == **s)) {
             return Err(PlatformError::Seats(format!("{missing} has no seat")));
         }
+        check_winners(rules, result)?;
         let four = sides.len() > 2;
         let (win, quick) = if four {
             (self.win_four, self.quick_four)

@@ -781,6 +781,27 @@ impl RuleSet {
         &self.board
     }
 
+    /// Whether `other` is the same rule set on the same board: the same description
+    /// and the same board description (a rule set compiled on a custom board with
+    /// [`RuleSet::with_board`] differs from the preset of its name). Games of the same
+    /// rule set share action ids and observation encoders.
+    ///
+    /// ```
+    /// use junqi::{Board, RuleSet};
+    /// let classic = RuleSet::preset("classic").unwrap();
+    /// let again = RuleSet::from_json(&classic.to_json()).unwrap();
+    /// assert!(classic.same_as(&again));
+    /// let mut board = classic.board().spec().clone();
+    /// board.name = "renamed".into();
+    /// let other = RuleSet::with_board(classic.spec().clone(), Board::from_spec(board).unwrap().into()).unwrap();
+    /// assert!(!classic.same_as(&other));
+    /// ```
+    pub fn same_as(&self, other: &RuleSet) -> bool {
+        std::ptr::eq(self, other)
+            || (self.spec == other.spec
+                && (Arc::ptr_eq(&self.board, &other.board) || self.board.spec() == other.board.spec()))
+    }
+
     /// The options.
     pub fn options(&self) -> &Options {
         &self.spec.options

@@ -40,6 +40,7 @@
 //! assert!(env.game(0).position().ply() >= 10);
 //! ```
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::action::Action;
@@ -55,6 +56,20 @@ pub enum VectorError {
     /// `n` was zero.
     #[error("a vector environment needs at least one game")]
     NoGames,
+    /// `n` is past [`crate::limits::MAX_VECTOR_GAMES`].
+    #[error("{n} games asked of a vector environment: at most {max} are allowed")]
+    TooManyGames {
+        /// The number asked for.
+        n: usize,
+        /// The limit, [`crate::limits::MAX_VECTOR_GAMES`].
+        max: usize,
+    },
+    /// The memory for `n` games could not be reserved.
+    #[error("not enough memory for a vector environment of {n} games")]
+    OutOfMemory {
+        /// The number asked for.
+        n: usize,
+    },
     /// The rule set has no random setup (a deployment constraint no setup meets).
     #[error("rule set {0:?} has no random setup, so its games cannot be started")]
     NoRandomSetup(String),
@@ -179,7 +194,10 @@ pub struct VectorEnv {
     observe: bool,
     observers: Vec<Observer>,
     slots: Vec<Slot>,
-    finished: Vec<FinishedGame>,
+    /// At most [`VectorEnv::finished_capacity`] games, oldest first.
+    finished: VecDeque<FinishedGame>,
+    /// Finished games dropped from a full queue since the environment was made.
+    dropped: u64,
     /// Draws [`VectorEnv::random_actions`].
     rng: Rng,
 }
@@ -187,10 +205,31 @@ pub struct VectorEnv {
 impl VectorEnv {
     /// `n` games of `rules`, seeded from `seed`, each deployed at random (or dealt),
     /// observing nothing, one thread, no ply limit (see the `with_` methods).
+    ///
+    /// `n` is 1 to [`crate::limits::MAX_VECTOR_GAMES`] (else
+    /// [`VectorError::NoGames`] or [`VectorError::TooManyGames`]); the games' slots
+    /// are reserved fallibly ([`VectorError::OutOfMemory`]).
+    ///
+    /// ```
+    /// use junqi::{limits::MAX_VECTOR_GAMES, RuleSet, VectorEnv, VectorError};
+    /// let rules = RuleSet::preset("classic").unwrap();
+    /// let err = VectorEnv::new(rules, 1 << 40, 0).err().unwrap();
+    /// assert_eq!(err, VectorError::TooManyGames { n: 1 << 40, max: MAX_VECTOR_GAMES });
+    /// ```
     pub fn new(rules: Arc<RuleSet>, n: usize, seed: u64) -> Result<VectorEnv, VectorError> {
         if n == 0 {
             return Err(VectorError::NoGames);
         }
+        if n > crate::limits::MAX_VECTOR_GAMES {
+            return Err(VectorError::TooManyGames {
+                n,
+                max: crate::limits::MAX_VECTOR_GAMES,
+            });
+        }
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(n)
+            .map_err(|_| VectorError::OutOfMemory { n })?;
         let mut env = VectorEnv {
             observers: rules
                 .sides()
@@ -202,8 +241,9 @@ impl VectorEnv {
             max_plies: None,
             threads: 1,
             observe: false,
-            slots: Vec::with_capacity(n),
-            finished: Vec::new(),
+            slots,
+            finished: VecDeque::new(),
+            dropped: 0,
             rng: Rng::new(seed ^ 0x5851_F42D_4C95_7F2D),
         };
         for i in 0..n {
@@ -236,11 +276,17 @@ impl VectorEnv {
         self
     }
 
-    /// Cuts games short (truncation) after `max_plies` plies; `None`: only the rules
-    /// end a game.
+    /// Cuts games short (truncation) after `max_plies` plies; `None` — or `Some(0)`,
+    /// the same — : only the rules end a game. (0 means "no limit" in every API: C
+    /// has no `None`, and a limit of 0 plies would cut every game at its first move.)
     pub fn with_max_plies(mut self, max_plies: Option<u32>) -> VectorEnv {
-        self.max_plies = max_plies;
+        self.max_plies = max_plies.filter(|&m| m > 0);
         self
+    }
+
+    /// The ply limit (`None`: no limit; see [`VectorEnv::with_max_plies`]).
+    pub fn max_plies(&self) -> Option<u32> {
+        self.max_plies
     }
 
     /// Steps the games over `threads` threads (at least 1). The results are the same
@@ -344,9 +390,40 @@ impl VectorEnv {
     }
 
     /// The games finished since the last call, in the order they finished (by step,
-    /// then slot).
+    /// then slot): at most [`VectorEnv::finished_capacity`] of them, the newest (older
+    /// ones were dropped, see [`VectorEnv::finished_dropped`]).
     pub fn take_finished(&mut self) -> Vec<FinishedGame> {
-        std::mem::take(&mut self.finished)
+        std::mem::take(&mut self.finished).into()
+    }
+
+    /// The oldest finished game not taken yet, if any (one at a time, as
+    /// [`VectorEnv::take_finished`] takes them all).
+    pub fn next_finished(&mut self) -> Option<FinishedGame> {
+        self.finished.pop_front()
+    }
+
+    /// The number of finished games waiting to be taken.
+    pub fn finished_len(&self) -> usize {
+        self.finished.len()
+    }
+
+    /// The most finished games kept: [`crate::limits::MAX_FINISHED_GAMES`], or
+    /// [`VectorEnv::len`] when that is more (one step's games always fit). When a
+    /// step finishes games past it, the oldest waiting ones are dropped.
+    ///
+    /// ```
+    /// use junqi::{limits::MAX_FINISHED_GAMES, RuleSet, VectorEnv};
+    /// let env = VectorEnv::new(RuleSet::preset("classic").unwrap(), 4, 0).unwrap();
+    /// assert_eq!(env.finished_capacity(), MAX_FINISHED_GAMES);
+    /// ```
+    pub fn finished_capacity(&self) -> usize {
+        self.slots.len().max(crate::limits::MAX_FINISHED_GAMES)
+    }
+
+    /// How many finished games were dropped, unread, from a full queue since the
+    /// environment was made.
+    pub fn finished_dropped(&self) -> u64 {
+        self.dropped
     }
 
     /// Restarts every game (new episodes; with `seed`, the environment is reseeded and
@@ -356,12 +433,13 @@ impl VectorEnv {
     /// # Panics
     /// If `masks` does not hold `len() × action_space()` flags or `to_act` `len()`
     /// seats (buffers are the caller's to size; [`VectorEnv::step`] reports them as
-    /// errors because it also checks actions).
+    /// errors because it also checks actions), before any game is restarted.
     pub fn reset(&mut self, seed: Option<u64>, masks: &mut [bool], to_act: &mut [i8]) {
-        self.reset_inner(seed);
+        // Checked before anything changes: a refused call (here a panic) changes nothing.
         let (space, n) = (self.action_space(), self.len());
         assert_eq!(masks.len(), n * space, "mask buffer");
         assert_eq!(to_act.len(), n, "to_act buffer");
+        self.reset_inner(seed);
         for (i, slot) in self.slots.iter().enumerate() {
             write_row(
                 &self.rules,
@@ -377,7 +455,8 @@ impl VectorEnv {
     ///
     /// # Panics
     /// As [`VectorEnv::reset`], and if the environment does not observe or
-    /// `observations` is shorter than `len() × observation_len()`.
+    /// `observations` is shorter than `len() × observation_len()` (before any game is
+    /// restarted).
     pub fn reset_observing(
         &mut self,
         seed: Option<u64>,
@@ -388,6 +467,10 @@ impl VectorEnv {
         assert!(
             self.observe,
             "reset_observing on an environment that does not observe"
+        );
+        assert!(
+            observations.len() >= self.len() * self.observation_len(),
+            "observation buffer"
         );
         self.reset(seed, masks, to_act);
         let len = self.observation_len();
@@ -558,6 +641,11 @@ impl VectorEnv {
         let mut finished: Vec<(usize, FinishedGame)> = finished.into_iter().flatten().collect();
         finished.sort_by_key(|(i, _)| *i);
         self.finished.extend(finished.into_iter().map(|(_, f)| f));
+        let excess = self.finished.len().saturating_sub(self.finished_capacity());
+        if excess > 0 {
+            self.finished.drain(..excess);
+            self.dropped += excess as u64;
+        }
         Ok(())
     }
 }

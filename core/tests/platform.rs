@@ -325,3 +325,32 @@ fn the_ledger_gives_new_points_levels_and_ratings() {
         Err(PlatformError::NotOver)
     );
 }
+
+#[test]
+fn a_result_with_no_loser_or_half_a_team_is_refused() {
+    // Issue #27: a request naming both sides as winners was scored as two wins.
+    let classic = RuleSet::preset("classic").unwrap();
+    let both = result(&[South, North], EndReason::FlagCaptured);
+    let err = Platform::QQ
+        .apply(&classic, &both, 120, &seats(&[(South, 49), (North, 49)]))
+        .unwrap_err();
+    assert!(matches!(err, PlatformError::Winners(_)), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "result: south and north all won: a decided game has a losing side (a draw names no winner)"
+    );
+    // In 四国 a team wins whole: South without its ally north is no result.
+    let siguo = RuleSet::preset("siguo").unwrap();
+    let four = seats(&[(South, 0), (East, 0), (North, 0), (West, 0)]);
+    let half = result(&[South], EndReason::FlagCaptured);
+    let err = Platform::QQ.apply(&siguo, &half, 120, &four).unwrap_err();
+    assert!(matches!(err, PlatformError::Winners(_)), "{err}");
+    assert!(err.to_string().contains("without its ally north"), "{err}");
+    // A team, one side of two, and a draw are scored.
+    let team = result(&[South, North], EndReason::FlagCaptured);
+    assert!(Platform::QQ.apply(&siguo, &team, 120, &four).is_ok());
+    let one = result(&[North], EndReason::FlagCaptured);
+    assert!(Platform::QQ.apply(&classic, &one, 120, &seats(&[(South, 1), (North, 1)])).is_ok());
+    let draw = result(&[], EndReason::Agreement);
+    assert!(Platform::QQ.apply(&classic, &draw, 120, &seats(&[(South, 1), (North, 1)])).is_ok());
+}

@@ -19,6 +19,9 @@ impl From<PlatformError> for Error {
         let status = match &e {
             PlatformError::NotOver => junqi_status::WrongPhase,
             PlatformError::Seats(_) => junqi_status::SideNotInGame,
+            // A result no game can have (both sides winners): the request is not of
+            // the shape a result has.
+            PlatformError::Winners(_) => junqi_status::InvalidJson,
             PlatformError::Rules(_) => junqi_status::InvalidRules,
             _ => junqi_status::IllegalAction,
         };
@@ -82,8 +85,9 @@ pub unsafe extern "C" fn junqi_platform_level_for(
 ///   `"protected"`, `"loss"`, `"draw"` or `"no_score"`.
 ///
 /// Status: `OK`; `NULL_POINTER`; `INVALID_UTF8`; `INVALID_JSON` (also: not of that
-/// shape); `SIDE_NOT_IN_GAME` (a seat for a side that does not play, twice, or missing).
-/// Thread safety: any thread.
+/// shape, or a result no game can have: every side a winner, or a side that won
+/// without its allies); `SIDE_NOT_IN_GAME` (a seat for a side that does not play,
+/// twice, or missing). Thread safety: any thread.
 ///
 /// # Safety
 /// `rules` is NULL or a live `junqi_rules`; `request_json` is NULL or a NUL-terminated

@@ -649,3 +649,98 @@ fn games_without_a_seed_take_one_from_the_os() {
         junqi_rules_free(rules);
     }
 }
+
+#[test]
+fn vector_env_sizes_past_the_limit_are_refused() {
+    // Issue #27: 1 << 40 games aborted the process; SIZE_MAX was "capacity overflow".
+    let rules = classic();
+    for n in [JUNQI_MAX_VECTOR_GAMES + 1, 1 << 40, usize::MAX] {
+        let mut env = null_mut();
+        let st = unsafe { junqi_vector_env_new(rules, n, 1, false, 0, 1, &mut env) };
+        assert_eq!(st, junqi_status::OutOfRange);
+        assert!(env.is_null());
+        assert_eq!(
+            last_error(),
+            format!("{n} games asked of a vector environment: at most 65536 are allowed")
+        );
+    }
+    unsafe { junqi_rules_free(rules) };
+}
+
+#[test]
+fn vector_env_finished_queue_is_bounded() {
+    let rules = classic();
+    let mut env = null_mut();
+    // max_plies 1: both games are cut short at every step.
+    assert_eq!(
+        unsafe { junqi_vector_env_new(rules, 2, 4, false, 1, 1, &mut env) },
+        junqi_status::Ok
+    );
+    let mut shape = junqi_vector_shape::default();
+    assert_eq!(unsafe { junqi_vector_env_shape(env, &mut shape) }, junqi_status::Ok);
+    let mut masks = vec![false; 2 * shape.action_space];
+    let mut rewards = vec![0.0f32; 2 * shape.seats];
+    let (mut term, mut trunc, mut to_act) = ([false; 2], [false; 2], [0i8; 2]);
+    let bufs = junqi_vector_buffers {
+        observations: null_mut(),
+        observations_len: 0,
+        masks: masks.as_mut_ptr(),
+        masks_len: masks.len(),
+        rewards: rewards.as_mut_ptr(),
+        rewards_len: rewards.len(),
+        terminated: term.as_mut_ptr(),
+        truncated: trunc.as_mut_ptr(),
+        to_act: to_act.as_mut_ptr(),
+        games_len: 2,
+    };
+    let mut actions = [0i64; 2];
+    for _ in 0..JUNQI_MAX_FINISHED_GAMES / 2 + 3 {
+        unsafe {
+            assert_eq!(junqi_vector_env_random_actions(env, actions.as_mut_ptr(), 2), junqi_status::Ok);
+            assert_eq!(junqi_vector_env_step(env, actions.as_ptr(), 2, &bufs), junqi_status::Ok);
+        }
+    }
+    let (mut len, mut capacity, mut dropped) = (0usize, 0usize, 0u64);
+    assert_eq!(
+        unsafe { junqi_vector_env_finished_len(env, &mut len, &mut capacity, &mut dropped) },
+        junqi_status::Ok
+    );
+    assert_eq!((len, capacity, dropped), (JUNQI_MAX_FINISHED_GAMES, JUNQI_MAX_FINISHED_GAMES, 6));
+    let (mut game, mut slot, mut episode) = (null_mut(), 9usize, 0u64);
+    assert_eq!(
+        unsafe { junqi_vector_env_next_finished(env, &mut game, &mut slot, &mut episode, null_mut()) },
+        junqi_status::Ok
+    );
+    assert_eq!((slot, episode), (0, 3));
+    assert!(!game.is_null());
+    unsafe {
+        junqi_game_free(game);
+        assert_eq!(junqi_vector_env_finished_len(env, &mut len, null_mut(), null_mut()), junqi_status::Ok);
+        assert_eq!(len, JUNQI_MAX_FINISHED_GAMES - 1);
+        assert_eq!(
+            junqi_vector_env_finished_len(env, null_mut(), null_mut(), null_mut()),
+            junqi_status::NullPointer
+        );
+        junqi_vector_env_free(env);
+        junqi_rules_free(rules);
+    }
+}
+
+#[test]
+fn platform_score_refuses_both_sides_as_winners() {
+    let rules = classic();
+    let request = CString::new(
+        r#"{"result": {"winners": ["south", "north"], "reason": "flag_captured"}, "plies": 120,
+            "seats": [{"side": "south", "points": 5}, {"side": "north", "points": 5}]}"#,
+    )
+    .unwrap();
+    let mut out = null_mut();
+    let st = unsafe { junqi_platform_score(rules, request.as_ptr(), &mut out) };
+    assert_eq!(st, junqi_status::InvalidJson);
+    assert!(out.is_null());
+    assert_eq!(
+        last_error(),
+        "result: south and north all won: a decided game has a losing side (a draw names no winner)"
+    );
+    unsafe { junqi_rules_free(rules) };
+}

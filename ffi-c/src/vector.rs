@@ -2,7 +2,6 @@
 //! reinforcement-learning environments, with masks, observations and rewards written
 //! into the caller's arrays.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use junqi_core::{StepOutput, VectorEnv, VectorError};
@@ -16,7 +15,8 @@ use crate::status::{junqi_status, Error, Result};
 /// `n` refereed games of one rule set stepped together (opaque): each step plays one
 /// action in every game, writes the next players' masks (and observations), the
 /// rewards, and restarts finished games at once (same-step auto-reset), keeping each
-/// finished game for `junqi_vector_env_next_finished`.
+/// finished game for `junqi_vector_env_next_finished` in a bounded queue (see
+/// `junqi_vector_env_finished_len`).
 ///
 /// Every game is seeded from the environment's seed, its slot and its episode number,
 /// so a run is the same for any number of threads. Observations come from each
@@ -30,8 +30,6 @@ use crate::status::{junqi_status, Error, Result};
 /// Poisoning: as for `junqi_game`, a panic inside a call poisons the handle.
 pub struct junqi_vector_env {
     env: VectorEnv,
-    /// Finished games taken from the environment and not yet handed out.
-    finished: VecDeque<junqi_core::FinishedGame>,
     poisoned: AtomicBool,
 }
 
@@ -95,6 +93,8 @@ impl From<VectorError> for Error {
             VectorError::NoRandomSetup(_) => junqi_status::InvalidRules,
             VectorError::IllegalAction { .. } => junqi_status::IllegalAction,
             VectorError::BufferSize { .. } => junqi_status::BufferTooSmall,
+            // NoGames, TooManyGames, OutOfMemory (no memory for that many games),
+            // ActionCount.
             _ => junqi_status::OutOfRange,
         };
         Error::new(status, e.to_string())
@@ -178,16 +178,20 @@ fn observation_need(shape: &junqi_vector_shape, bufs: &junqi_vector_buffers) -> 
 
 /// Makes `n` games of `rules`, each deployed at random (or dealt), seeded from `seed`.
 ///
-/// - `n`: the number of games, at least 1.
+/// - `n`: the number of games, 1 to 65 536 (`JUNQI_MAX_VECTOR_GAMES`): more is
+///   refused before anything is allocated, and the games' memory is reserved
+///   fallibly (a failed reservation is refused too, not an abort).
 /// - `observe`: keep each player's beliefs up to date so that observations can be
 ///   written (slower; without it only masks are written).
-/// - `max_plies`: cut a game short (truncation) after this many plies; 0 for no limit.
+/// - `max_plies`: cut a game short (truncation) after this many plies; 0 for no limit
+///   (the core's meaning of 0, as in Python's `max_plies=0`).
 /// - `threads`: step the games over this many threads (0 or 1: the calling thread);
 ///   results are identical for any number.
 /// - `env_out`: receives a new handle; free it with `junqi_vector_env_free`.
 ///
-/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (`n` is 0); `INVALID_RULES` (the rule
-/// set has no random setup). Thread safety: any thread.
+/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (`n` is 0 or past 65 536, or there is
+/// no memory for `n` games); `INVALID_RULES` (the rule set has no random setup).
+/// Thread safety: any thread.
 ///
 /// # Safety
 /// `rules` is NULL or a live `junqi_rules`; `env_out` is NULL or writable.
@@ -212,7 +216,6 @@ pub unsafe extern "C" fn junqi_vector_env_new(
             .with_threads(threads);
         out.write(into_handle(junqi_vector_env {
             env,
-            finished: VecDeque::new(),
             poisoned: AtomicBool::new(false),
         }));
         Ok(())
@@ -290,7 +293,6 @@ pub unsafe extern "C" fn junqi_vector_env_reset(
         let to_act = unsafe { zeroed_slice_mut(bufs.to_act, bufs.games_len, n, "to_act") }?;
         let seed = reseed.then_some(seed);
         let e = &mut env.0;
-        e.finished.clear();
         match obs {
             Some(needed) => {
                 // SAFETY: as above.
@@ -453,9 +455,10 @@ pub unsafe extern "C" fn junqi_vector_env_game(
 }
 
 /// Takes the oldest finished game not taken yet (games finish in step order, then slot
-/// order): `game_out` receives it as a new game handle (free it with `junqi_game_free`;
-/// its result, record and every player's record are there), or NULL when no finished
-/// game is waiting. The optional outs receive its slot, its episode number in the slot
+/// order; the queue is bounded, see `junqi_vector_env_finished_len`): `game_out`
+/// receives it as a new game handle (free it with `junqi_game_free`; its result,
+/// record and every player's record are there), or NULL when no finished game is
+/// waiting. The optional outs receive its slot, its episode number in the slot
 /// and whether it was cut short at the ply limit.
 ///
 /// Status: `OK` (also when none is waiting); `NULL_POINTER` (`game_out`); `POISONED`.
@@ -482,11 +485,7 @@ pub unsafe extern "C" fn junqi_vector_env_next_finished(
         let episode_out = unsafe { Out::optional(episode_out) };
         // SAFETY: as above.
         let truncated_out = unsafe { Out::optional(truncated_out) };
-        let e = &mut env.0;
-        if e.finished.is_empty() {
-            e.finished.extend(e.env.take_finished());
-        }
-        match e.finished.pop_front() {
+        match env.0.env.next_finished() {
             Some(f) => {
                 if let Some(o) = index_out {
                     o.write(f.env);
@@ -500,6 +499,63 @@ pub unsafe extern "C" fn junqi_vector_env_next_finished(
                 give_game(out, f.game);
             }
             None => out.write(std::ptr::null_mut()),
+        }
+        Ok(())
+    })
+}
+
+/// The most games a vector environment holds (`junqi_vector_env_new` refuses more).
+pub const JUNQI_MAX_VECTOR_GAMES: usize = 65536;
+
+/// The least number of finished games a vector environment keeps waiting (see
+/// `junqi_vector_env_finished_len`).
+pub const JUNQI_MAX_FINISHED_GAMES: usize = 1024;
+
+// The limits are the core's (cbindgen writes the literals into the header).
+const _: () = assert!(JUNQI_MAX_VECTOR_GAMES == junqi_core::limits::MAX_VECTOR_GAMES);
+const _: () = assert!(JUNQI_MAX_FINISHED_GAMES == junqi_core::limits::MAX_FINISHED_GAMES);
+
+/// The queue of finished games waiting for `junqi_vector_env_next_finished`: how many
+/// wait, the most it keeps, and how many were dropped unread.
+///
+/// The queue keeps at most `capacity` games: 1 024 (`JUNQI_MAX_FINISHED_GAMES`), or
+/// one per game when the environment holds more (one step's games always fit). When
+/// a step finishes games past it, the oldest waiting games are dropped (and counted in
+/// `dropped`), so an environment whose finished games are never taken stays the same
+/// size. `junqi_vector_env_reset` empties the queue.
+///
+/// - `len_out`: receives the number of games waiting.
+/// - `capacity_out`, `dropped_out`: optional (NULL to skip): the bound, and the games
+///   dropped unread since the environment was made.
+///
+/// Status: `OK`; `NULL_POINTER` (`env`, `len_out`); `POISONED`. Thread safety: see
+/// `junqi_vector_env`.
+///
+/// # Safety
+/// `env` is NULL or a live `junqi_vector_env`; every out-pointer is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_vector_env_finished_len(
+    env: *mut junqi_vector_env,
+    len_out: *mut usize,
+    capacity_out: *mut usize,
+    dropped_out: *mut u64,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `env`.
+        let env = unsafe { env_mut(env) }?;
+        // SAFETY: forwarded caller contract: NULL or writable (each below).
+        let out = unsafe { Out::new(len_out, "len_out") }?;
+        // SAFETY: as above.
+        let capacity_out = unsafe { Out::optional(capacity_out) };
+        // SAFETY: as above.
+        let dropped_out = unsafe { Out::optional(dropped_out) };
+        let e = &env.0.env;
+        out.write(e.finished_len());
+        if let Some(o) = capacity_out {
+            o.write(e.finished_capacity());
+        }
+        if let Some(o) = dropped_out {
+            o.write(e.finished_dropped());
         }
         Ok(())
     })

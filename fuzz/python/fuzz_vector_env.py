@@ -1,9 +1,9 @@
 """atheris: ``VectorEnv.step`` with fuzzed numpy arrays (and lists): wrong dtypes
 (floats with NaN and infinities, unsigned, bool, object, complex), wrong shapes and
 lengths, huge, negative and illegal values. A step plays every game or is refused —
-``IllegalMoveError`` for an illegal action, ``ValueError`` for a wrong count, shape or
-dtype, ``TypeError`` / ``OverflowError`` for what numpy cannot convert — with no game
-changed; a step that plays returns consistent arrays.
+``IllegalMoveError`` for an illegal action, ``ValueError`` for a wrong count or shape,
+``TypeError`` for anything but integers (floats, bools, strings, complex) — with no game
+changed; only integer actions play, and a step that plays returns consistent arrays.
 
     python fuzz/python/fuzz_vector_env.py [libFuzzer options] [corpus dirs]
 """
@@ -110,6 +110,15 @@ def TestOneInput(data: bytes) -> None:
                 assert str(e)
             assert [env.game(i).record() for i in range(n)] == before, "a refused step changed a game"
             continue
+        # Only integers play (issue #27: floats, bools, strings were cast silently).
+        if isinstance(actions, numpy.ndarray):
+            assert actions.dtype.kind in "iuO", f"a step played {actions.dtype} actions"
+        if isinstance(actions, (list, tuple, numpy.ndarray)) and not (
+            isinstance(actions, numpy.ndarray) and actions.dtype.kind in "iu"
+        ):
+            assert all(
+                isinstance(a, (int, numpy.integer)) and not isinstance(a, bool) for a in actions
+            ), f"a step played non-integer actions {actions!r}"
         obs, masks, rewards, terminated, truncated, to_act = result
         assert masks.shape == (n, space) and masks.dtype == numpy.bool_
         assert rewards.shape == (n, len(env.seats)) and terminated.shape == truncated.shape == (n,)

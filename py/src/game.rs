@@ -692,7 +692,8 @@ impl Game {
 
 /// Observations of many games at once: a numpy float32 array ``[N, channels,
 /// points]``, item ``i`` being ``games[i].observation(players[i])``. All games must
-/// share a rule set. With ``out`` (float32, that size), fills it instead.
+/// share a rule set and its board (else ``ValueError``). With ``out`` (a
+/// C-contiguous float32 array of that size), fills it instead.
 #[pyfunction]
 #[pyo3(signature = (games, players, out=None))]
 pub fn observations<'py>(
@@ -713,8 +714,15 @@ pub fn observations<'py>(
     let mut items = Vec::with_capacity(games.len());
     for (i, (g, p)) in games.iter().zip(&players).enumerate() {
         let g = g.get().lock();
-        if g.rules().spec() != rules.spec() {
-            return Err(PyValueError::new_err(format!("game {i} has another rule set ({})", g.rules().name())));
+        if !g.rules().same_as(&rules) {
+            let what = if g.rules().spec() == rules.spec() { "board" } else { "rule set" };
+            return Err(PyValueError::new_err(format!(
+                "game {i} has another {what} than game 0 ({} on {}, not {} on {}): observations of one call share a rule set and board",
+                g.rules().name(),
+                g.rules().board().name(),
+                rules.name(),
+                rules.board().name()
+            )));
         }
         playing(&g, *p)?;
         items.push((g.beliefs(*p), g.turn()));

@@ -128,6 +128,13 @@ pub fn fill<'py>(
                     arr.len()
                 )));
             }
+            // `as_slice_mut` also takes a Fortran-ordered array, which would then be
+            // filled in the wrong order.
+            if !arr.is_c_contiguous() {
+                return Err(PyValueError::new_err(
+                    "out must be C-contiguous (row-major, numpy's default order): a Fortran-ordered or strided array would be filled in the wrong order",
+                ));
+            }
             {
                 let mut rw: PyReadwriteArrayDyn<'_, f32> =
                     arr.try_readwrite().map_err(|e| PyValueError::new_err(e.to_string()))?;

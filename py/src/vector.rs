@@ -4,10 +4,10 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple};
 
 use crate::enums::Side;
 use crate::errors::{panic_err, IllegalMoveError, SetupError};
@@ -20,8 +20,100 @@ fn vector_err(e: junqi::VectorError) -> PyErr {
     match e {
         junqi::VectorError::IllegalAction { .. } => IllegalMoveError::new_err(msg),
         junqi::VectorError::NoRandomSetup(_) => SetupError::new_err(msg),
+        junqi::VectorError::OutOfMemory { .. } => PyMemoryError::new_err(msg),
         _ => PyValueError::new_err(msg),
     }
+}
+
+/// The caller's actions as the step's own copy: integers only (a Python ``int`` or a
+/// numpy integer, not a bool), in a one-dimensional numpy array of an integer dtype or
+/// a sequence (read up to `n + 1` items). The copy is checked and played, so a caller
+/// rewriting its array while the step runs (the GIL is released) cannot change what
+/// was checked.
+fn actions_arg(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
+    let py = actions.py();
+    if let Ok(arr) = actions.cast::<PyUntypedArray>() {
+        if arr.ndim() != 1 {
+            return Err(PyValueError::new_err(format!(
+                "actions must be one-dimensional, not of shape {:?}",
+                arr.shape()
+            )));
+        }
+        let dtype = arr.dtype();
+        match dtype.kind() {
+            b'i' => {
+                // `astype` copies (into a new contiguous array), then into our Vec.
+                let own = arr.call_method1("astype", ("int64",))?;
+                let own = own.cast::<PyArray1<i64>>().map_err(PyErr::from)?;
+                return Ok(own.readonly().as_slice()?.to_vec());
+            }
+            b'u' => {
+                let own = arr.call_method1("astype", ("uint64",))?;
+                let own = own.cast::<PyArray1<u64>>().map_err(PyErr::from)?;
+                let own = own.readonly();
+                return own
+                    .as_slice()?
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &a)| {
+                        i64::try_from(a).map_err(|_| {
+                            PyValueError::new_err(format!("actions[{i}] = {a} is not an action id"))
+                        })
+                    })
+                    .collect();
+            }
+            // An object array: its items are checked one by one, as a sequence's.
+            b'O' => {}
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "actions must be integers, not a numpy array of {}",
+                    dtype.str()?
+                )));
+            }
+        }
+    } else if actions.is_instance_of::<PyString>() || actions.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(format!(
+            "actions must be a sequence of integers, not {}",
+            actions.get_type().name()?
+        )));
+    }
+    let integer = py.import("numpy")?.getattr("integer")?;
+    let items = actions.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "actions must be a sequence or numpy array of integers, not {}",
+            actions.get_type().name().map_or_else(|_| "that".to_owned(), |n| n.to_string())
+        ))
+    })?;
+    let mut out = Vec::with_capacity(n);
+    for (i, item) in items.enumerate() {
+        if i == n {
+            // Not read further: the sequence may be endless.
+            let got = actions.len().map_or_else(|_| format!("more than {n}"), |l| l.to_string());
+            return Err(PyValueError::new_err(format!("{got} actions for {n} games")));
+        }
+        let item = item?;
+        let nested = item.is_instance_of::<PyList>()
+            || item.is_instance_of::<PyTuple>()
+            || item.cast::<PyUntypedArray>().is_ok();
+        if nested {
+            return Err(PyValueError::new_err(format!(
+                "actions must be one-dimensional: actions[{i}] is a {}",
+                item.get_type().name()?
+            )));
+        }
+        let is_int = (item.is_instance_of::<PyInt>() && !item.is_instance_of::<PyBool>())
+            || item.is_instance(&integer)?;
+        if !is_int {
+            return Err(PyTypeError::new_err(format!(
+                "actions[{i}] is a {}, not an integer",
+                item.get_type().name()?
+            )));
+        }
+        out.push(item.extract::<i64>().map_err(|_| {
+            PyValueError::new_err(format!("actions[{i}] = {item} is not an action id"))
+        })?);
+    }
+    Ok(out)
 }
 
 /// ``n`` games of one rule set stepped together in Rust, with the GIL released: the
@@ -35,9 +127,16 @@ fn vector_err(e: junqi::VectorError) -> PyErr {
 /// rewards and ``terminated``/``truncated`` flags are reported, the mask and
 /// observation returned are the new game's) and kept for ``finished()``.
 ///
-/// Games are seeded from ``seed``, their slot and episode: a run is the same whatever
-/// the number of ``threads`` (default: every core, for batches of 64 games or more).
-/// ``seed=None`` draws a random seed.
+/// ``n`` is 1 to 65 536 (``ValueError`` past it, before anything is allocated).
+/// ``max_plies`` cuts games short (``truncated``) at that many plies; ``None`` or 0:
+/// no limit (as in C). Games are seeded from ``seed``, their slot and episode: a run
+/// is the same whatever the number of ``threads`` (default: every core, for batches
+/// of 64 games or more). ``seed=None`` draws a random seed.
+///
+/// Finished games wait for ``finished()`` in a bounded queue: at most
+/// ``finished_capacity`` (1 024, or ``n`` when more); past it the oldest are dropped
+/// and counted in ``finished_dropped``, so an environment whose finished games are
+/// never read does not grow.
 ///
 /// Safe to share between Python threads: calls are serialised by an internal lock,
 /// which is never held while waiting for the GIL.
@@ -199,38 +298,30 @@ impl VectorEnv {
         PyTuple::new(py, [obs, masks.into_any(), to_act.into_any()])
     }
 
-    /// Plays ``actions[i]`` (an action id; any integer sequence or numpy array of
-    /// length ``n``) in every game ``i`` and returns ``(observations, masks, rewards,
-    /// terminated, truncated, to_act)``: rewards ``float32 [n, seats]`` (+1 to each
+    /// Plays ``actions[i]`` (an action id; a sequence of ``int`` or a one-dimensional
+    /// numpy array of an integer dtype, of length ``n``: floats, bools, strings are
+    /// refused with ``TypeError``) in every game ``i`` and returns ``(observations,
+    /// masks, rewards, terminated, truncated, to_act)``: rewards ``float32 [n, seats]`` (+1 to each
     /// seat of the winning side or team, −1 to the others, 0 for a draw and while a
     /// game goes on), terminated and truncated ``bool [n]`` (the game ended by the
     /// rules, or reached ``max_plies``; it has been restarted), the rest as in
     /// ``reset``. An illegal action raises ``IllegalMoveError`` naming the game, and no
-    /// game is changed.
+    /// game is changed. The actions are copied before they are checked: a step plays
+    /// exactly what was checked, even if another thread rewrites the array meanwhile.
     fn step<'py>(
         &self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let np = py.import("numpy")?;
-        let arr = np.call_method1("ascontiguousarray", (actions, "int64"))?;
-        let arr = arr
-            .cast::<numpy::PyArrayDyn<i64>>()
-            .map_err(|_| PyValueError::new_err("actions must be integers"))?;
-        if arr.ndim() != 1 {
-            return Err(PyValueError::new_err(format!(
-                "actions must be one-dimensional, not of shape {:?}",
-                arr.shape()
-            )));
-        }
-        let actions = arr.try_readonly()?;
-        let actions = actions.as_slice()?;
-        // As in `reset`: the lock is never held while waiting for the GIL.
+        // As in `reset`: the lock is never held while waiting for the GIL (nor while
+        // the caller's sequence is read: that may run Python code).
         let (n, space, seats, shape, observes) = {
             let env = self.lock();
             let shape = env.observation_shape();
             (env.len(), env.action_space(), env.seats(), shape, env.observes())
         };
+        let actions = actions_arg(actions, n)?;
         if actions.len() != n {
             return Err(vector_err(junqi::VectorError::ActionCount {
                 expected: n,
@@ -264,7 +355,7 @@ impl VectorEnv {
                 truncated: tr.as_slice_mut()?,
                 to_act: ta.as_slice_mut()?,
             };
-            py.detach(|| catch_unwind(AssertUnwindSafe(|| self.lock().step(actions, out))))
+            py.detach(|| catch_unwind(AssertUnwindSafe(|| self.lock().step(&actions, out))))
                 .map_err(|p| panic_err("step failed", p))?
                 .map_err(vector_err)?;
         }
@@ -323,7 +414,28 @@ impl VectorEnv {
         Ok(Game::wrap(env.game(i).clone()))
     }
 
-    /// The games that ended (or were cut short) since the last call, oldest first.
+    /// The number of finished games waiting for ``finished()``.
+    #[getter]
+    fn finished_len(&self) -> usize {
+        self.lock().finished_len()
+    }
+
+    /// The most finished games kept waiting: 1 024, or ``n`` when that is more (one
+    /// step's games always fit). Past it the oldest waiting games are dropped.
+    #[getter]
+    fn finished_capacity(&self) -> usize {
+        self.lock().finished_capacity()
+    }
+
+    /// How many finished games were dropped unread from the full queue since the
+    /// environment was made.
+    #[getter]
+    fn finished_dropped(&self) -> u64 {
+        self.lock().finished_dropped()
+    }
+
+    /// The games that ended (or were cut short) since the last call, oldest first (at
+    /// most ``finished_capacity``: the newest, see ``finished_dropped``).
     fn finished(&self) -> Vec<FinishedGame> {
         self.lock()
             .take_finished()

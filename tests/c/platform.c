@@ -101,6 +101,25 @@ int main(void) {
     FAILS(junqi_platform_score(siguo, "{\"result\": null, \"plies\": 3, \"seats\": [], \"x\": 1}", &scores),
           JUNQI_STATUS_INVALID_JSON);
     FAILS(junqi_platform_score(NULL, request, &scores), JUNQI_STATUS_NULL_POINTER);
+    /* A result no game can have: both sides winners (issue #27), half a team. */
+    junqi_rules *classic = NULL;
+    CHECK(junqi_rules_preset("classic", &classic));
+    FAILS(junqi_platform_score(classic,
+                               "{\"result\": {\"winners\": [\"south\", \"north\"], \"reason\": \"flag_captured\"},"
+                               " \"plies\": 120, \"seats\": [{\"side\": \"south\", \"points\": 5},"
+                               " {\"side\": \"north\", \"points\": 5}]}",
+                               &scores),
+          JUNQI_STATUS_INVALID_JSON);
+    EXPECT(strstr(junqi_last_error_message(), "south and north all won") != NULL);
+    junqi_rules_free(classic);
+    FAILS(junqi_platform_score(siguo,
+                               "{\"result\": {\"winners\": [\"south\"], \"reason\": \"flag_captured\"},"
+                               " \"plies\": 41, \"seats\": [{\"side\": \"south\", \"points\": 1},"
+                               " {\"side\": \"east\", \"points\": 1}, {\"side\": \"north\", \"points\": 1},"
+                               " {\"side\": \"west\", \"points\": 1}]}",
+                               &scores),
+          JUNQI_STATUS_INVALID_JSON);
+    EXPECT(strstr(junqi_last_error_message(), "without its ally north") != NULL);
     junqi_rules_free(siguo);
     printf("platform: all checks passed\n");
     return 0;

@@ -1,7 +1,7 @@
 /* Many games stepped together through the C API (junqi_vector_env): shapes, reset,
  * random play with masks, observations and rewards, finished games handed out as game
- * handles, identical results for 1 and 2 threads, and refused calls that write nothing
- * and change nothing.
+ * handles, identical results for 1 and 2 threads, refused calls that write nothing
+ * and change nothing, huge sizes refused and the finished-games queue bounded.
  * Usage: vector [steps] */
 #include <stdbool.h>
 #include <stdint.h>
@@ -244,6 +244,52 @@ static void refusals(void) {
     junqi_rules_free(rules);
 }
 
+/* Hostile sizes (issue #27): a huge number of games is refused (not an abort), the
+ * finished-games queue is bounded when nobody takes the games, and 0 plies is no limit. */
+static void limits(void) {
+    junqi_rules *rules = NULL;
+    CHECK(junqi_rules_preset("classic", &rules));
+    junqi_vector_env *env = NULL;
+    const size_t huge[] = {(size_t)JUNQI_MAX_VECTOR_GAMES + 1, (size_t)1 << 40, SIZE_MAX};
+    for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
+        EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, junqi_vector_env_new(rules, huge[i], 1, false, 0, 1, &env));
+        EXPECT(strstr(junqi_last_error_message(), "at most 65536 are allowed") != NULL);
+        EXPECT(env == NULL);
+    }
+    /* Two games cut short at every step: 2 finished games a step, never taken. */
+    CHECK(junqi_vector_env_new(rules, 2, 3, false, 1, 1, &env));
+    arrays a;
+    make_arrays(env, &a);
+    CHECK(junqi_vector_env_reset(env, false, 0, &a.bufs));
+    int steps = JUNQI_MAX_FINISHED_GAMES / 2 + 8;
+    size_t len = 0, capacity = 0;
+    uint64_t dropped = 0;
+    for (int s = 0; s < steps; s++) {
+        CHECK(junqi_vector_env_random_actions(env, a.actions, 2));
+        CHECK(junqi_vector_env_step(env, a.actions, 2, &a.bufs));
+        EXPECT(a.truncated[0] && a.truncated[1]);
+    }
+    CHECK(junqi_vector_env_finished_len(env, &len, &capacity, &dropped));
+    EXPECT(len == JUNQI_MAX_FINISHED_GAMES && capacity == JUNQI_MAX_FINISHED_GAMES && dropped == 16);
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, junqi_vector_env_finished_len(env, NULL, NULL, NULL));
+    /* The oldest waiting is episode 9 of slot 0: the reset started episode 1, and
+     * episodes 1 to 8 were dropped. */
+    junqi_game *g = NULL;
+    size_t slot = 9;
+    uint64_t episode = 0;
+    CHECK(junqi_vector_env_next_finished(env, &g, &slot, &episode, NULL));
+    EXPECT(g != NULL && slot == 0 && episode == 9);
+    junqi_game_free(g);
+    CHECK(junqi_vector_env_finished_len(env, &len, NULL, NULL));
+    EXPECT(len == JUNQI_MAX_FINISHED_GAMES - 1);
+    CHECK(junqi_vector_env_reset(env, false, 0, &a.bufs));
+    CHECK(junqi_vector_env_finished_len(env, &len, NULL, &dropped));
+    EXPECT(len == 0 && dropped == 16);
+    free_arrays(&a);
+    junqi_vector_env_free(env);
+    junqi_rules_free(rules);
+}
+
 int main(int argc, char **argv) {
     int steps = argc > 1 ? atoi(argv[1]) : 400;
     size_t f1 = 0, f2 = 0, f3 = 0, f4 = 0;
@@ -256,6 +302,7 @@ int main(int argc, char **argv) {
     EXPECT(one == two && f2 == f3);
     play("siguo", 4, 2, true, steps / 2, &f4);
     refusals();
+    limits();
     printf("vector: %d steps of 8 classic games (%zu finished), 130 games the same with 1 and 2 threads "
            "(%zu finished), siguo %zu finished\n",
            steps, f1, f2, f4);

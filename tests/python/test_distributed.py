@@ -234,6 +234,83 @@ def test_illegal_action_names_the_game(tmp_path: pathlib.Path) -> None:
     assert os.listdir(tmp_path / "games") == []
 
 
+def test_verify_shard_finds_damaged_shards(tmp_path: pathlib.Path) -> None:
+    # Issue #27: a truncated, empty or garbage shard counted as done on resume.
+    from junqi.distributed.shards import shard_path, verify_shard
+
+    generate(SHORT, 10, tmp_path, address="local-process", batch=2, seed=SEED, steps=True,
+             max_plies=40, progress=False)
+    ranges = [(s, s + 2) for s in range(0, 10, 2)]
+    assert [verify_shard(tmp_path, a, b, SEED, "short", True) for a, b in ranges] == [None] * 5
+    paths = [shard_path(tmp_path, "games", a, b) for a, b in ranges]
+    data = paths[0].read_bytes()
+    paths[0].write_bytes(data[: len(data) // 2])            # truncated
+    paths[1].write_bytes(b"")                                 # empty
+    paths[2].write_bytes(b"PAR1" + os.urandom(200) + b"PAR1")  # garbage
+    flipped = bytearray(paths[3].read_bytes())
+    flipped[40] ^= 0xFF                                       # one byte of a data page
+    paths[3].write_bytes(bytes(flipped))
+    steps = shard_path(tmp_path, "steps", 8, 10)
+    steps.write_bytes(steps.read_bytes()[:-100])              # the steps of the last batch
+    for (a, b), why in zip(ranges, ["does not read back"] * 4 + ["steps-000000008-000000009"]):
+        problem = verify_shard(tmp_path, a, b, SEED, "short", True)
+        assert problem is not None and why in problem, problem
+    # Wrong rows: a shard of two games renamed as another range.
+    other = tmp_path / "other"
+    generate(SHORT, 2, other, address="local-process", batch=2, seed=SEED, progress=False)
+    good = shard_path(other, "games", 0, 2)
+    assert verify_shard(other, 0, 2, SEED, "short", False) is None
+    assert "another rule set" in (verify_shard(other, 0, 2, SEED, "classic", False) or "")
+    with pytest.raises(junqi.distributed.ForeignShardError, match="run seed 2026, not 7"):
+        verify_shard(other, 0, 2, 7, "short", False)
+    os.replace(good, shard_path(other, "games", 2, 4))
+    assert "does not hold games 2 to 3" in (verify_shard(other, 2, 4, SEED, "short", False) or "")
+
+
+def test_resume_rewrites_damaged_shards_and_never_mixes_seeds(
+    reference: pathlib.Path, tmp_path: pathlib.Path
+) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(reference, run)
+    shards = sorted((run / "games").iterdir())
+    shards[1].write_bytes(shards[1].read_bytes()[:100])      # truncated
+    shards[3].write_bytes(b"")                               # empty
+    with pytest.warns(UserWarning, match="rewriting a damaged shard"):
+        result = generate(SHORT, GAMES, run, address="local-process", batch=BATCH, seed=None,
+                          steps=True, max_plies=MAX_PLIES, progress=False)
+    assert result.played == 2 * BATCH and result.shards_skipped == 2
+    assert rows(run) == rows(reference) and rows(run, "steps") == rows(reference, "steps")
+    # A lost _run.json: seed=None takes the shards' seed, not a fresh one.
+    (run / "_run.json").unlink()
+    result = generate(SHORT, GAMES, run, address="local-process", batch=BATCH, seed=None,
+                      steps=True, max_plies=MAX_PLIES, progress=False)
+    assert result.seed == SEED and result.played == 0
+    assert json.loads((run / "_run.json").read_text())["seed"] == SEED
+    # Another seed, or shards of two seeds, or of another batching: refused.
+    (run / "_run.json").unlink()
+    with pytest.raises(junqi.distributed.ForeignShardError, match="run seed 2026, not 5"):
+        generate(SHORT, GAMES, run, address="local-process", batch=BATCH, seed=5,
+                 steps=True, max_plies=MAX_PLIES, progress=False)
+    assert not (run / "_run.json").exists()
+    with pytest.raises(junqi.distributed.ForeignShardError, match="not a shard of this run"):
+        generate(SHORT, GAMES, run, address="local-process", batch=8, seed=SEED,
+                 steps=True, max_plies=MAX_PLIES, progress=False)
+    foreign = tmp_path / "foreign"
+    generate(SHORT, BATCH, foreign, address="local-process", batch=BATCH, seed=SEED + 1,
+             steps=True, max_plies=MAX_PLIES, progress=False)
+    shutil.copy(sorted((foreign / "games").iterdir())[0], shards[0])
+    with pytest.raises(junqi.distributed.ForeignShardError, match="two run seeds"):
+        generate(SHORT, GAMES, run, address="local-process", batch=BATCH, seed=None,
+                 steps=True, max_plies=MAX_PLIES, progress=False)
+    # With the manifest back, the foreign shard is refused, not rewritten.
+    shutil.copy(reference / "_run.json", run / "_run.json")
+    with pytest.raises(junqi.distributed.ForeignShardError,
+                       match="run seed 2027, not 2026: refusing to mix"):
+        generate(SHORT, GAMES, run, address="local-process", batch=BATCH, seed=None,
+                 steps=True, max_plies=MAX_PLIES, progress=False)
+    assert pq.read_table(shards[0]).column("run_seed").to_pylist()[0] == SEED + 1
+
+
 def test_progress_line() -> None:
     stream = io.StringIO()
     bar = Progress(100, 20, stream=stream, every=0.0)

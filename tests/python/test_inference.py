@@ -92,3 +92,41 @@ def test_bad_points_and_sides_are_refused() -> None:
         game.beliefs("south").candidates("z99")
     with pytest.raises(junqi.JunqiError):
         game.beliefs("east")
+
+
+def test_observation_buffers_in_another_order_are_refused() -> None:
+    # Issue #27: a Fortran-ordered out= was filled as if it were C-ordered.
+    game = started()
+    shape = tuple(game.rules.observation_spec()["shape"])
+    fortran = numpy.zeros(shape, dtype=numpy.float32, order="F")
+    with pytest.raises(ValueError, match="C-contiguous"):
+        game.observation("south", out=fortran)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        junqi.observations([game, game], ["south", "north"],
+                           out=numpy.zeros((2, *shape), dtype=numpy.float32, order="F"))
+    strided = numpy.zeros((shape[0], 2 * shape[1]), dtype=numpy.float32)[:, ::2]
+    with pytest.raises(ValueError, match="C-contiguous"):
+        game.observation("south", out=strided)
+    assert not fortran.any() and not strided.any()
+    out = numpy.zeros(shape, dtype=numpy.float32)
+    assert numpy.array_equal(game.observation("south", out=out), game.observation("south"))
+
+
+def test_batched_observations_refuse_a_game_on_another_board() -> None:
+    # Issue #27: a game of the same rule set on another board was encoded with the
+    # first game's observer. A record can carry its own board.
+    import json
+
+    game = started()
+    record = json.loads(game.record())
+    board = json.loads(game.rules.board.to_json())
+    board["name"] = "classic-copy"
+    record["board"] = board
+    other = junqi.Game.from_record(json.dumps(record))
+    assert other.rules.board.name == "classic-copy"
+    with pytest.raises(ValueError, match="game 1 has another board than game 0"):
+        junqi.observations([game, other], ["south", "south"])
+    # Games of one rule set on one board (the same board, rebuilt) are encoded together.
+    twin = junqi.Game.from_record(game.record())
+    batch = junqi.observations([game, twin], ["south", "north"])
+    assert numpy.array_equal(batch[1], twin.observation("north"))

@@ -130,7 +130,7 @@ def test_masks_only_and_bad_calls_change_nothing() -> None:
         env.step(good[:2])
     with pytest.raises(ValueError, match="one-dimensional"):
         env.step([good])  # type: ignore[list-item]
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError, match=r"actions\[0\] is a str, not an integer"):
         env.step(["a2-a6", "x", "y"])  # type: ignore[list-item]
     with pytest.raises(IndexError, match="game 3 is outside 0..3"):
         env.game(3)
@@ -192,3 +192,117 @@ print("ok", calls)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("ok ")
+
+
+# --- hostile input (issue #27) ------------------------------------------------------
+
+
+def test_a_step_plays_the_actions_it_checked_while_another_thread_rewrites_them() -> None:
+    # The step used to read the caller's array after checking it, with the GIL
+    # released: a thread rewriting it meanwhile made illegal moves play (records that
+    # no longer replay) or panicked half-way. Now each step is all or nothing.
+    import threading
+
+    env = junqi.VectorEnv("classic", 128, seed=5, threads=2)
+    env.reset()
+    actions = env.random_actions()
+    illegal = np.full(env.n, env.action_space - 1, dtype=np.int64)
+    stop = threading.Event()
+
+    def rewrite() -> None:
+        while not stop.is_set():
+            actions[:] = illegal
+            actions[:] = legal_now[0]
+
+    legal_now = [actions.copy()]
+    t = threading.Thread(target=rewrite)
+    # Hand the GIL over often, so that the rewriting runs whenever the step has let
+    # go of it.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    t.start()
+    try:
+        played = refused = 0
+        for _ in range(60):
+            legal_now[0] = env.random_actions()
+            actions[:] = legal_now[0]
+            before = [env.game(i).ply for i in range(env.n)]
+            try:
+                env.step(actions)
+                played += 1
+                # Every game moved exactly once (or was restarted).
+                assert all(env.game(i).ply in (before[i] + 1, 0) for i in range(env.n))
+            except junqi.IllegalMoveError:
+                refused += 1
+                assert [env.game(i).ply for i in range(env.n)] == before
+    finally:
+        stop.set()
+        t.join()
+        sys.setswitchinterval(interval)
+    assert played + refused == 60
+    for i in range(env.n):
+        # Every game is one its record replays (no illegal move slipped in).
+        game = env.game(i)
+        assert junqi.Game.from_record(game.record()).same_state(game)
+
+
+def test_a_huge_number_of_games_is_refused_not_an_abort() -> None:
+    for n in (10**9, 2**62, 65537):
+        with pytest.raises(ValueError, match=f"{n} games asked of a vector environment: at most 65536"):
+            junqi.VectorEnv("classic", n)
+    with pytest.raises(OverflowError):
+        junqi.VectorEnv("classic", 2**64)
+
+
+def test_finished_games_never_read_are_bounded() -> None:
+    # Every game is cut short at every step (max_plies=1): 4 finished games a step.
+    env = junqi.VectorEnv("classic", 4, seed=3, observations=False, max_plies=1)
+    env.reset()
+    assert env.finished_capacity == 1024
+    for _ in range(266):
+        env.step(env.random_actions())
+    assert env.finished_len == 1024 and env.finished_dropped == 40
+    games = env.finished()
+    assert len(games) == 1024 and env.finished_len == 0
+    # The oldest were dropped: reset() started episode 1, so the first kept is slot
+    # 0's episode 11.
+    assert (games[0].env, games[0].episode) == (0, 11)
+    assert (games[-1].env, games[-1].episode) == (3, 266)
+
+
+def test_max_plies_zero_is_no_limit_as_in_c() -> None:
+    env = junqi.VectorEnv("classic", 3, seed=2, observations=False, max_plies=0)
+    env.reset()
+    for _ in range(5):
+        truncated = env.step(env.random_actions())[4]
+        assert not truncated.any()
+    assert env.finished_len == 0 and all(env.game(i).ply == 5 for i in range(3))
+
+
+def test_actions_must_be_integers() -> None:
+    env = junqi.VectorEnv("classic", 3, seed=1, observations=False)
+    env.reset()
+    good = env.random_actions()
+    bad: list[tuple[object, str]] = [
+        (good.astype(np.float64), "not a numpy array of float64"),
+        (good.astype(np.bool_), "not a numpy array of bool"),
+        (good.astype(np.complex128), "not a numpy array of complex128"),
+        (good.astype(str), "not a numpy array of <U"),
+        ([float(good[0]), int(good[1]), int(good[2])], r"actions\[0\] is a float"),
+        ([int(good[0]), True, int(good[2])], r"actions\[1\] is a bool"),
+        ([int(good[0]), int(good[1]), 1j], r"actions\[2\] is a complex"),
+        ([np.float32(good[0]), int(good[1]), int(good[2])], r"actions\[0\] is a float32"),
+        ("012", "not str"),
+        (7, "not int"),
+    ]
+    for actions, message in bad:
+        with pytest.raises(TypeError, match=message):
+            env.step(actions)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="more than 3 actions for 3 games"):
+        env.step(iter(range(10**12)))  # type: ignore[arg-type]
+    assert all(env.game(i).ply == 0 for i in range(3))
+    # Integers of any width, Python's or numpy's, and object arrays of them play.
+    env.step([np.int16(good[0]), int(good[1]), np.uint64(good[2])])  # type: ignore[list-item]
+    env.step(env.random_actions().astype(np.uint16))
+    env.step(env.random_actions().astype(object))
+    assert all(env.game(i).ply == 3 for i in range(3))

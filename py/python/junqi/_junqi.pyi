@@ -433,7 +433,8 @@ def resolve_attack(
 def observations(
     games: Sequence[Game], players: Sequence[_SideArg], out: npt.NDArray[numpy.float32] | None = None
 ) -> npt.NDArray[numpy.float32]:
-    """Observations of many games (one rule set) as one float32 array ``[N, channels, points]``."""
+    """Observations of many games (one rule set on one board) as one float32 array
+    ``[N, channels, points]``; ``out`` must be C-contiguous."""
 
 def level_for(points: int) -> Level:
     """The level held with ``points`` (小兵 below 0)."""
@@ -760,7 +761,9 @@ class VectorEnv:
 
     Row ``i`` of every result is game ``i``; ``to_act[i]`` is the seat (index into
     ``seats``) to choose its next action. Finished games restart in the same step and
-    are kept for ``finished()``.
+    are kept for ``finished()``, in a queue of at most ``finished_capacity`` games
+    (the oldest dropped past it). ``n`` is 1 to 65 536; ``max_plies`` None or 0 is no
+    limit.
     """
 
     def __new__(
@@ -800,10 +803,20 @@ class VectorEnv:
         npt.NDArray[numpy.bool_],
         npt.NDArray[numpy.int8],
     ]:
-        """``(observations, masks, rewards [n, seats], terminated [n], truncated [n], to_act)``."""
+        """``(observations, masks, rewards [n, seats], terminated [n], truncated [n], to_act)``.
+
+        ``actions``: integers only (``TypeError`` for floats, bools, strings), copied
+        before they are checked: a step is all or nothing.
+        """
     def legal_action_ids(self, i: int) -> npt.NDArray[numpy.int64]: ...
     def random_actions(self) -> npt.NDArray[numpy.int64]: ...
     def game(self, i: int) -> Game: ...
+    @property
+    def finished_len(self) -> int: ...
+    @property
+    def finished_capacity(self) -> int: ...
+    @property
+    def finished_dropped(self) -> int: ...
     def finished(self) -> list[FinishedGame]: ...
 
 @final

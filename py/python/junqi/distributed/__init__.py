@@ -26,12 +26,14 @@ from .play import GameSpec, PlayedGame, Policy, Steps, play_batch
 from .progress import Progress
 from .seeds import GameSeeds, game_seeds
 from .selfplay import GenerateResult, generate
+from .shards import ForeignShardError, verify_shard
 from .tournament import AgentResult, Evaluation, MatchGame, evaluate
 
 __all__ = [
     "AgentResult",
     "EloRating",
     "Evaluation",
+    "ForeignShardError",
     "GameSeeds",
     "GameSpec",
     "GenerateResult",
@@ -46,4 +48,5 @@ __all__ = [
     "game_seeds",
     "generate",
     "play_batch",
+    "verify_shard",
 ]

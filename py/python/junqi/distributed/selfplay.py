@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
@@ -14,11 +15,14 @@ from .play import GameSpec, Policy, check_policy, describe_policy, play_batch
 from .progress import Progress
 from .shards import (
     MANIFEST,
+    ForeignShardError,
     check_manifest,
     finished_ranges,
     games_table,
     shard_path,
+    shard_seeds,
     steps_table,
+    verify_shard,
     write_atomic,
 )
 
@@ -83,9 +87,15 @@ def generate(
     (``max_retries`` reruns a task whose worker died); ``address`` chooses the cluster
     (None: a local one; ``"auto"``: the running one; ``"local-process"``: no Ray).
     Running the same call again skips the shards already written, so an interrupted
-    run resumes; ``seed=None`` takes the seed of the run already in ``out``, or a
-    fresh one from the operating system for a new run. ``steps`` also writes the
-    per-step shards; ``max_plies`` cuts games short (a draw, ``truncated``).
+    run resumes: each is read back and checked first (``verify_shard``: page
+    checksums, one row per game of its range, this run's seed and rule set, the
+    steps), and a damaged one is played and written again (with a warning).
+    ``seed=None`` takes the seed of the run already in ``out`` (its ``_run.json``, or
+    if that is lost its shards'), or a fresh one from the operating system for a new
+    run. A directory holding shards of another run seed or batching is refused
+    (``ForeignShardError``, a ``ValueError``): two runs are never mixed. ``steps``
+    also writes the per-step shards; ``max_plies`` cuts games short (a draw,
+    ``truncated``).
     """
     if games < 0:
         raise ValueError(f"games must be >= 0, not {games}")
@@ -107,29 +117,62 @@ def generate(
         "max_plies": max_plies,
         "policy": describe_policy(policy),
     }
-    if seed is None:
-        stored_path = out_dir / MANIFEST
-        if stored_path.exists():
+    stored_path = out_dir / MANIFEST
+    if stored_path.exists():
+        if seed is None:
             import json
 
             seed = int(json.loads(stored_path.read_text(encoding="utf-8"))["seed"])
-        else:
-            seed = secrets.randbits(63)
-        manifest["seed"] = seed
+    else:
+        # No manifest (a new run, or a lost _run.json): the shards there, if any, tell
+        # the run's seed; a manifest is written only for shards of that one seed.
+        found = shard_seeds(out_dir)
+        if len(found) > 1:
+            a, b = sorted(found)[:2]
+            raise ForeignShardError(
+                f"{out_dir} holds games of two run seeds ({a} in {found[a].name}, "
+                f"{b} in {found[b].name}) and no {MANIFEST}: refusing to add to it"
+            )
+        if seed is None:
+            seed = next(iter(found)) if found else secrets.randbits(63)
+        elif found and seed not in found:
+            other = next(iter(found))
+            raise ForeignShardError(
+                f"{found[other]} holds games of run seed {other}, not {seed}: refusing "
+                f"to mix two runs in {out_dir} (resume with seed={other}, or choose "
+                f"another output directory)"
+            )
+    manifest["seed"] = seed
     if not 0 <= seed < 1 << 64:
         raise ValueError(f"seed must be an unsigned 64-bit integer, not {seed}")
-    check_manifest(out_dir, manifest)
 
+    ranges = [(start, min(start + batch, games)) for start in range(0, games, batch)]
     done = finished_ranges(out_dir)
+    stray = sorted(done - set(ranges))
+    if stray and not stored_path.exists():
+        # (With a manifest, check_manifest names the difference: batch, games.)
+        raise ForeignShardError(
+            f"{shard_path(out_dir, 'games', *stray[0])} is not a shard of this run "
+            f"({games} games in batches of {batch}): refusing to mix two runs in {out_dir}"
+        )
+    check_manifest(out_dir, manifest)
+    if stray:
+        raise ForeignShardError(
+            f"{shard_path(out_dir, 'games', *stray[0])} is not a shard of this run "
+            f"({games} games in batches of {batch}): refusing to mix two runs in {out_dir}"
+        )
+
     todo = []
     skipped = skipped_shards = 0
-    for start in range(0, games, batch):
-        stop = min(start + batch, games)
+    for start, stop in ranges:
         if (start, stop) in done:
-            skipped += stop - start
-            skipped_shards += 1
-        else:
-            todo.append((start, stop))
+            problem = verify_shard(out_dir, start, stop, seed, rule_set.name, steps)
+            if problem is None:
+                skipped += stop - start
+                skipped_shards += 1
+                continue
+            warnings.warn(f"rewriting a damaged shard: {problem}", stacklevel=2)
+        todo.append((start, stop))
     bar = Progress(games, skipped, enabled=progress)
     written: list[Path] = []
     played = 0

@@ -5,8 +5,15 @@ A run's directory holds ``_run.json`` (what the run is: rule set, seed, batch, �
 per game) and, with steps, ``steps/steps-AAAAAAAAA-BBBBBBBBB.parquet`` (one row per
 ply): ``pyarrow.parquet.read_table(out / "games")`` reads them all. A shard
 is written to a hidden temporary file in the same directory and renamed into place, so
-a shard that exists is complete; the steps shard is renamed before the games shard, so
-a games shard means its batch is done.
+a shard that exists was complete when written; the steps shard is renamed before the
+games shard, so a games shard means its batch is done.
+
+Shards are written with Parquet's page checksums (CRC-32 of every data page). A run
+that resumes does not trust a shard by its name: ``verify_shard`` reads each one back
+(checksums verified) and checks its rows — one per game of its range, of this rule set
+and run seed, and as many steps as the games have plies — and a shard that fails (a
+truncated, empty or garbage file, a flipped bit) is played and written again. A shard
+of another run seed, or of another batching, is never overwritten: the run is refused.
 """
 
 from __future__ import annotations
@@ -25,11 +32,14 @@ from .play import PlayedGame, Steps
 
 __all__ = [
     "MANIFEST",
+    "ForeignShardError",
     "check_manifest",
     "finished_ranges",
     "games_table",
     "shard_path",
+    "shard_seeds",
     "steps_table",
+    "verify_shard",
     "write_atomic",
 ]
 
@@ -51,6 +61,87 @@ def finished_ranges(out: Path) -> set[tuple[int, int]]:
             if m:
                 found.add((int(m.group(1)), int(m.group(2)) + 1))
     return found
+
+
+class ForeignShardError(ValueError):
+    """A shard in a run's directory that belongs to another run (another run seed or
+    another batching): never overwritten, never mixed in."""
+
+
+def _read(path: Path, columns: Optional[list[str]] = None) -> Any:
+    import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
+
+    return pq.read_table(path, columns=columns, page_checksum_verification=True)
+
+
+def shard_seeds(out: Path) -> dict[int, Path]:
+    """The run seeds found in ``out``'s readable games shards, each with one shard
+    that holds it (unreadable shards are skipped: they are rewritten anyway)."""
+    seeds: dict[int, Path] = {}
+    for start, stop in sorted(finished_ranges(out)):
+        path = shard_path(out, "games", start, stop)
+        try:
+            values = _read(path, ["run_seed"]).column("run_seed").to_pylist()
+        except Exception:
+            continue
+        for v in set(values):
+            seeds.setdefault(int(v), path)
+    return seeds
+
+
+def verify_shard(
+    out: Path, start: int, stop: int, run_seed: int, rules: str, steps: bool
+) -> Optional[str]:
+    """Checks the shard of games ``start`` to ``stop - 1`` written by the run
+    (``rules``, ``run_seed``) in ``out``: None when it is complete, else what is wrong
+    with it (it is then to be written again).
+
+    A complete games shard reads back with every page checksum right and holds one row
+    per game of its range, in order, each of ``rules`` and ``run_seed``; with
+    ``steps``, the steps shard's footer and ``game`` column read back (checksums
+    verified; its observation and mask pages, most of the file, are not read) and it
+    holds one row per ply of those games.
+    Raises ``ForeignShardError`` when the shard holds games of another run seed.
+    """
+    path = shard_path(out, "games", start, stop)
+    if not path.exists():
+        return f"{path.name} is missing"
+    try:
+        games = _read(path)
+    except Exception as e:  # pyarrow raises OSError, ArrowInvalid, …
+        return f"{path.name} does not read back ({type(e).__name__}: {e})"
+    want = stop - start
+    if games.num_rows != want:
+        return f"{path.name} holds {games.num_rows} rows, {want} games were written"
+    missing = {"game", "run_seed", "rules", "plies"} - set(games.column_names)
+    if missing:
+        return f"{path.name} has no column {sorted(missing)[0]!r}"
+    seeds = set(games.column("run_seed").to_pylist())
+    if seeds != {run_seed}:
+        other = sorted(s for s in seeds if s != run_seed)
+        raise ForeignShardError(
+            f"{path} holds games of run seed {other[0] if other else None}, not "
+            f"{run_seed}: refusing to mix two runs in {out} (move it away, or resume "
+            f"with that seed)"
+        )
+    if games.column("game").to_pylist() != list(range(start, stop)):
+        return f"{path.name} does not hold games {start} to {stop - 1} in order"
+    if set(games.column("rules").to_pylist()) != {rules}:
+        return f"{path.name} holds games of another rule set"
+    if steps:
+        spath = shard_path(out, "steps", start, stop)
+        if not spath.exists():
+            return f"{spath.name} is missing"
+        try:
+            table = _read(spath, ["game"])
+        except Exception as e:
+            return f"{spath.name} does not read back ({type(e).__name__}: {e})"
+        plies = sum(int(p) for p in games.column("plies").to_pylist())
+        if table.num_rows != plies:
+            return f"{spath.name} holds {table.num_rows} steps, the games have {plies} plies"
+        if any(not start <= g < stop for g in set(table.column("game").to_pylist())):
+            return f"{spath.name} holds steps of games outside {start} to {stop - 1}"
+    return None
 
 
 def check_manifest(out: Path, manifest: dict[str, Any]) -> Optional[dict[str, Any]]:
@@ -90,7 +181,8 @@ def write_atomic(table: Any, path: Path) -> None:
 
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
     try:
-        pq.write_table(table, tmp, compression="zstd")
+        # Page checksums: a shard damaged on disk fails `verify_shard` on resume.
+        pq.write_table(table, tmp, compression="zstd", write_page_checksum=True)
         os.replace(tmp, path)
     finally:
         if tmp.exists():
