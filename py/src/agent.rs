@@ -202,6 +202,7 @@ impl Agent {
     }
 
     fn __repr__(&self) -> String {
-        format!("Agent({:?})", self.name)
+        // A spec never holds a quote: Python's own repr of the string.
+        format!("Agent('{}')", self.name)
     }
 }

@@ -9,7 +9,6 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use crate::error::ApiError;
-use crate::seat::SeatKind;
 use crate::store::Store;
 use crate::table::Table;
 
