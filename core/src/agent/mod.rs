@@ -44,6 +44,8 @@ use crate::referee::{Game, GameError, Report};
 use crate::rules::RuleSet;
 use crate::setup::Setup;
 
+mod deploy;
+mod eval;
 mod greedy;
 mod info;
 mod random;
