@@ -5,6 +5,7 @@ Budgets are tiny: this is about the surface, not the strength."""
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -169,3 +170,13 @@ def test_distributed_evaluate_takes_agent_names_in_process() -> None:
     with pytest.raises(ValueError, match="unknown built-in policy 'grandmaster'"):
         evaluate("classic", {"a": "grandmaster", "b": "random"}, games=2,
                  address="local-process", progress=False)
+
+
+def test_distributed_cli_takes_agent_names(capsys: pytest.CaptureFixture[str]) -> None:
+    from junqi.distributed.__main__ import main as cli
+
+    assert cli(["evaluate", "--rules", "classic", "--agent", "g=greedy",
+                "--agent", f"s={TINY}", "--games", "2", "--max-plies", "30",
+                "--address", "local-process", "--no-progress", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert sorted(a["name"] for a in table["agents"]) == ["g", "s"]

@@ -10,6 +10,8 @@ __version__: str
 STRIKE_RANGE: int
 
 __all__ = [
+    "Agent",
+    "AgentError",
     "Ability",
     "Arm",
     "Attack",

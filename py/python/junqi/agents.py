@@ -23,7 +23,7 @@ See docs/python.md and docs/agents.md.
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Union
+from typing import Any, Mapping, Optional, Union
 
 from ._junqi import Agent, AgentError, Game, Side
 
@@ -42,7 +42,7 @@ def level(n: int, seed: Optional[int] = None) -> Agent:
 
 def play(
     game: Game,
-    agents: Mapping[Union[Side, str], Agent],
+    agents: Union[Mapping[Side, Agent], Mapping[str, Agent]],
     max_plies: Optional[int] = None,
 ) -> Game:
     """Plays ``game`` to its end (or until it has ``max_plies`` plies) with one agent per
@@ -51,7 +51,7 @@ def play(
 
     Raises ``ValueError`` when a seat of the rule set has no agent.
     """
-    by_side = {side: agents[side] for side in agents}
+    by_side: dict[Any, Agent] = dict(agents)
     seats: dict[Side, Agent] = {}
     for side in game.rules.sides:
         agent = by_side.get(side, by_side.get(side.id))

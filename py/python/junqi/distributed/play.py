@@ -28,6 +28,7 @@ ply, and stops the run.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Mapping, Optional, Sequence, Union
 
@@ -66,10 +67,13 @@ _U64 = 1 << 64
 def is_agent_spec(policy: Policy) -> bool:
     """Whether ``policy`` names one of the engine's agents other than ``"random"``
     (which stays the built-in random player of the game's generator)."""
-    if not isinstance(policy, str) or policy == "random":
-        return False
+    return isinstance(policy, str) and policy != "random" and _builds_an_agent(policy)
+
+
+@functools.lru_cache(maxsize=64)
+def _builds_an_agent(spec: str) -> bool:
     try:
-        Agent(policy, seed=0)
+        Agent(spec, seed=0)
     except AgentError:
         return False
     return True
@@ -194,11 +198,11 @@ class _Live:
         seeds = game_seeds(run_seed, spec.index)
         self.spec = spec
         # The engine's agents of this game, one per seat they play (seat index -> agent).
-        self.agents: dict[int, Agent] = {
-            seat: Agent(policies[name], seed=agent_seed(seeds.policy, seat))
-            for seat, name in enumerate(spec.agents)
-            if is_agent_spec(policies[name])
-        }
+        self.agents: dict[int, Agent] = {}
+        for seat, name in enumerate(spec.agents):
+            policy = policies[name]
+            if isinstance(policy, str) and is_agent_spec(policy):
+                self.agents[seat] = Agent(policy, seed=agent_seed(seeds.policy, seat))
         sides = rules.sides
         self.game = new_game(
             rules, seeds.game, {sides[seat]: a for seat, a in self.agents.items()}
