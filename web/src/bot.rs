@@ -12,11 +12,13 @@
 //! turn), with the table's lock released while they think. A level is a time per move
 //! ([`level_millis`]: level 3 thinks about a second), cut to half of what is left of
 //! the seat's clock when the game has one, so a bot answers in time even when it had
-//! to wait for the pool. A bot that finds the game changed when it has chosen (a
+//! to wait for the pool; a bot that waited half its time for the pool plays greedy
+//! (one ply, cheap) outside it. A bot that finds the game changed when it has chosen (a
 //! time-out, a resignation) drops its choice. Server-played seats ignore draw offers.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use junqi::agent::{AgentSpec, Budget};
 use junqi::{Game, Rng, Side};
@@ -100,7 +102,7 @@ fn outdated(table: &crate::table::Table, version: u64, side: Side) -> bool {
 /// Plays for the server-played seat `side` if the game is still at `version` with
 /// `side` to act: a random seat at once, a bot after thinking in the pool.
 pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: Side) {
-    let info = {
+    let (info, left) = {
         let mut table = handle.lock();
         if outdated(&table, version, side) {
             return;
@@ -110,13 +112,24 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
                 play_random(app, handle, &mut table, side);
                 return;
             }
-            Some(SeatKind::Bot) => table.game.info_state(side),
+            Some(SeatKind::Bot) => {}
             _ => return,
         }
+        let left = table.deadline_ms.map(|d| d - crate::clock::now_ms());
+        (table.game.info_state(side), left)
     };
-    let Ok(_permit) = pool().acquire().await else {
-        return;
+    // Wait for the pool at most half of what is left on the clock: past that, play
+    // greedy (one ply, cheap) without a place in the pool, so as to answer in time.
+    let permit = match left {
+        None => pool().acquire().await.ok(),
+        Some(ms) => {
+            let wait = Duration::from_millis(u64::try_from(ms / 2).unwrap_or(0));
+            tokio::time::timeout(wait, pool().acquire()).await.ok().and_then(Result::ok)
+        }
     };
+    if permit.is_none() && left.is_none() {
+        return; // the pool is closed (never, in practice)
+    }
     // The budget is fitted to the clock once the pool has room (waiting took time).
     let spec = {
         let table = handle.lock();
@@ -124,9 +137,10 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
             return;
         }
         let left = table.deadline_ms.map(|d| d - crate::clock::now_ms());
-        match table.seats.get(&side).and_then(|seat| think_spec(seat, left)) {
-            Some(spec) => spec,
-            None => return,
+        match (table.seats.get(&side).and_then(|seat| think_spec(seat, left)), &permit) {
+            (Some(_), None) => AgentSpec::Greedy,
+            (Some(spec), Some(_)) => spec,
+            (None, _) => return,
         }
     };
     let chosen = tokio::task::spawn_blocking(move || {
@@ -134,6 +148,7 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
         catch_unwind(AssertUnwindSafe(|| agent.choose(&info))).ok()
     })
     .await;
+    drop(permit);
     let Ok(Some(action)) = chosen else {
         return;
     };

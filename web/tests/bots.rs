@@ -115,12 +115,15 @@ async fn bad_seat_kinds_are_refused() {
         assert_eq!(r.json()["error"]["code"], "bad_json", "{}", r.body);
         assert!(r.body.contains("seat") || r.body.contains("bot"), "{}", r.body);
     }
-    // A bare "bot" is the search at level 3; "greedy" the greedy agent.
-    let r = c
-        .post("/api/games", None, r#"{"rules": "classic", "seats": {"south": "bot", "north": "greedy"}}"#)
-        .await;
-    assert_eq!(r.status, 201, "{}", r.body);
-    let j = r.json();
-    assert_eq!(j["seats"]["south"]["agent"], "search:3");
-    assert_eq!(j["seats"]["north"]["agent"], "greedy");
+    // A bare "bot" is the search at level 3; "greedy" the greedy agent. (A human seat
+    // keeps the game in deployment: nobody thinks.)
+    for (seats, side, agent) in [
+        (r#"{"south": "bot", "north": "human"}"#, "south", "search:3"),
+        (r#"{"south": "human", "north": "greedy"}"#, "north", "greedy"),
+    ] {
+        let body = format!(r#"{{"rules": "classic", "seats": {seats}}}"#);
+        let r = c.post("/api/games", None, &body).await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        assert_eq!(r.json()["seats"][side]["agent"], agent);
+    }
 }
