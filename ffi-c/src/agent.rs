@@ -86,11 +86,16 @@ fn check_to_act(game: &Game, side: Side) -> Result<()> {
 /// Refuses unless `side` may deploy now.
 fn check_deploying(game: &Game, side: Side) -> Result<()> {
     if game.rules().deals() {
-        return Err(Error::new(junqi_status::WrongPhase, PlayError::Dealt.to_string()));
+        return Err(Error::new(
+            junqi_status::WrongPhase,
+            PlayError::Dealt.to_string(),
+        ));
     }
     match game.phase() {
         Phase::Over => Err(PlayError::GameOver.into()),
-        Phase::Deploy if game.deployed().contains(side) => Err(PlayError::AlreadyDeployed(side).into()),
+        Phase::Deploy if game.deployed().contains(side) => {
+            Err(PlayError::AlreadyDeployed(side).into())
+        }
         Phase::Deploy => Ok(()),
         _ => Err(PlayError::NotDeployPhase.into()),
     }
@@ -249,7 +254,10 @@ pub unsafe extern "C" fn junqi_agent_choose(
         let info = game.info_state(side);
         let action = agent.agent().choose(&info);
         let id = action.index(game.rules()).ok_or_else(|| {
-            Error::new(junqi_status::IllegalAction, "the agent chose an action outside the action space")
+            Error::new(
+                junqi_status::IllegalAction,
+                "the agent chose an action outside the action space",
+            )
         })?;
         if let Some(id_out) = id_out {
             id_out.write(id as u32);

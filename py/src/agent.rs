@@ -99,11 +99,20 @@ impl Agent {
     }
 
     /// Deploys the agent's setup for `side`.
-    fn deploy_in(&self, py: Python<'_>, game: &Game, side: junqi::Side, rules: Arc<junqi::RuleSet>) -> PyResult<Report> {
+    fn deploy_in(
+        &self,
+        py: Python<'_>,
+        game: &Game,
+        side: junqi::Side,
+        rules: Arc<junqi::RuleSet>,
+    ) -> PyResult<Report> {
         let setup = self.think(py, |a| a.deploy(&rules, side))?;
         let mut g = game.lock();
         let report = g.deploy(side, &setup).map_err(game_err)?;
-        Ok(Report { inner: report, board: rules.board().clone() })
+        Ok(Report {
+            inner: report,
+            board: rules.board().clone(),
+        })
     }
 
     /// The agent's action for the side whose information state `info` is.
@@ -117,9 +126,13 @@ impl Agent {
     #[new]
     #[pyo3(signature = (spec, seed=None))]
     fn py_new(spec: &str, seed: Option<u64>) -> PyResult<Agent> {
-        let agent = junqi::agent::by_name(spec, seed.unwrap_or_else(random_seed)).map_err(agent_err)?;
+        let agent =
+            junqi::agent::by_name(spec, seed.unwrap_or_else(random_seed)).map_err(agent_err)?;
         let name = agent.name();
-        Ok(Agent { inner: Arc::new(Mutex::new(agent)), name })
+        Ok(Agent {
+            inner: Arc::new(Mutex::new(agent)),
+            name,
+        })
     }
 
     /// The spec that builds this agent again, in canonical form (``"search:3"`` for
@@ -133,7 +146,12 @@ impl Agent {
     /// returns the report. Raises ``SetupError`` when deployment is over or the side has
     /// deployed; ``IllegalMoveError`` for a side that is not in the game and in a rule
     /// set that deals face down (翻棋), as ``Game.deploy`` does.
-    fn deploy(&self, py: Python<'_>, game: &Bound<'_, Game>, side: &Bound<'_, PyAny>) -> PyResult<Report> {
+    fn deploy(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, Game>,
+        side: &Bound<'_, PyAny>,
+    ) -> PyResult<Report> {
         let side = side_arg(side)?;
         let game = game.get();
         let rules = {
@@ -148,7 +166,12 @@ impl Agent {
     /// game is not changed. Returns a ``Move`` (the type ``Game.legal_moves`` gives).
     /// Raises ``IllegalMoveError`` when ``side`` is not to act (or not in the game)
     /// and during deployment or after the end.
-    fn choose(&self, py: Python<'_>, game: &Bound<'_, Game>, side: &Bound<'_, PyAny>) -> PyResult<Move> {
+    fn choose(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, Game>,
+        side: &Bound<'_, PyAny>,
+    ) -> PyResult<Move> {
         let side = side_arg(side)?;
         let game = game.get();
         let (info, rules) = {
@@ -165,13 +188,20 @@ impl Agent {
     /// choice (``side`` is to act). Returns the report, or None when ``side`` has
     /// nothing to do. Raises ``IllegalMoveError`` if another call changed the game
     /// while the agent was thinking (the game keeps that change).
-    fn act(&self, py: Python<'_>, game: &Bound<'_, Game>, side: &Bound<'_, PyAny>) -> PyResult<Option<Report>> {
+    fn act(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, Game>,
+        side: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Report>> {
         let side = side_arg(side)?;
         let game = game.get();
         let (task, stamp) = {
             let g = game.lock();
             if !g.rules().sides().contains(&side) {
-                return Err(game_err(junqi::GameError::Play(junqi::PlayError::NotPlaying(side))));
+                return Err(game_err(junqi::GameError::Play(
+                    junqi::PlayError::NotPlaying(side),
+                )));
             }
             let task = match g.phase() {
                 junqi::Phase::Deploy if !g.rules().deals() && !g.deployed().contains(side) => {
@@ -196,7 +226,10 @@ impl Agent {
                     ));
                 }
                 let report = g.play_as(side, action).map_err(game_err)?;
-                Ok(Some(Report { inner: report, board: g.rules().board().clone() }))
+                Ok(Some(Report {
+                    inner: report,
+                    board: g.rules().board().clone(),
+                }))
             }
         }
     }

@@ -30,7 +30,9 @@ use crate::seat::{Seat, SeatKind};
 
 /// How many bots think at once, server-wide: the machine's cores, at most 4.
 pub fn pool_size() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4)
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4)
 }
 
 fn pool() -> &'static Semaphore {
@@ -124,7 +126,10 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
         None => pool().acquire().await.ok(),
         Some(ms) => {
             let wait = Duration::from_millis(u64::try_from(ms / 2).unwrap_or(0));
-            tokio::time::timeout(wait, pool().acquire()).await.ok().and_then(Result::ok)
+            tokio::time::timeout(wait, pool().acquire())
+                .await
+                .ok()
+                .and_then(Result::ok)
         }
     };
     if permit.is_none() && left.is_none() {
@@ -137,7 +142,13 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
             return;
         }
         let left = table.deadline_ms.map(|d| d - crate::clock::now_ms());
-        match (table.seats.get(&side).and_then(|seat| think_spec(seat, left)), &permit) {
+        match (
+            table
+                .seats
+                .get(&side)
+                .and_then(|seat| think_spec(seat, left)),
+            &permit,
+        ) {
             (Some(_), None) => AgentSpec::Greedy,
             (Some(spec), Some(_)) => spec,
             (None, _) => return,
@@ -164,7 +175,12 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
 }
 
 /// One random legal action for `side` (the table is locked and at the right version).
-fn play_random(app: &Arc<App>, handle: &Arc<GameHandle>, table: &mut crate::table::Table, side: Side) {
+fn play_random(
+    app: &Arc<App>,
+    handle: &Arc<GameHandle>,
+    table: &mut crate::table::Table,
+    side: Side,
+) {
     let legal = table.game.legal_actions();
     if legal.is_empty() {
         return;

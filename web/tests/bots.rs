@@ -37,10 +37,19 @@ async fn a_greedy_bot_plays_a_game_to_the_end_against_a_random_seat() {
         .await;
     assert_eq!(r.status, 201, "{}", r.body);
     let created = r.json();
-    assert_eq!(created["seats"]["south"], json!({"kind": "bot", "agent": "greedy"}));
-    assert!(created["seats"]["south"]["token"].is_null(), "a bot seat has no token");
+    assert_eq!(
+        created["seats"]["south"],
+        json!({"kind": "bot", "agent": "greedy"})
+    );
+    assert!(
+        created["seats"]["south"]["token"].is_null(),
+        "a bot seat has no token"
+    );
     let id = created["game"].as_str().unwrap().to_owned();
-    let over = until(&mut c, &id, Duration::from_secs(120), |s| s["phase"] == "over").await;
+    let over = until(&mut c, &id, Duration::from_secs(120), |s| {
+        s["phase"] == "over"
+    })
+    .await;
     assert_eq!(over["seats"]["south"]["kind"], "bot");
     assert_eq!(over["seats"]["south"]["agent"], "greedy");
     assert!(over["result"]["text"].as_str().is_some());
@@ -64,7 +73,9 @@ async fn a_search_bot_answers_within_the_clock_and_a_human_plays_against_it() {
     .await;
     let token = g.tokens["south"].clone();
     // Confirming without a proposal deploys a random setup.
-    let r = c.post(&format!("/api/games/{}/confirm", g.id), Some(&token), "{}").await;
+    let r = c
+        .post(&format!("/api/games/{}/confirm", g.id), Some(&token), "{}")
+        .await;
     assert_eq!(r.status, 200, "{}", r.body);
     for _ in 0..3 {
         let s = until(&mut c, &g.id, Duration::from_secs(20), |s| {
@@ -95,7 +106,11 @@ async fn a_search_bot_answers_within_the_clock_and_a_human_plays_against_it() {
     // The referee: South moved three times and North answered each (or the game ended).
     let handle = server.app.game(&g.id).unwrap();
     let table = handle.lock();
-    assert!(table.game.position().ply() >= 6 || table.over(), "ply {}", table.game.position().ply());
+    assert!(
+        table.game.position().ply() >= 6 || table.over(),
+        "ply {}",
+        table.game.position().ply()
+    );
     assert_eq!(table.game.position().timeouts(Side::North), 0);
 }
 
@@ -113,13 +128,21 @@ async fn bad_seat_kinds_are_refused() {
         let r = c.post("/api/games", None, &body).await;
         assert_eq!(r.status, 400, "{seat}: {}", r.body);
         assert_eq!(r.json()["error"]["code"], "bad_json", "{}", r.body);
-        assert!(r.body.contains("seat") || r.body.contains("bot"), "{}", r.body);
+        assert!(
+            r.body.contains("seat") || r.body.contains("bot"),
+            "{}",
+            r.body
+        );
     }
     // A bare "bot" is the search at level 3; "greedy" the greedy agent. (A human seat
     // keeps the game in deployment: nobody thinks.)
     for (seats, side, agent) in [
         (r#"{"south": "bot", "north": "human"}"#, "south", "search:3"),
-        (r#"{"south": "human", "north": "greedy"}"#, "north", "greedy"),
+        (
+            r#"{"south": "human", "north": "greedy"}"#,
+            "north",
+            "greedy",
+        ),
     ] {
         let body = format!(r#"{{"rules": "classic", "seats": {seats}}}"#);
         let r = c.post("/api/games", None, &body).await;
