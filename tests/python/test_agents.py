@@ -180,3 +180,15 @@ def test_distributed_cli_takes_agent_names(capsys: pytest.CaptureFixture[str]) -
                 "--address", "local-process", "--no-progress", "--json"]) == 0
     table = json.loads(capsys.readouterr().out)
     assert sorted(a["name"] for a in table["agents"]) == ["g", "s"]
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", TINY])
+def test_the_choice_ignores_what_the_side_has_not_seen(spec: str) -> None:
+    # Two games that differ only in North's setup, which South has not seen.
+    choices = []
+    for north_seed in (1, 2):
+        game = junqi.Game("classic", seed=9)
+        game.deploy_random("south", seed=7)
+        game.deploy_random("north", seed=north_seed)
+        choices.append(junqi.Agent(spec, seed=3).choose(game, "south"))
+    assert choices[0] == choices[1]
