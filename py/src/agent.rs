@@ -44,7 +44,7 @@ pub struct Agent {
 /// What a side has to do now, read under the game's lock.
 enum Task {
     Deploy(Arc<junqi::RuleSet>),
-    Choose(junqi::agent::InfoState),
+    Choose(Box<junqi::agent::InfoState>),
     Nothing,
 }
 
@@ -208,7 +208,7 @@ impl Agent {
                     Task::Deploy(g.rules().clone())
                 }
                 junqi::Phase::Move | junqi::Phase::Reaction if g.to_act() == Some(side) => {
-                    Task::Choose(g.info_state(side))
+                    Task::Choose(Box::new(g.info_state(side)))
                 }
                 _ => Task::Nothing,
             };
@@ -218,7 +218,7 @@ impl Agent {
             Task::Nothing => Ok(None),
             Task::Deploy(rules) => self.deploy_in(py, game, side, rules).map(Some),
             Task::Choose(info) => {
-                let action = self.choose_in(py, info)?;
+                let action = self.choose_in(py, *info)?;
                 let mut g = game.lock();
                 if g.record_len() != stamp {
                     return Err(IllegalMoveError::new_err(
