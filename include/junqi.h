@@ -14,11 +14,14 @@
  *    handle from this library, a NUL-terminated string, writable and properly
  *    aligned memory for an out-parameter or buffer.
  *  - Threads: a junqi_rules is immutable and may be shared by threads freely. A
- *    junqi_game may be used by one thread at a time; distinct games are independent.
+ *    junqi_game (or junqi_agent) may be used by one thread at a time; distinct
+ *    handles are independent.
  *    The last error message is per thread.
  *  - Panics never cross into C: a panic inside the library returns
- *    JUNQI_STATUS_PANIC and poisons the game handle involved (later calls with it
- *    return JUNQI_STATUS_POISONED; junqi_game_free still frees it).
+ *    JUNQI_STATUS_PANIC and poisons the game (and agent) handle involved (later
+ *    calls with it return JUNQI_STATUS_POISONED; its _free still frees it).
+ *  - Agents (junqi_agent_*) are given a game handle and a side and see only that
+ *    side's information: their choices never depend on what the side has not seen.
  *  - In the function docs, status lists name the JUNQI_STATUS_* constants without
  *    their prefix (`NULL_POINTER` is JUNQI_STATUS_NULL_POINTER).
  *  - Functions marked REFEREE return hidden information (every army); everything
@@ -357,6 +360,22 @@ typedef enum {
    */
   JUNQI_ATTACK_BOMBARDMENT = 3,
 } junqi_attack;
+
+/**
+ * A player run by the library (opaque): `"random"`, `"greedy"` or `"search"` with a
+ * budget (see `junqi_agent_new`).
+ *
+ * Made by `junqi_agent_new`; freed with `junqi_agent_free`.
+ *
+ * Thread safety: an agent handle may be used by one thread at a time (it may move
+ * between threads); distinct agents are independent. An agent may play several games
+ * and several sides, one call at a time.
+ *
+ * Poisoning: if the library panics while an agent thinks, the call returns
+ * `JUNQI_STATUS_PANIC` and both the agent and the game handle are poisoned (see
+ * `junqi_game`); `junqi_agent_free` still frees a poisoned agent.
+ */
+typedef struct junqi_agent junqi_agent;
 
 /**
  * A refereed game (opaque): the full state of every army, each player's event log,
@@ -1780,6 +1799,111 @@ junqi_status junqi_vector_env_next_finished(junqi_vector_env *env, junqi_game **
  * `env` is NULL or a live `junqi_vector_env`; every out-pointer is NULL or writable.
  */
 junqi_status junqi_vector_env_finished_len(junqi_vector_env *env, size_t *len_out, size_t *capacity_out, uint64_t *dropped_out);
+
+/**
+ * Makes an agent from its name; the same name and seed give the same choices (for
+ * budgets in iterations; `search:ms=N` depends on the machine's speed).
+ *
+ * - `spec`: NUL-terminated UTF-8: `"random"`, `"greedy"`, `"search"` (= `search:3`),
+ *   `"search:1"` … `"search:5"` (named budgets), `"search:iters=N"` or
+ *   `"search:ms=N"`, with an optional `",threads=N"` (default 1), e.g.
+ *   `"search:4,threads=2"`. See docs/agents.md.
+ * - `seed`: the agent's own random source (not the game's).
+ * - `agent_out`: receives a new handle; free it with `junqi_agent_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `INVALID_UTF8`; `UNKNOWN_NAME` (not an agent name);
+ * `OUT_OF_RANGE` (a level outside 1 to 5, a budget or thread count that is not a
+ * positive number, or another malformed option). Thread safety: any thread.
+ *
+ * # Safety
+ * `spec` is NULL or a NUL-terminated string; `agent_out` is NULL or writable.
+ */
+junqi_status junqi_agent_new(const char *spec, uint64_t seed, junqi_agent **agent_out);
+
+/**
+ * Frees an agent. NULL is accepted and ignored; freeing an agent twice is undefined
+ * behaviour.
+ *
+ * # Safety
+ * `agent` is NULL or a live `junqi_agent` that nothing uses any more.
+ */
+void junqi_agent_free(junqi_agent *agent);
+
+/**
+ * The agent's name: the spec that builds it again, in its canonical form (e.g.
+ * `"search:3"` for `"search"`).
+ *
+ * - `name_out`: receives a new string; free it with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `POISONED`. Thread safety: see `junqi_agent`.
+ *
+ * # Safety
+ * `agent` is NULL or a live `junqi_agent`; `name_out` is NULL or writable.
+ */
+junqi_status junqi_agent_name(const junqi_agent *agent, char **name_out);
+
+/**
+ * Deploys the agent's setup for `side` (the agent picks it from the rule set alone).
+ *
+ * - `side`: a `junqi_side` value.
+ * - `report_out`: may be NULL; otherwise receives the report as JSON (see
+ *   `junqi_game_deploy_json`); free it with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (not a side value);
+ * `SIDE_NOT_IN_GAME`; `WRONG_PHASE` (deployment is over, the side has deployed, or the
+ * rule set deals face down: `fanqi`); `INVALID_SETUP` (the agent's setup breaks a
+ * deployment constraint of a custom rule set); `POISONED`. On failure the game is
+ * unchanged. Thread safety: see `junqi_agent` and `junqi_game`.
+ *
+ * # Safety
+ * `agent` is NULL or a live `junqi_agent`; `game` is NULL or a live `junqi_game`;
+ * `report_out` is NULL or writable.
+ */
+junqi_status junqi_agent_deploy(junqi_agent *agent, junqi_game *game, int side, char **report_out);
+
+/**
+ * The action the agent chooses for `side`, which must be the side to act; the game is
+ * not changed (play it with `junqi_game_play_as`, or use `junqi_agent_act`). The agent
+ * is given `side`'s information state only.
+ *
+ * - `side`: a `junqi_side` value.
+ * - `notation_out`: receives the action in notation (`"a2-a6"`, `"flip c3"`, …); free
+ *   it with `junqi_string_free`.
+ * - `id_out`: may be NULL; otherwise receives the action's index in the action space
+ *   (see `junqi_game_legal_action_ids`).
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (not a side value);
+ * `SIDE_NOT_IN_GAME`; `NOT_YOUR_TURN`; `WRONG_PHASE` (deployment, or the game is over);
+ * `POISONED`. Thread safety: see `junqi_agent` and `junqi_game`.
+ *
+ * # Safety
+ * `agent` is NULL or a live `junqi_agent`; `game` is NULL or a live `junqi_game`;
+ * `notation_out` and `id_out` are NULL or writable.
+ */
+junqi_status junqi_agent_choose(junqi_agent *agent, const junqi_game *game, int side, char **notation_out, uint32_t *id_out);
+
+/**
+ * Lets the agent act for `side` if `side` has something to do now: deploy (the
+ * deployment phase, `side` has not deployed and the rule set does not deal), or play
+ * its chosen action (`side` is to act, moving or reacting). Otherwise nothing happens
+ * and `acted_out` receives false. A loop of `junqi_agent_act` over the seats plays a
+ * whole game.
+ *
+ * - `side`: a `junqi_side` value.
+ * - `acted_out`: receives whether the agent deployed or played.
+ * - `report_out`: may be NULL; otherwise receives the report as JSON when the agent
+ *   acted (see `junqi_game_play`; the referee's report), else is left alone; free it
+ *   with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (not a side value);
+ * `SIDE_NOT_IN_GAME`; `INVALID_SETUP`; `POISONED`. On failure the game is unchanged.
+ * Thread safety: see `junqi_agent` and `junqi_game`.
+ *
+ * # Safety
+ * `agent` is NULL or a live `junqi_agent`; `game` is NULL or a live `junqi_game`;
+ * `acted_out` and `report_out` are NULL or writable.
+ */
+junqi_status junqi_agent_act(junqi_agent *agent, junqi_game *game, int side, bool *acted_out, char **report_out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -142,3 +142,89 @@ fn help_names_every_preset_and_the_four_player_game() {
             && out.contains("`-` for standard input")
     );
 }
+
+#[test]
+fn players_name_an_agent_per_seat_or_one_for_every_seat() {
+    let (ok, out, err) = run(
+        &["--players", "greedy,random", "--seed", "1", "--max-plies", "4", "--every", "0"],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("players south (greedy), north (random)"), "{out}");
+    assert!(out.contains("ply    4"), "{out}");
+    // A tiny search plays every seat; the same seeds give the same game.
+    let args = ["--players", "search:iters=20", "--seed", "2", "--max-plies", "6", "--quiet"];
+    let (ok, first, err) = run(&args, "");
+    assert!(ok && first.starts_with("stopped after 6 plies"), "{first}{err}");
+    let (_, again, _) = run(&args, "");
+    assert_eq!(first, again);
+    let (ok, json, _) = run(&["--players", "greedy", "--seed", "3", "--max-plies", "4", "--json"], "");
+    let (_, other, _) = run(
+        &["--players", "greedy", "--seed", "3", "--agent-seed", "9", "--max-plies", "4", "--json"],
+        "",
+    );
+    assert!(ok && json.contains("\"record\""));
+    assert!(json != other || json.contains("\"ply\": 4"), "the agent seed is used");
+
+    let (ok, _, err) = run(&["--players", "grandmaster"], "");
+    assert!(!ok && err.contains("grandmaster"), "{err}");
+    let (ok, _, err) = run(&["--players", "random,random,random"], "");
+    assert!(!ok && err.contains("3 names for the 2 seats of classic"), "{err}");
+    let (ok, out, _) = run(&["--help"], "");
+    assert!(ok && out.contains("--players human,search:3"), "{out}");
+}
+
+#[test]
+fn a_person_plays_south_from_standard_input() {
+    let args = ["--players", "human,greedy", "--seed", "5", "--max-plies", "3"];
+    // `moves` lists the legal moves; the end of the input resigns.
+    let (ok, out, err) = run(&args, "moves\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("== your view (south) =="), "{out}");
+    assert!(!out.contains("north's view") && !out.contains("seed 5"), "only South's view: {out}");
+    assert!(out.contains("standard input ended"), "{out}");
+    assert!(out.contains("after 0 plies"), "{out}");
+    let legal = out
+        .lines()
+        .find_map(|l| l.split("legal: ").nth(1))
+        .expect("the legal moves are listed");
+    let first = legal.split(' ').next().unwrap();
+    // A refused move is explained and asked again; then the move is played and North
+    // (the agent) answers.
+    let (ok, out, err) = run(&args, &format!("a1-a9\nfoo\n{first}\n"));
+    assert!(ok, "{err}");
+    assert!(out.matches("refused: ").count() >= 2, "{out}");
+    assert!(out.contains("ply    1 [everyone]"), "{out}");
+    assert!(out.contains("ply    2 [everyone]"), "North answered: {out}");
+    assert!(out.contains("standard input ended"), "{out}");
+
+    // A setup from a file.
+    let rules = junqi::RuleSet::preset("classic").unwrap();
+    let setup = junqi::Deployment::try_random(&rules, junqi::Side::South, 7)
+        .unwrap()
+        .to_setup(&rules);
+    let dir = std::env::temp_dir().join(format!("junqi-cli-setup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("setup.json");
+    std::fs::write(&file, setup.to_json()).unwrap();
+    let final_view = |seed: &str, setup: Option<&str>| {
+        let mut args = vec!["--players", "human,random", "--max-plies", "0", "--seed", seed];
+        if let Some(f) = setup {
+            args.extend(["--setup", f]);
+        }
+        let (ok, out, err) = run(&args, "");
+        assert!(ok, "{err}");
+        out.split("== final ==").nth(1).expect("a final view").to_owned()
+    };
+    let file_name = file.to_str().unwrap();
+    // South sees only its own pieces: the same setup gives the same view whatever the
+    // seed; random setups of two seeds differ.
+    assert_eq!(final_view("5", Some(file_name)), final_view("6", Some(file_name)));
+    assert_ne!(final_view("5", None), final_view("6", None));
+    std::fs::write(&file, "{\"a1\": \"flag\"}").unwrap();
+    let (ok, _, err) = run(&["--players", "human,random", "--setup", file.to_str().unwrap()], "");
+    assert!(!ok && err.contains("--setup"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let (ok, _, err) = run(&["--players", "human", "--rules", "-"], MINE);
+    assert!(!ok && err.contains("standard input is the human's"), "{err}");
+}

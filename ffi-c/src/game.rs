@@ -78,7 +78,7 @@ impl Drop for GameRef<'_> {
 
 /// Exclusive access to a game for one call; marks the handle poisoned if the call
 /// panics (the game may be half-way through a change).
-struct GameMut<'a>(&'a mut junqi_game);
+pub(crate) struct GameMut<'a>(&'a mut junqi_game);
 
 impl Deref for GameMut<'_> {
     type Target = Game;
@@ -112,7 +112,7 @@ pub(crate) unsafe fn game_ref<'a>(p: *const junqi_game) -> Result<GameRef<'a>> {
 
 /// # Safety
 /// `p` is NULL or a live `junqi_game` that no other thread uses during `'a`.
-unsafe fn game_mut<'a>(p: *mut junqi_game) -> Result<GameMut<'a>> {
+pub(crate) unsafe fn game_mut<'a>(p: *mut junqi_game) -> Result<GameMut<'a>> {
     // SAFETY: forwarded caller contract.
     let h = unsafe { handle_mut(p, "game") }?;
     h.check_poison()?;
@@ -141,7 +141,7 @@ fn report_json(game: &Game, report: &Report) -> String {
 }
 
 /// Writes the report to an optional out-parameter.
-fn give_report(out: Option<Out<*mut c_char>>, game: &Game, report: &Report) {
+pub(crate) fn give_report(out: Option<Out<*mut c_char>>, game: &Game, report: &Report) {
     if let Some(out) = out {
         out.write(into_c_string(report_json(game, report)));
     }

@@ -1,7 +1,7 @@
 //! # libjunqi — the C API of the junqi engine
 //!
 //! A C program embeds the rules and the referee through opaque handles
-//! (`junqi_rules`, `junqi_game`), functions that return a `junqi_status` and give their
+//! (`junqi_rules`, `junqi_game`, `junqi_agent`), functions that return a `junqi_status` and give their
 //! results through out-parameters, and JSON for structured data (reports, views,
 //! records). The header `include/junqi.h` is generated from this crate by cbindgen;
 //! the doc comments here are the header's documentation.
@@ -39,6 +39,8 @@ mod platform;
 mod inference;
 // Many games stepped together (reinforcement learning):
 mod vector;
+// Players run by the library:
+mod agent;
 // Internals:
 mod boundary;
 mod ptr;
@@ -48,6 +50,7 @@ mod tests;
 
 use std::ffi::{c_char, c_int};
 
+pub use agent::*;
 pub use game::*;
 pub use render::*;
 pub use platform::*;

@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 
-use junqi_core::{GameError, NotationError, PlayError, RulesError, SetupError};
+use junqi_core::{AgentError, GameError, NotationError, PlayError, RulesError, SetupError};
 
 /// The result of every fallible function of the library.
 ///
@@ -178,6 +178,17 @@ impl From<PlayError> for Error {
             // Everything else, including a pending reaction (only the submarine's step
             // is allowed) and a plane that must move away: not allowed now.
             _ => junqi_status::IllegalAction,
+        };
+        Error::new(status, e.to_string())
+    }
+}
+
+impl From<AgentError> for Error {
+    fn from(e: AgentError) -> Error {
+        #[allow(unreachable_patterns)] // the core's error enums may grow
+        let status = match e {
+            AgentError::Unknown(_) => junqi_status::UnknownName,
+            _ => junqi_status::OutOfRange,
         };
         Error::new(status, e.to_string())
     }

@@ -476,7 +476,7 @@ pub unsafe extern "C" fn junqi_vector_env_next_finished(
 ) -> junqi_status {
     guard(|| {
         // SAFETY: forwarded caller contract for `env`.
-        let mut env = unsafe { env_mut(env) }?;
+        let env = unsafe { env_mut(env) }?;
         // SAFETY: forwarded caller contract: NULL or writable (each below).
         let out = unsafe { Out::new(game_out, "game_out") }?;
         // SAFETY: as above.

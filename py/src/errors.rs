@@ -47,6 +47,13 @@ create_exception!(
 
 create_exception!(
     junqi,
+    AgentError,
+    JunqiError,
+    "An agent name the engine does not know, or a level or budget out of range."
+);
+
+create_exception!(
+    junqi,
     PlatformError,
     JunqiError,
     "A finished game that cannot be scored: seats missing, repeated or not in the game."
@@ -68,6 +75,11 @@ pub fn game_err(e: GameError) -> PyErr {
         #[allow(unreachable_patterns)]
         _ => JunqiError::new_err(msg),
     }
+}
+
+/// An agent spec that does not build an agent, with the core's text.
+pub fn agent_err(e: junqi::AgentError) -> PyErr {
+    AgentError::new_err(e.to_string())
 }
 
 pub fn rules_err(e: CoreRulesError) -> PyErr {
@@ -105,5 +117,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("RecordError", py.get_type::<RecordError>())?;
     m.add("PlatformError", py.get_type::<PlatformError>())?;
+    m.add("AgentError", py.get_type::<AgentError>())?;
     Ok(())
 }

@@ -221,7 +221,7 @@ pub struct Game {
 }
 
 impl Game {
-    fn lock(&self) -> MutexGuard<'_, junqi::Game> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, junqi::Game> {
         // The core checks every action before it changes anything, so only a core bug
         // can panic while the lock is held (pyo3 raises it as PanicException). Keep
         // the game usable afterwards rather than failing every later call.

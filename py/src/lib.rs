@@ -4,11 +4,12 @@
 //! Modules: [`errors`] (exceptions), [`enums`] (Side, PieceKind, …), [`board`],
 //! [`rules`] (RuleSet, resolve, resolve_attack, Resolution), [`game`] (Game, Move), [`report`] (Report, Event,
 //! View, …), [`playouts`] (random_playouts), [`vector`] (VectorEnv), [`platform`] (levels and
-//! scoring).
+//! scoring), [`agent`] (Agent: players run by the engine).
 #![forbid(unsafe_code)]
 
 use pyo3::prelude::*;
 
+mod agent;
 mod board;
 mod enums;
 mod errors;
@@ -37,6 +38,7 @@ fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<report::SeenPiece>()?;
     m.add_class::<report::GameResult>()?;
     m.add_class::<playouts::Playout>()?;
+    m.add_class::<agent::Agent>()?;
     m.add_class::<vector::VectorEnv>()?;
     m.add_class::<vector::FinishedGame>()?;
     m.add_class::<platform::Level>()?;

@@ -3,7 +3,7 @@
 # libraries with separate debug info, junqi.pc, the CMake package, DESTDIR), the C
 # programs in tests/c built with -Wall -Wextra -Werror -std=c11 and linked against the
 # installed static and shared libjunqi, the docs/c.md example built through pkg-config
-# and through CMake, and the game, sanjun, render, platform, inference, vector and errors programs under Valgrind.
+# and through CMake, and the game, sanjun, render, platform, inference, vector, agent and errors programs under Valgrind.
 # Installs cmake and valgrind with apt-get when they are missing.
 set -euo pipefail
 # The whole script is one function, read in full before it runs (so that editing this
@@ -70,7 +70,7 @@ fi
 STATIC_LIBS="-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
 CC=${CC:-cc}
 CFLAGS="-std=c11 -Wall -Wextra -Werror -pedantic -O1 -g -I$PREFIX/include"
-for prog in example game errors sanjun render platform inference vector; do
+for prog in example game errors sanjun render platform inference vector agent; do
   step "compile $prog.c (static and shared)"
   $CC $CFLAGS "tests/c/$prog.c" "$LIBDIR/libjunqi.a" $STATIC_LIBS -o "$BUILD/$prog-static"
   $CC $CFLAGS "tests/c/$prog.c" -L"$LIBDIR" -ljunqi -Wl,-rpath,"$LIBDIR" -o "$BUILD/$prog-shared"
@@ -95,6 +95,7 @@ for kind in static shared; do
   "$BUILD/platform-$kind"
   "$BUILD/inference-$kind" 3
   "$BUILD/vector-$kind" 300
+  "$BUILD/agent-$kind" 1
   "$BUILD/errors-$kind" > "$BUILD/errors-$kind.out" 2> "$BUILD/errors-$kind.err" || {
     cat "$BUILD/errors-$kind.out" "$BUILD/errors-$kind.err"; exit 1; }
   tail -n 1 "$BUILD/errors-$kind.out"
@@ -173,6 +174,8 @@ step "valgrind inference (shared)"
 $VG "$BUILD/inference-shared" 2
 step "valgrind vector (shared)"
 $VG "$BUILD/vector-shared" 70
+step "valgrind agent (shared)"
+$VG "$BUILD/agent-shared" 2 1 > /dev/null
 step "valgrind errors (shared)"
 $VG "$BUILD/errors-shared" > /dev/null 2> "$BUILD/errors-valgrind.err" || {
   cat "$BUILD/errors-valgrind.err"; exit 1; }

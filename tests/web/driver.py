@@ -16,8 +16,8 @@ What it does, all through the page (clicks on the board's hit targets, buttons):
            (CLASSIC_SECONDS), when South presses Resign.
   siguo    one human seat (South) through the page against three random seats, a
            bounded number of moves, then Resign.
-  fanqi    South through the page against a random seat: flips face-down tiles by
-           clicking them, then Resign.
+  fanqi    South through the page against a greedy bot (chosen in the lobby): flips
+           face-down tiles by clicking them, then Resign.
   sanjun   South (sanjun-modern) against a random seat: a few moves, planes first
            when one may move (air positions end in ^), then Resign.
 After every update each page's DOM (outerHTML) is checked: no enemy piece shows a kind
@@ -691,7 +691,9 @@ class Run:
         log(f"siguo: {checked} enemy pieces of South's first position checked against the record's setups")
 
     def fanqi(self) -> None:
-        out = self.versus_random("fanqi", {"south": "human", "north": "random"}, FANQI_MOVES, None, prefer_flip=True,
+        # North is the engine's greedy bot (the lobby's "bot: greedy"), thinking off the
+        # request path: South's page waits for its moves like a random seat's.
+        out = self.versus_random("fanqi", {"south": "human", "north": "greedy"}, FANQI_MOVES, None, prefer_flip=True,
                                  seconds=120)
         check(out["flips"] >= 1, "fanqi: flipped a tile through the page")
 

@@ -2,8 +2,8 @@
 # Browser tests of the junqi-web page: headless Chromium over WebDriver (chromedriver)
 # plays games through the page — a classic game with both seats in two browser
 # sessions, a siguo game with one seat against three random seats, a fanqi game that
-# flips tiles, a sanjun-modern game that flies planes — and checks after every update
-# that no page shows an enemy piece its seat has not seen (tests/web/driver.py).
+# flips tiles against a greedy bot, a sanjun-modern game that flies planes — and checks
+# after every update that no page shows an enemy piece its seat has not seen (tests/web/driver.py).
 #
 #   bash tests/web/run.sh                 # the tests (about a minute and a half)
 #   bash tests/web/run.sh --screenshots   # also rewrite docs/img/web-{lobby,classic,siguo}.png

@@ -24,7 +24,7 @@ use serde_json::{json, Map, Value};
 use crate::app::{commit, App, GameHandle};
 use crate::error::ApiError;
 use crate::limits::Held;
-use crate::seat::{new_game_id, new_token, Seat, SeatKind};
+use crate::seat::{new_game_id, new_token, Seat, SeatKind, SeatRequest};
 use crate::state::{state_json, Viewer};
 use crate::table::{load_rules, Table};
 
@@ -126,7 +126,7 @@ async fn presets() -> Json<Value> {
 struct CreateRequest {
     rules: Value,
     #[serde(default)]
-    seats: HashMap<String, SeatKind>,
+    seats: HashMap<String, SeatRequest>,
     #[serde(default)]
     move_seconds: Option<u32>,
 }
@@ -171,16 +171,14 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     let mut game = Game::with_os_seed(rules.clone());
     let mut seats = std::collections::BTreeMap::new();
     for &side in rules.sides() {
-        let kind = req
-            .seats
-            .get(side.name())
-            .copied()
-            .unwrap_or(SeatKind::Human);
-        if kind == SeatKind::Random && !rules.deals() {
-            game.deploy_random(side, junqi::random_seed())?;
-        }
+        let asked = req.seats.get(side.name()).cloned();
+        let (kind, agent) = asked.map_or((SeatKind::Human, None), |r| (r.kind, r.agent));
         let token = (kind == SeatKind::Human).then(new_token);
-        seats.insert(side, Seat { kind, token });
+        let seat = Seat { kind, token, agent };
+        if !rules.deals() {
+            crate::bot::deploy(&mut game, side, &seat)?;
+        }
+        seats.insert(side, seat);
     }
     let id = loop {
         let id = new_game_id();
@@ -218,6 +216,9 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
         .iter()
         .map(|(side, seat)| {
             let mut v = json!({"kind": seat.kind.name()});
+            if let Some(a) = &seat.agent {
+                v["agent"] = json!(a);
+            }
             if let Some(t) = &seat.token {
                 v["token"] = json!(t);
                 v["url"] = json!(format!("/play/{id}?token={t}"));

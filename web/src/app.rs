@@ -1,5 +1,5 @@
 //! The server's state: every game in memory behind its own lock, the database, and the
-//! scheduling of what happens without a request (random seats, the clock).
+//! scheduling of what happens without a request (random and bot seats, the clock).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -10,7 +10,6 @@ use tokio::sync::watch;
 
 use crate::error::ApiError;
 use crate::limits::{Limits, Tally};
-use crate::seat::SeatKind;
 use crate::store::Store;
 use crate::table::Table;
 
@@ -172,8 +171,8 @@ pub fn commit(
     Ok(())
 }
 
-/// Schedules what happens next without a request: the random seat to act acts after
-/// the bot delay; the clock times out the seat to act at its deadline. Each task acts
+/// Schedules what happens next without a request: the random or bot seat to act acts
+/// after the bot delay (a bot then thinks in the bot pool, [`crate::bot`]); the clock times out the seat to act at its deadline. Each task acts
 /// only if the game is still at this version when it wakes.
 pub fn schedule(app: &Arc<App>, handle: &Arc<GameHandle>, table: &Table) {
     if !table.playing() || app.closed.load(Ordering::SeqCst) {
@@ -183,14 +182,14 @@ pub fn schedule(app: &Arc<App>, handle: &Arc<GameHandle>, table: &Table) {
         return;
     };
     let version = table.version;
-    if table.kind_of(side) == SeatKind::Random {
+    if table.kind_of(side).is_server() {
         let (app, handle) = (app.clone(), handle.clone());
         let delay = app.bot_delay;
         tokio::spawn(async move {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
             }
-            crate::bot::act(&app, &handle, version, side);
+            crate::bot::act(&app, &handle, version, side).await;
         });
     }
     if let Some(deadline) = table.deadline_ms {

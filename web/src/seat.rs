@@ -1,6 +1,7 @@
 //! Seats and their tokens. A human seat is joined through a link holding its token: 128
 //! bits from the operating system's random source, as 32 hex digits. Whoever holds the
-//! token is that seat and no other; a random seat has no token (the server plays it).
+//! token is that seat and no other; a random or bot seat has no token (the server plays
+//! it, see [`crate::bot`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -12,6 +13,9 @@ pub enum SeatKind {
     Human,
     /// The built-in random player (server side).
     Random,
+    /// One of the engine's agents (server side): `greedy` or the search at a level;
+    /// [`Seat::agent`] names it.
+    Bot,
 }
 
 impl SeatKind {
@@ -20,7 +24,13 @@ impl SeatKind {
         match self {
             SeatKind::Human => "human",
             SeatKind::Random => "random",
+            SeatKind::Bot => "bot",
         }
+    }
+
+    /// Whether the server plays the seat.
+    pub fn is_server(self) -> bool {
+        !matches!(self, SeatKind::Human)
     }
 }
 
@@ -31,6 +41,92 @@ pub struct Seat {
     pub kind: SeatKind,
     /// The seat's token (human seats only).
     pub token: Option<String>,
+    /// The agent of a bot seat, as the API names it: `"greedy"` or `"search:N"` (level N,
+    /// 1 to 5). Absent for other seats (and in rows stored before bots existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+}
+
+/// A seat as a create request names it: `"human"`, `"random"`, `"greedy"`, `"bot"`
+/// (the search at level 3), `{"kind": "bot", "level": 1..5}` (the search at that level)
+/// or `{"kind": "bot", "agent": "greedy"}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRequest {
+    /// Who plays it.
+    pub kind: SeatKind,
+    /// The bot's agent (bots only): `"greedy"` or `"search:N"`.
+    pub agent: Option<String>,
+}
+
+/// The level of a bare `"bot"` seat.
+pub const DEFAULT_LEVEL: u8 = 3;
+
+const SEAT_FORMS: &str = "a seat is \"human\", \"random\", \"greedy\", \"bot\", {\"kind\": \"bot\", \"level\": 1 to 5} or {\"kind\": \"bot\", \"agent\": \"greedy\"}";
+
+impl SeatRequest {
+    fn bot(agent: String) -> SeatRequest {
+        SeatRequest { kind: SeatKind::Bot, agent: Some(agent) }
+    }
+
+    fn level(level: u64) -> Result<SeatRequest, String> {
+        if (1..=5).contains(&level) {
+            Ok(SeatRequest::bot(format!("search:{level}")))
+        } else {
+            Err(format!("bot level {level} is out of range: levels are 1 to 5"))
+        }
+    }
+
+    /// Reads a seat of a create request.
+    pub fn from_json(v: &serde_json::Value) -> Result<SeatRequest, String> {
+        use serde_json::Value;
+        let plain = |kind| SeatRequest { kind, agent: None };
+        match v {
+            Value::String(s) => match s.as_str() {
+                "human" => Ok(plain(SeatKind::Human)),
+                "random" => Ok(plain(SeatKind::Random)),
+                "greedy" => Ok(SeatRequest::bot("greedy".into())),
+                "bot" => SeatRequest::level(u64::from(DEFAULT_LEVEL)),
+                other => Err(format!("unknown seat kind {other:?}: {SEAT_FORMS}")),
+            },
+            Value::Object(o) => {
+                if let Some(k) = o.keys().find(|k| !matches!(k.as_str(), "kind" | "level" | "agent")) {
+                    return Err(format!("unknown seat field {k:?}: {SEAT_FORMS}"));
+                }
+                let kind = o.get("kind").and_then(Value::as_str);
+                match (kind, o.get("level"), o.get("agent")) {
+                    (Some("bot"), Some(_), Some(_)) => Err("a bot has a level or an agent, not both".into()),
+                    (Some("bot"), Some(level), None) => match level.as_u64() {
+                        Some(n) => SeatRequest::level(n),
+                        None => Err(format!("bot level {level} is not a whole number from 1 to 5")),
+                    },
+                    (Some("bot"), None, Some(Value::String(a))) => match a.as_str() {
+                        "greedy" => Ok(SeatRequest::bot("greedy".into())),
+                        "random" => Ok(plain(SeatKind::Random)),
+                        "search" => SeatRequest::level(u64::from(DEFAULT_LEVEL)),
+                        other => match other.strip_prefix("search:").map(str::parse::<u64>) {
+                            Some(Ok(n)) => SeatRequest::level(n),
+                            _ => Err(format!(
+                                "unknown bot agent {other:?}: expected \"greedy\", \"random\" or \"search:1\" to \"search:5\""
+                            )),
+                        },
+                    },
+                    (Some("bot"), None, None) => SeatRequest::level(u64::from(DEFAULT_LEVEL)),
+                    (Some(k @ ("human" | "random")), None, None) => {
+                        Ok(plain(if k == "human" { SeatKind::Human } else { SeatKind::Random }))
+                    }
+                    _ => Err(SEAT_FORMS.into()),
+                }
+            }
+            _ => Err(SEAT_FORMS.into()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SeatRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SeatRequest, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        SeatRequest::from_json(&v).map_err(serde::de::Error::custom)
+    }
 }
 
 /// A fresh unguessable token: 16 bytes from the OS random source, hex.
@@ -94,6 +190,31 @@ pub fn same_token(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seat_requests_name_humans_random_seats_and_bots() {
+        let read = |text: &str| SeatRequest::from_json(&serde_json::from_str(text).unwrap());
+        let bot = |a: &str| Ok(SeatRequest { kind: SeatKind::Bot, agent: Some(a.into()) });
+        assert_eq!(read(r#""human""#), Ok(SeatRequest { kind: SeatKind::Human, agent: None }));
+        assert_eq!(read(r#""random""#), Ok(SeatRequest { kind: SeatKind::Random, agent: None }));
+        assert_eq!(read(r#""greedy""#), bot("greedy"));
+        assert_eq!(read(r#""bot""#), bot("search:3"));
+        assert_eq!(read(r#"{"kind": "bot", "level": 5}"#), bot("search:5"));
+        assert_eq!(read(r#"{"kind": "bot", "agent": "search:1"}"#), bot("search:1"));
+        assert_eq!(read(r#"{"kind": "bot", "agent": "greedy"}"#), bot("greedy"));
+        for bad in [
+            r#"{"kind": "bot", "level": 6}"#,
+            r#"{"kind": "bot", "level": 0}"#,
+            r#"{"kind": "bot", "level": "2"}"#,
+            r#"{"kind": "bot", "agent": "search:ms=100000"}"#,
+            r#"{"kind": "bot", "level": 2, "agent": "greedy"}"#,
+            r#"{"kind": "bot", "threads": 64}"#,
+            r#""grandmaster""#,
+            r#"3"#,
+        ] {
+            assert!(read(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn tokens_are_long_random_and_compared_exactly() {

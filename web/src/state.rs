@@ -136,10 +136,11 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
         .iter()
         .map(|&s| {
             let kind = table.kind_of(s);
-            (
-                s.name().to_owned(),
-                json!({"kind": kind.name(), "connected": connected[s as usize]}),
-            )
+            let mut seat = json!({"kind": kind.name(), "connected": connected[s as usize]});
+            if let Some(agent) = table.seats.get(&s).and_then(|seat| seat.agent.as_ref()) {
+                seat["agent"] = json!(agent);
+            }
+            (s.name().to_owned(), seat)
         })
         .collect();
     let clock = table.move_seconds.map(|secs| {

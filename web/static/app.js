@@ -73,7 +73,11 @@ function drawSeatChoices() {
   for (const side of sidesOf(rules)) {
     const label = el("label", { class: "seat-choice" }, side + " ");
     const select = el("select", { id: "seat-" + side, "data-side": side });
-    select.append(el("option", { value: "human" }, "human"), el("option", { value: "random" }, "random player"));
+    select.append(el("option", { value: "human" }, "human"), el("option", { value: "random" }, "random player"),
+      el("option", { value: "greedy" }, "bot: greedy (fast)"));
+    for (let level = 1; level <= 5; level++) {
+      select.append(el("option", { value: "bot-" + level }, "bot: search level " + level + (level === 3 ? " (about 1 s a move)" : "")));
+    }
     select.value = before[side] || "human";
     label.append(select);
     box.append(label);
@@ -104,7 +108,7 @@ async function lobby() {
       return;
     }
     const seats = {};
-    for (const s of document.querySelectorAll("#seat-choices select")) seats[s.dataset.side] = s.value;
+    for (const s of document.querySelectorAll("#seat-choices select")) seats[s.dataset.side] = seatRequest(s.value);
     const secs = $("#move-seconds").value.trim();
     const body = { rules, seats, move_seconds: secs ? Number(secs) : null };
     try {
@@ -114,6 +118,12 @@ async function lobby() {
       $("#lobby-error").textContent = (e.code ? e.code + ": " : "") + e.message;
     }
   });
+}
+
+// A seat choice of the lobby as the API takes it: "bot-N" is the search at level N.
+function seatRequest(value) {
+  const m = /^bot-([1-5])$/.exec(value);
+  return m ? { kind: "bot", level: Number(m[1]) } : value;
 }
 
 function showLinks(game) {
@@ -126,7 +136,7 @@ function showLinks(game) {
       li.append(side + ": ");
       li.append(el("a", { id: "link-" + side, href: seat.url, target: "_blank", rel: "noreferrer" }, new URL(seat.url, location.href).href));
     } else {
-      li.append(side + ": " + seat.kind + " player");
+      li.append(side + ": " + (seat.kind === "bot" ? "bot (" + seat.agent + ")" : seat.kind + " player"));
     }
     list.append(li);
   }

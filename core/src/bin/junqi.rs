@@ -1,18 +1,22 @@
-//! `junqi` — plays a refereed sample game between random players and prints what each
-//! player sees as the game goes.
+//! `junqi` — plays a refereed sample game between random players (or the engine's
+//! agents, or a person at the terminal) and prints what each player sees as the game
+//! goes.
 //!
 //! ```text
-//! cargo run --release -- [--rules NAME|FILE|-] [--seed N] [--every N] [--quiet] [--json] [--svg DIR]
+//! cargo run --release -- [--rules NAME|FILE|-] [--seed N] [--players LIST] [--agent-seed N]
+//!                        [--setup FILE] [--every N] [--quiet] [--json] [--svg DIR]
 //! ```
 
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use junqi::{describe_result, EdgeKind, Game, Rng, RuleSet};
+use junqi::agent::{Agent, AgentSpec};
+use junqi::{describe_result, Action, EdgeKind, Game, Report, Rng, RuleSet, Side};
 
 const USAGE: &str = "\
-usage: junqi [--rules NAME|FILE|-] [--seed N] [--every N] [--max-plies N] [--quiet] [--json] [--svg DIR]
+usage: junqi [--rules NAME|FILE|-] [--seed N] [--players LIST] [--agent-seed N] [--setup FILE]
+             [--every N] [--max-plies N] [--quiet] [--json] [--svg DIR]
 
 Plays a refereed game between random players (two; four in siguo) and prints what each
 player sees: its own pieces, the others' as <??> until the referee shows them.
@@ -21,6 +25,14 @@ player sees: its own pieces, the others' as <??> until the referee shows them.
                   Presets: PRESETS
   --seed N        seed for the setups (or the deal) and the players' choices, to replay a
                   game (default: a fresh seed from the operating system, printed)
+  --players LIST  who plays each seat, comma-separated in seat order (south,north; siguo
+                  south,east,north,west); one name plays every seat. Names: random,
+                  greedy, search (= search:3), search:1 .. search:5, search:iters=N,
+                  search:ms=N (agents, see docs/agents.md), or human: you play that seat
+                  from standard input and see only its view.
+                  Play South against the search: --players human,search:3
+  --agent-seed N  seed for the agents' choices (default: the --seed)
+  --setup FILE    the human seat's setup as JSON {\"point\": \"kind\", ...} (default: random)
   --every N       print every player's board every N plies (default 20; 0 = only at the end)
   --max-plies N   stop after N plies even if the game is not over (default 2000)
   --quiet         print only the result
@@ -36,6 +48,11 @@ fn usage() -> String {
 struct Args {
     rules: String,
     seed: u64,
+    /// `--players`, one entry per seat (or one for every seat); `None`: the built-in
+    /// random players of the game's seed.
+    players: Option<Vec<String>>,
+    agent_seed: Option<u64>,
+    setup: Option<String>,
     every: u32,
     max_plies: u32,
     quiet: bool,
@@ -50,6 +67,9 @@ fn parse_args() -> Result<Option<Args>, String> {
     let mut a = Args {
         rules: "classic".into(),
         seed: 0,
+        players: None,
+        agent_seed: None,
+        setup: None,
         every: 20,
         max_plies: 2000,
         quiet: false,
@@ -67,6 +87,15 @@ fn parse_args() -> Result<Option<Args>, String> {
                 a.seed = value("--seed")?.parse().map_err(|e| format!("--seed: {e}"))?;
                 seeded = true;
             }
+            "--players" => {
+                let list = value("--players")?;
+                a.players = Some(list.split(',').map(|p| p.trim().to_owned()).collect());
+            }
+            "--agent-seed" => {
+                a.agent_seed =
+                    Some(value("--agent-seed")?.parse().map_err(|e| format!("--agent-seed: {e}"))?)
+            }
+            "--setup" => a.setup = Some(value("--setup")?),
             "--every" => {
                 a.every = value("--every")?.parse().map_err(|e| format!("--every: {e}"))?;
                 a.every_given = true;
@@ -170,13 +199,17 @@ fn legend(rules: &RuleSet) -> String {
     s
 }
 
-fn print_views(out: &mut impl Write, game: &Game) -> io::Result<()> {
-    for &side in game.rules().sides() {
-        let view = game.view(side);
+fn print_views_of(out: &mut impl Write, game: &Game, sides: &[Side]) -> io::Result<()> {
+    for &side in sides {
         writeln!(out, "  {side}'s view:")?;
-        for line in view.render(game.board()).lines() {
-            writeln!(out, "{}", format!("    {line}").trim_end())?;
-        }
+        print_view(out, game, side)?;
+    }
+    Ok(())
+}
+
+fn print_view(out: &mut impl Write, game: &Game, side: Side) -> io::Result<()> {
+    for line in game.view(side).render(game.board()).lines() {
+        writeln!(out, "{}", format!("    {line}").trim_end())?;
     }
     Ok(())
 }
@@ -220,45 +253,208 @@ impl From<String> for Failure {
     }
 }
 
+/// Who plays a seat.
+enum Player {
+    /// The built-in random player of the game's seed (without `--players`).
+    Builtin,
+    /// One of the engine's agents.
+    Agent(Box<dyn Agent>),
+    /// A person at the terminal.
+    Human,
+}
+
+/// The players of every seat from `--players` (one name for every seat, or one per seat).
+fn players(args: &Args, rules: &RuleSet) -> Result<Vec<Player>, String> {
+    let sides = rules.sides();
+    let Some(names) = &args.players else {
+        return Ok(sides.iter().map(|_| Player::Builtin).collect());
+    };
+    let names: Vec<&str> = match names.len() {
+        1 => vec![names[0].as_str(); sides.len()],
+        n if n == sides.len() => names.iter().map(String::as_str).collect(),
+        n => {
+            let seats = sides.iter().map(|s| s.name()).collect::<Vec<_>>().join(",");
+            return Err(format!(
+                "--players: {n} names for the {} seats of {} ({seats}): give one name, or one per seat",
+                sides.len(),
+                rules.name()
+            ));
+        }
+    };
+    let mut seeds = Rng::new(args.agent_seed.unwrap_or(args.seed));
+    names
+        .iter()
+        .map(|&name| {
+            let seed = seeds.next_u64();
+            if name == "human" {
+                return Ok(Player::Human);
+            }
+            let spec: AgentSpec = name.parse().map_err(|e| format!("--players {name:?}: {e}"))?;
+            Ok(Player::Agent(spec.build(seed)))
+        })
+        .collect()
+}
+
+/// A player's name for the first line.
+fn player_name(player: &Player) -> String {
+    match player {
+        Player::Builtin => "random".into(),
+        Player::Agent(a) => a.name(),
+        Player::Human => "human".into(),
+    }
+}
+
+/// Reads the human's action for `side` from `input` until the referee accepts one;
+/// `Ok(None)` when the input ends (the human then resigns).
+fn human_turn(
+    game: &mut Game,
+    side: Side,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> Result<Option<Report>, Failure> {
+    writeln!(out, "== your view ({side}) ==")?;
+    print_view(out, game, side)?;
+    loop {
+        write!(out, "{side} to act (a move such as a2-a3; `moves` lists them; `resign`): ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            return Ok(None);
+        }
+        let text = line.trim();
+        match text {
+            "" => continue,
+            "moves" | "?" => {
+                let board = game.board();
+                let moves: Vec<String> =
+                    game.legal_actions().iter().map(|a| a.to_notation(board)).collect();
+                writeln!(out, "legal: {}", moves.join(" "))?;
+            }
+            "resign" => match game.resign(side) {
+                Ok(report) => return Ok(Some(report)),
+                Err(e) => writeln!(out, "refused: {e}")?,
+            },
+            _ => {
+                let played = Action::parse(game.board(), text)
+                    .map_err(junqi::GameError::from)
+                    .and_then(|a| game.play_as(side, a));
+                match played {
+                    Ok(report) => return Ok(Some(report)),
+                    Err(e) => writeln!(out, "refused: {e}")?,
+                }
+            }
+        }
+    }
+}
+
 fn run(args: Args, out: &mut impl Write) -> Result<(), Failure> {
     let rules = load_rules(&args.rules)?;
+    let mut seats = players(&args, &rules)?;
+    let humans: Vec<Side> = rules
+        .sides()
+        .iter()
+        .zip(&seats)
+        .filter(|(_, p)| matches!(p, Player::Human))
+        .map(|(&s, _)| s)
+        .collect();
+    if !humans.is_empty() {
+        if args.rules == "-" {
+            return Err("--rules -: standard input is the human's; load the rule set from a file".to_owned().into());
+        }
+        if args.json || args.quiet || args.svg.is_some() {
+            return Err("--json, --quiet and --svg are for games without a human seat".to_owned().into());
+        }
+    }
+    if args.setup.is_some() && humans.len() != 1 {
+        return Err("--setup is the setup of the one human seat (--players human,...)".to_owned().into());
+    }
+    // What the output may show: every seat's view, or the human's only.
+    let shown: Vec<Side> = if humans.is_empty() { rules.sides().to_vec() } else { humans.clone() };
     let mut game = Game::with_rules(rules.clone(), args.seed);
     let mut rng = Rng::new(args.seed);
     let text = !args.quiet && !args.json;
     if text {
-        let players = rules.sides().iter().map(|s| s.name()).collect::<Vec<_>>().join(", ");
-        writeln!(out, "junqi {} — rule set {}, seed {}; players {players}", junqi::VERSION, rules.name(), args.seed)?;
+        let players = rules
+            .sides()
+            .iter()
+            .zip(&seats)
+            .map(|(s, p)| if args.players.is_some() { format!("{} ({})", s.name(), player_name(p)) } else { s.name().to_owned() })
+            .collect::<Vec<_>>()
+            .join(", ");
+        // The seed is the referee's secret: a person playing must not see it.
+        let seed = if humans.is_empty() { format!(", seed {}", args.seed) } else { String::new() };
+        writeln!(out, "junqi {} — rule set {}{seed}; players {players}", junqi::VERSION, rules.name())?;
         write!(out, "{}", legend(&rules))?;
         writeln!(out)?;
     }
     if game.phase() == junqi::Phase::Deploy {
-        for &side in rules.sides() {
-            game.deploy_random(side, rng.next_u64()).map_err(|e| e.to_string())?;
+        for (&side, player) in rules.sides().iter().zip(seats.iter_mut()) {
+            let seed = rng.next_u64();
+            match player {
+                Player::Agent(agent) => {
+                    junqi::agent::act(&mut game, side, agent.as_mut()).map_err(|e| e.to_string())?;
+                }
+                Player::Human if args.setup.is_some() => {
+                    let path = args.setup.as_deref().unwrap_or_default();
+                    let json = std::fs::read_to_string(path).map_err(|e| format!("--setup {path}: {e}"))?;
+                    game.deploy_json(side, &json).map_err(|e| format!("--setup {path}: {e}"))?;
+                }
+                _ => {
+                    game.deploy_random(side, seed).map_err(|e| e.to_string())?;
+                }
+            }
         }
     }
-    if text {
+    if text && humans.is_empty() {
         writeln!(out, "== start ==")?;
-        print_views(out, &game)?;
+        print_views_of(out, &game, &shown)?;
     }
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut input_ended = false;
     while game.result().is_none() && game.position().ply() < args.max_plies {
-        let actions = game.legal_actions();
-        let action = actions[rng.below(actions.len())];
-        let report = game.play(action).map_err(|e| e.to_string())?;
+        let Some(side) = game.to_act() else { break };
+        let seat = rules.sides().iter().position(|&s| s == side).unwrap_or(0);
+        let report = match &mut seats[seat] {
+            Player::Builtin => {
+                let actions = game.legal_actions();
+                let action = actions[rng.below(actions.len())];
+                game.play(action).map_err(|e| e.to_string())?
+            }
+            Player::Agent(agent) => match junqi::agent::act(&mut game, side, agent.as_mut()).map_err(|e| e.to_string())? {
+                Some(report) => report,
+                None => return Err(format!("the agent of {side} had nothing to do on its turn").into()),
+            },
+            Player::Human => match human_turn(&mut game, side, &mut input, out)? {
+                Some(report) => report,
+                None => match game.resign(side) {
+                    Ok(report) => {
+                        writeln!(out, "standard input ended: {side} resigns")?;
+                        report
+                    }
+                    Err(e) => {
+                        writeln!(out, "standard input ended; {side} cannot resign ({e}): the game stops")?;
+                        input_ended = true;
+                        break;
+                    }
+                },
+            },
+        };
         let ply = game.position().ply();
         if args.every_given && args.every > 0 && ply % args.every == 0 && game.result().is_none() {
             write_svgs(&game, args.svg.as_deref())?;
         }
         if text {
-            let ply = game.position().ply();
             for e in &report.public {
                 writeln!(out, "ply {ply:>4} [everyone]   {}", e.describe(game.board()))?;
             }
-            for (side, e) in &report.private {
+            for (side, e) in report.private.iter().filter(|(s, _)| shown.contains(s)) {
                 writeln!(out, "ply {ply:>4} [{:<5} only] {}", side.name(), e.describe(game.board()))?;
             }
-            if args.every > 0 && ply % args.every == 0 && game.result().is_none() {
+            if humans.is_empty() && args.every > 0 && ply % args.every == 0 && game.result().is_none() {
                 writeln!(out, "== after ply {ply} ==")?;
-                print_views(out, &game)?;
+                print_views_of(out, &game, &shown)?;
             }
         }
     }
@@ -274,10 +470,11 @@ fn run(args: Args, out: &mut impl Write) -> Result<(), Failure> {
     }
     if text {
         writeln!(out, "== final ==")?;
-        print_views(out, &game)?;
+        print_views_of(out, &game, &shown)?;
     }
     match game.result() {
         Some(r) => writeln!(out, "result after {} plies: {}", game.position().ply(), describe_result(&r))?,
+        None if input_ended => writeln!(out, "stopped after {} plies without a result (standard input ended)", game.position().ply())?,
         None => writeln!(out, "stopped after {} plies without a result (--max-plies)", game.position().ply())?,
     }
     Ok(out.flush()?)

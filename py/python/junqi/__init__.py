@@ -16,9 +16,15 @@ The reinforcement-learning adapters are modules of their own, imported on demand
 their dependencies are optional (``pip install "./py[rl]"``): ``junqi.pettingzoo``
 (a PettingZoo AEC environment), ``junqi.gymnasium`` (a single-agent Gymnasium
 environment) and ``junqi.openspiel`` (every rule set registered as a pyspiel game).
+
+``junqi.Agent("search:3", seed=0)`` is one of the engine's players (``"random"``,
+``"greedy"``, ``"search:1"`` … ``"search:5"``); ``junqi.agents`` has it with helpers
+(``play``: a whole game between agents).
 """
 
 from ._junqi import (
+    Agent,
+    AgentError,
     Ability,
     Arm,
     Attack,
@@ -66,6 +72,8 @@ from ._junqi import (
 )
 
 __all__ = [
+    "Agent",
+    "AgentError",
     "Ability",
     "Arm",
     "Attack",

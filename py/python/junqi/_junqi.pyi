@@ -10,6 +10,8 @@ __version__: str
 STRIKE_RANGE: int
 
 __all__ = [
+    "Agent",
+    "AgentError",
     "Ability",
     "Arm",
     "Attack",
@@ -82,6 +84,9 @@ class RecordError(JunqiError):
 
 class PlatformError(JunqiError):
     """A finished game that cannot be scored: seats missing, repeated or not in the game."""
+
+class AgentError(JunqiError):
+    """An agent name the engine does not know, or a level or budget out of range."""
 
 @final
 class Side:
@@ -921,3 +926,15 @@ class Game:
     def __getstate__(self) -> str: ...
     def __setstate__(self, state: str | Mapping[str, Any]) -> None: ...
     def __reduce__(self) -> tuple[type[Game], tuple[()], str]: ...
+
+@final
+class Agent:
+    """A player run by the engine (``"random"``, ``"greedy"``, ``"search:3"``, ...)
+    that chooses from one side's information alone; thinking releases the GIL."""
+
+    def __new__(cls, spec: str, seed: int | None = None) -> Agent: ...
+    @property
+    def name(self) -> str: ...
+    def deploy(self, game: Game, side: _SideArg) -> Report: ...
+    def choose(self, game: Game, side: _SideArg) -> Move: ...
+    def act(self, game: Game, side: _SideArg) -> Report | None: ...

@@ -4,12 +4,12 @@ and ``junqi.openspiel`` each need only their own framework on top of this)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Mapping, Union
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from ._junqi import Game, RuleSet, Side
+from ._junqi import Agent, Game, RuleSet, Side
 
 if TYPE_CHECKING:
     from gymnasium import spaces
@@ -22,17 +22,24 @@ RulesArg = Union[str, Mapping[str, Any], RuleSet]
 Observation = Dict[str, npt.NDArray[Any]]
 
 
-def new_game(rules: RuleSet, seed: int) -> Game:
-    """A game of ``rules`` ready for its first move: every seat deployed at random.
+def new_game(
+    rules: RuleSet, seed: int, deployers: Optional[Mapping[Side, Agent]] = None
+) -> Game:
+    """A game of ``rules`` ready for its first move: every seat deployed at random,
+    except the seats of ``deployers``, whose agents deploy their own setups.
 
-    The setups come from ``seed`` (``Game.deploy_random`` derives each seat's setup from
-    the game's seed), so the same seed gives the same game. 翻棋 has no deployment:
-    its deal comes from the seed.
+    The random setups come from ``seed`` (``Game.deploy_random`` derives each seat's
+    setup from the game's seed), so the same seed (and agents) give the same game.
+    翻棋 has no deployment: its deal comes from the seed.
     """
     game = Game(rules, seed=seed)
     deployed = set(game.deployed)
     for side in rules.sides:
-        if side not in deployed:
+        if side in deployed:
+            continue
+        if deployers is not None and side in deployers:
+            deployers[side].deploy(game, side)
+        else:
             game.deploy_random(side)
     return game
 

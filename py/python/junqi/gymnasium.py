@@ -14,20 +14,23 @@
 The observation is the PettingZoo adapter's: ``{"observation": float32 [channels,
 points], "action_mask": int8 [action_space]}``; ``info["action_mask"]`` holds the mask
 too. Every other seat (siguo: the partner as well) is played by the opponent policy, a
-callable ``(observation, mask) -> action id`` given that seat's observation and mask.
+callable ``(observation, mask) -> action id`` given that seat's observation and mask,
+or the name of one of the engine's agents (``env(opponent="greedy")``,
+``"search:3"``: see ``junqi.Agent``), which then deploys and plays every other seat
+from that seat's information alone.
 See the "Reinforcement learning" section of docs/python.md.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, SupportsInt
+from typing import Any, Callable, Dict, Optional, SupportsInt, Union
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ._junqi import Game, RuleSet, Side, rule_sets
+from ._junqi import Agent, Game, RuleSet, Side, rule_sets
 from ._rl import Observation, RulesArg, new_game, observation_space, team_rewards
 
 __all__ = ["env", "env_id", "JunqiEnv", "Opponent", "random_opponent"]
@@ -48,7 +51,7 @@ def random_opponent(rng: np.random.Generator) -> Opponent:
 def env(
     rules: RulesArg = "classic",
     seat: str = "south",
-    opponent: Optional[Opponent] = None,
+    opponent: Union[Opponent, str, None] = None,
     render_mode: Optional[str] = None,
     max_plies: Optional[int] = None,
     illegal_reward: float = -1.0,
@@ -71,8 +74,10 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
         rules: the rule set (preset name, rule-set JSON text or dict, or a ``RuleSet``).
         seat: the side the agent plays (``"south"``, …).
         opponent: the policy of every other seat, ``(observation, mask) -> action id``;
-            ``None`` picks uniformly among the legal actions with a generator seeded
-            from ``reset``'s seed.
+            or an agent's name (``"greedy"``, ``"search:3"``, …): each other seat is
+            then deployed and played by its own ``junqi.Agent`` of that name, seeded
+            from ``reset``'s seed; ``None`` picks uniformly among the legal actions
+            with a generator seeded from ``reset``'s seed.
         render_mode: ``None``, ``"ansi"`` (the seat's text view) or ``"svg"``.
         max_plies: truncate the episode once the game has this many plies.
         illegal_reward: the reward for an action outside the mask, which ends the
@@ -90,7 +95,7 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
         self,
         rules: RulesArg = "classic",
         seat: str = "south",
-        opponent: Optional[Opponent] = None,
+        opponent: Union[Opponent, str, None] = None,
         render_mode: Optional[str] = None,
         max_plies: Optional[int] = None,
         illegal_reward: float = -1.0,
@@ -112,8 +117,14 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
         self.render_mode = render_mode
         self.max_plies = max_plies
         self.illegal_reward = float(illegal_reward)
+        self._agent_spec: Optional[str] = None
+        if isinstance(opponent, str):
+            Agent(opponent, seed=0)  # an unknown name fails here (AgentError)
+            self._agent_spec, opponent = opponent, None
         self._opponent = opponent
         self._policy: Opponent = opponent or random_opponent(np.random.default_rng(0))
+        # The engine's agents of the other seats (with an agent's name as opponent).
+        self._agents: dict[Side, Agent] = {}
         self.observation_space = observation_space(self.rules)
         self.action_space = spaces.Discrete(self.rules.action_space)
         self.game: Optional[Game] = None
@@ -129,11 +140,17 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
         super().reset(seed=seed)
         for _ in range(100):
             game_seed = int(self.np_random.integers(0, 2**63 - 1))
-            if self._opponent is None:
+            if self._agent_spec is not None:
+                self._agents = {
+                    side: Agent(self._agent_spec, seed=int(self.np_random.integers(0, 2**63 - 1)))
+                    for side in self.rules.sides
+                    if side != self.seat
+                }
+            elif self._opponent is None:
                 self._policy = random_opponent(
                     np.random.default_rng(int(self.np_random.integers(0, 2**63 - 1)))
                 )
-            self.game = new_game(self.rules, game_seed)
+            self.game = new_game(self.rules, game_seed, self._agents)
             self._play_opponents()
             # A game the opponents finish before the seat's first move (possible only
             # with a custom rule set) is no episode: deal again.
@@ -191,6 +208,9 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
         while not game.is_over and game.to_act != self.seat and not self._truncated():
             side = game.to_act
             assert side is not None
+            if side in self._agents:
+                self._agents[side].act(game, side)
+                continue
             mask = np.asarray(game.action_mask(), dtype=np.int8)
             game.play_id(int(self._policy(game.observation(side), mask)))
 

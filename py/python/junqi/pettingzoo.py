@@ -18,14 +18,15 @@ Agents are the rule set's seats (side ids: ``"south"``, ``"north"``, …). An ob
 is ``{"observation": float32 [channels, points], "action_mask": int8 [action_space]}``
 (the mask is all zeros for an agent that is not to act); actions are ids of the rule
 set's fixed action space. Rewards are terminal: +1 to every seat of the winning team,
--1 to the others, 0 for a draw. See the "Reinforcement learning" section of
-docs/python.md.
+-1 to the others, 0 for a draw. One of the engine's agents can play a seat:
+``e.step(e.unwrapped.choose(junqi.Agent("greedy", seed=0)))``. See the "Reinforcement
+learning" section of docs/python.md.
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import numpy as np
 from gymnasium import spaces
@@ -33,7 +34,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from ._junqi import Game, RuleSet, Side
+from ._junqi import Agent, Game, RuleSet, Side
 from ._rl import Observation, RulesArg, new_game, observation_space, team_rewards
 
 __all__ = ["env", "raw_env", "RulesArg", "team_rewards", "new_game"]
@@ -196,6 +197,18 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self.agent_selection = to_act.id
         if game.is_over or (self.max_plies is not None and game.ply >= self.max_plies):
             self._deads_step_first()
+
+    def choose(self, player: Union[Agent, str], seed: Optional[int] = None) -> int:
+        """The action id one of the engine's agents chooses for ``agent_selection``,
+        from that seat's information alone: an ``Agent``, or an agent's name
+        (``"greedy"``, ``"search:3"``: a fresh agent of that name and ``seed`` each
+        call). Step with it: ``e.step(e.unwrapped.choose(bot))``.
+        """
+        game = self._require_game()
+        bot = player if isinstance(player, Agent) else Agent(player, seed=seed)
+        choice = bot.choose(game, self._sides[self.agent_selection]).id
+        assert choice is not None
+        return int(choice)
 
     def render(self) -> Optional[str]:
         """A seat's view: printed (``"human"``, returns None), as text (``"ansi"``) or

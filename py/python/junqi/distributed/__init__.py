@@ -13,7 +13,8 @@ measurements.
   agents, wins/draws/losses and Elo ratings with confidence intervals.
 - ``python -m junqi.distributed generate|evaluate ...``: the same from the shell.
 
-A policy is ``"random"`` (the built-in random player), a picklable callable
+A policy is ``"random"`` (the built-in random player), an agent's name (``"greedy"``,
+``"search:3"``: the engine's agents, ``junqi.Agent``), a picklable callable
 ``(observation, mask) -> action id``, or an actor handle with a batched
 ``act(observations, masks)`` method (``junqi.distributed.play``).
 """

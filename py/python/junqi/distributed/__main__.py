@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from .play import Policy
+from .play import Policy, is_agent_spec
 from .selfplay import generate
 from .tournament import evaluate
 
@@ -25,13 +25,14 @@ def _rules(text: str) -> Any:
 
 
 def _policy(spec: str) -> Policy:
-    """``random``, or ``module:attribute`` naming a callable or a factory's result."""
-    if spec == "random":
+    """``random``, an agent's name (``greedy``, ``search:3``, ``search:iters=200``), or
+    ``module:attribute`` naming a callable or a factory's result."""
+    if spec == "random" or is_agent_spec(spec):
         return spec
     module, sep, attr = spec.partition(":")
     if not sep or not module or not attr:
         raise argparse.ArgumentTypeError(
-            f"policy {spec!r}: expected 'random' or 'module:callable'"
+            f"policy {spec!r}: expected 'random', an agent ('greedy', 'search:3') or 'module:callable'"
         )
     target: Any = importlib.import_module(module)
     for part in attr.split("."):
@@ -75,12 +76,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                    help="run seed (default: the run in --out, or a fresh one)")
     g.add_argument("--steps", action="store_true", help="also write per-step shards")
     g.add_argument("--policy", type=_policy, default="random",
-                   help="random (default) or module:callable")
+                   help="random (default), an agent (greedy, search:3, ...) or module:callable")
 
     e = sub.add_parser("evaluate", help="round robin between agents, with Elo")
     common(e)
     e.add_argument("--agent", type=_agent, action="append", required=True,
-                   help="NAME=POLICY (random or module:callable); at least two")
+                   help="NAME=POLICY (random, an agent such as greedy or search:3, or module:callable); at least two")
     e.add_argument("--games", type=int, default=100, help="games per pair of agents")
     e.add_argument("--batch", type=int, default=50, help="games per task")
     e.add_argument("--seed", type=int, default=0)

@@ -4,6 +4,11 @@ A policy is one of:
 
 - ``"random"``: the built-in random player, uniform over the legal actions, drawing
   from the game's own generator (``GameSeeds.policy``);
+- an agent's name (``"greedy"``, ``"search:3"``, ``"search:iters=200"``, … — see
+  ``junqi.Agent``): the engine's agent plays the seat from that seat's information
+  alone, deploying its own setup; each seat of each game gets its own agent, seeded
+  from the game's policy seed and the seat (``agent_seed``), so its choices do not
+  depend on the batching;
 - a picklable callable ``(observation, mask) -> action id``, given the acting seat's
   observation (``float32 [channels, points]``, ``Game.observation``) and action mask
   (``int8 [action_space]``), like the Gymnasium adapter's opponent;
@@ -23,13 +28,14 @@ ply, and stops the run.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from .._junqi import Game, IllegalMoveError, RuleSet
+from .._junqi import Agent, AgentError, Game, IllegalMoveError, RuleSet
 from .._rl import new_game, team_rewards
 from .seeds import game_seeds
 
@@ -39,7 +45,9 @@ __all__ = [
     "PlayedGame",
     "Policy",
     "Steps",
+    "agent_seed",
     "describe_policy",
+    "is_agent_spec",
     "is_actor",
     "play_batch",
     "seat_teams",
@@ -49,8 +57,32 @@ Callback = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
 """A per-state policy: ``(observation, mask) -> action id``."""
 
 Policy = Union[str, Callback, Any]
-"""``"random"``, a callable ``(observation, mask) -> action id``, or an actor handle
-with a batched ``act`` method (see the module's docstring)."""
+"""``"random"``, an agent's name (``"greedy"``, ``"search:3"``), a callable
+``(observation, mask) -> action id``, or an actor handle with a batched ``act``
+method (see the module's docstring)."""
+
+_U64 = 1 << 64
+
+
+def is_agent_spec(policy: Policy) -> bool:
+    """Whether ``policy`` names one of the engine's agents other than ``"random"``
+    (which stays the built-in random player of the game's generator)."""
+    return isinstance(policy, str) and policy != "random" and _builds_an_agent(policy)
+
+
+@functools.lru_cache(maxsize=64)
+def _builds_an_agent(spec: str) -> bool:
+    try:
+        Agent(spec, seed=0)
+    except AgentError:
+        return False
+    return True
+
+
+def agent_seed(policy_seed: int, seat: int) -> int:
+    """The seed of the agent playing seat ``seat`` (an index into ``rules.sides``) of
+    the game whose policy seed is ``policy_seed`` (``GameSeeds.policy``)."""
+    return (policy_seed ^ (0x9E3779B97F4A7C15 * (seat + 1))) % _U64
 
 
 def is_actor(policy: Policy) -> bool:
@@ -62,14 +94,20 @@ def is_actor(policy: Policy) -> bool:
 def check_policy(name: str, policy: Policy) -> None:
     """Refuses what is not a policy, with the agent's name."""
     if isinstance(policy, str):
-        if policy != "random":
+        if policy == "random":
+            return
+        try:
+            Agent(policy, seed=0)
+        except AgentError as e:
             raise ValueError(
-                f"unknown built-in policy {policy!r} for {name!r}: the built-in is "
-                "'random'; pass a callable (observation, mask) -> action or an actor"
-            )
+                f"unknown built-in policy {policy!r} for {name!r} ({e}): the "
+                "built-ins are 'random' and the agents ('greedy', 'search:3', ...); "
+                "pass a callable (observation, mask) -> action or an actor"
+            ) from None
     elif not (callable(policy) or is_actor(policy)):
         raise TypeError(
-            f"policy {name!r} is {type(policy).__name__}: expected 'random', a callable "
+            f"policy {name!r} is {type(policy).__name__}: expected 'random', an agent's "
+            "name, a callable "
             "(observation, mask) -> action, or an actor with act.remote"
         )
 
@@ -147,12 +185,28 @@ class PlayedGame:
 class _Live:
     """A game being played, with its generator and its pending step rows."""
 
-    __slots__ = ("spec", "game", "rng", "steps")
+    __slots__ = ("spec", "game", "rng", "steps", "agents")
 
-    def __init__(self, rules: RuleSet, run_seed: int, spec: GameSpec, keep_steps: bool):
+    def __init__(
+        self,
+        rules: RuleSet,
+        run_seed: int,
+        spec: GameSpec,
+        keep_steps: bool,
+        policies: Mapping[str, Policy],
+    ):
         seeds = game_seeds(run_seed, spec.index)
         self.spec = spec
-        self.game = new_game(rules, seeds.game)
+        # The engine's agents of this game, one per seat they play (seat index -> agent).
+        self.agents: dict[int, Agent] = {}
+        for seat, name in enumerate(spec.agents):
+            policy = policies[name]
+            if isinstance(policy, str) and is_agent_spec(policy):
+                self.agents[seat] = Agent(policy, seed=agent_seed(seeds.policy, seat))
+        sides = rules.sides
+        self.game = new_game(
+            rules, seeds.game, {sides[seat]: a for seat, a in self.agents.items()}
+        )
         self.rng = np.random.Generator(np.random.PCG64(seeds.policy))
         self.steps: Optional[Steps] = Steps() if keep_steps else None
 
@@ -173,7 +227,7 @@ def play_batch(
     sides = rules.sides
     seat_of = {side: i for i, side in enumerate(sides)}
     seat_ids = [side.id for side in sides]
-    live = [_Live(rules, run_seed, spec, steps) for spec in specs]
+    live = [_Live(rules, run_seed, spec, steps, policies) for spec in specs]
     all_random = all(policies[a] == "random" for spec in specs for a in spec.agents)
 
     def cut(g: Game) -> bool:
@@ -239,7 +293,7 @@ def _act(
 ) -> None:
     """One action in each of ``items`` (games waiting for the same agent)."""
     policy_: Any = policy
-    need_obs = policy != "random" or items[0].steps is not None
+    need_obs = not isinstance(policy, str) or items[0].steps is not None
     observations: list[npt.NDArray[np.float32]] = []
     masks: list[npt.NDArray[np.int8]] = []
     sides: list[Any] = []
@@ -255,6 +309,13 @@ def _act(
         for item in items:
             ids = item.game.legal_action_ids()
             actions.append(ids[int(item.rng.integers(len(ids)))])
+    elif isinstance(policy, str):
+        # An engine agent: each game's own agent of that seat, from its information.
+        actions = []
+        for item, side in zip(items, sides):
+            choice = item.agents[seat_of[side]].choose(item.game, side).id
+            assert choice is not None
+            actions.append(choice)
     elif is_actor(policy):
         import ray
 

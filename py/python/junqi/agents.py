@@ -1,0 +1,68 @@
+"""The engine's players: ``Agent`` and a loop that plays a game between agents.
+
+::
+
+    import junqi
+    from junqi.agents import Agent, play
+
+    game = junqi.Game("classic", seed=1)
+    play(game, {"south": Agent("greedy", seed=1), "north": Agent("search:iters=50", seed=2)})
+    print(game.result)
+
+An agent is made from its name (``"random"``, ``"greedy"``, ``"search"`` = ``"search:3"``,
+``"search:1"`` … ``"search:5"``, ``"search:iters=N"``, ``"search:ms=N"``, with an optional
+``",threads=N"``) and a seed; it sees only the information of the side it plays
+(``Agent.choose(game, side)`` gives it that side's information state, never the game).
+
+The same names are policies elsewhere: ``junqi.distributed.generate/evaluate``
+(``policy="greedy"``, ``agents={"s": "search:3", "r": "random"}``), the Gymnasium
+environment (``junqi.gymnasium.env(opponent="greedy")``) and, in a PettingZoo loop,
+``env.unwrapped.choose(agent)`` gives an agent's action id for the selected seat.
+See docs/python.md and docs/agents.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional, Union
+
+from ._junqi import Agent, AgentError, Game, Side
+
+__all__ = ["Agent", "AgentError", "LEVELS", "level", "play"]
+
+LEVELS: dict[int, str] = {n: f"search:{n}" for n in range(1, 6)}
+"""The named search levels, 1 (fastest) to 5 (strongest), by number."""
+
+
+def level(n: int, seed: Optional[int] = None) -> Agent:
+    """The search agent of level ``n`` (1 to 5), ``Agent(f"search:{n}", seed)``."""
+    if n not in LEVELS:
+        raise AgentError(f"level {n} is not one of 1 to 5")
+    return Agent(LEVELS[n], seed=seed)
+
+
+def play(
+    game: Game,
+    agents: Union[Mapping[Side, Agent], Mapping[str, Agent]],
+    max_plies: Optional[int] = None,
+) -> Game:
+    """Plays ``game`` to its end (or until it has ``max_plies`` plies) with one agent per
+    seat (``{side: agent}``, sides as ``Side`` or ids); seats that have already
+    deployed keep their setups, the others deploy the agent's. Returns ``game``.
+
+    Raises ``ValueError`` when a seat of the rule set has no agent.
+    """
+    by_side: dict[Any, Agent] = dict(agents)
+    seats: dict[Side, Agent] = {}
+    for side in game.rules.sides:
+        agent = by_side.get(side, by_side.get(side.id))
+        if agent is None:
+            raise ValueError(f"no agent plays {side.id} (agents for {sorted(map(str, agents))})")
+        seats[side] = agent
+    while not game.is_over and (max_plies is None or game.ply < max_plies):
+        acted = False
+        for side, agent in seats.items():
+            if agent.act(game, side) is not None:
+                acted = True
+        if not acted:
+            break
+    return game

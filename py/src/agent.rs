@@ -1,0 +1,241 @@
+//! `Agent`: a player run by the engine (`"random"`, `"greedy"`, `"search:3"`, …) that
+//! chooses from one side's information alone.
+//!
+//! The caller hands an agent a `Game` and a side; the agent is given only that side's
+//! information state (`junqi::Game::info_state`), never the game. Thinking runs with
+//! the GIL released and without the game's lock: the game's lock is taken to read the
+//! information state and again to play the choice, which is refused if the game
+//! changed in between.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+
+use pyo3::prelude::*;
+
+use crate::enums::side_arg;
+use crate::errors::{agent_err, game_err, panic_err, IllegalMoveError};
+use crate::game::{random_seed, Game, Move};
+use crate::report::Report;
+
+/// A player run by the engine, made from its name:
+///
+/// - ``"random"``: uniform among the legal actions;
+/// - ``"greedy"``: one ply ahead with an evaluation that reads the beliefs, and
+///   setups that follow the game's principles;
+/// - ``"search"`` (= ``"search:3"``), ``"search:1"`` … ``"search:5"``: search over
+///   armies sampled from the beliefs, levels 1–5 as named budgets;
+///   ``"search:iters=N"`` or ``"search:ms=N"`` for a budget of iterations or of
+///   milliseconds per move, with an optional ``",threads=N"`` (default 1).
+///
+/// ``Agent(spec, seed=None)``: the same spec and seed give the same choices (with
+/// budgets in iterations); ``seed=None`` takes one from the operating system. An
+/// unknown name or a budget out of range raises ``AgentError`` (a ``ValueError``).
+///
+/// An agent sees only the information state of the side it plays (its own pieces,
+/// what it was shown, its beliefs): two games that differ only in what that side has
+/// not seen give the same choice. Thinking releases the GIL. One agent may play
+/// several sides and games; calls on one agent are serialised.
+#[pyclass(frozen, module = "junqi._junqi")]
+pub struct Agent {
+    inner: Arc<Mutex<Box<dyn junqi::agent::Agent>>>,
+    name: String,
+}
+
+/// What a side has to do now, read under the game's lock.
+enum Task {
+    Deploy(Arc<junqi::RuleSet>),
+    Choose(Box<junqi::agent::InfoState>),
+    Nothing,
+}
+
+/// Refuses unless `side` is the side to act (the core's refusals, so the texts are
+/// those of `Game.play_as`).
+fn check_to_act(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
+    use junqi::{GameError::Play, Phase, PlayError};
+    let refuse = |e: PlayError| Err(game_err(Play(e)));
+    if !g.rules().sides().contains(&side) {
+        return refuse(PlayError::NotPlaying(side));
+    }
+    match (g.phase(), g.to_act()) {
+        (Phase::Over, _) | (_, None) => refuse(PlayError::GameOver),
+        (Phase::Deploy, _) => refuse(PlayError::NotMovePhase),
+        (_, Some(to_act)) if to_act != side => refuse(PlayError::NotYourTurn { side, to_act }),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses unless `side` may deploy now.
+fn check_deploying(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
+    use junqi::{GameError::Play, Phase, PlayError};
+    let refuse = |e: PlayError| Err(game_err(Play(e)));
+    if !g.rules().sides().contains(&side) {
+        return refuse(PlayError::NotPlaying(side));
+    }
+    if g.rules().deals() {
+        return refuse(PlayError::Dealt);
+    }
+    match g.phase() {
+        Phase::Over => refuse(PlayError::GameOver),
+        Phase::Deploy if g.deployed().contains(side) => refuse(PlayError::AlreadyDeployed(side)),
+        Phase::Deploy => Ok(()),
+        _ => refuse(PlayError::NotDeployPhase),
+    }
+}
+
+impl Agent {
+    /// Runs `think` on the agent with the GIL released; a panic becomes `JunqiError`.
+    fn think<T: Send>(
+        &self,
+        py: Python<'_>,
+        think: impl FnOnce(&mut dyn junqi::agent::Agent) -> T + Send,
+    ) -> PyResult<T> {
+        let inner = &self.inner;
+        py.detach(|| {
+            // Locked and released inside: never held while waiting for the GIL.
+            let mut agent = inner.lock().unwrap_or_else(|e| e.into_inner());
+            catch_unwind(AssertUnwindSafe(|| think(&mut **agent)))
+        })
+        .map_err(|p| panic_err("the agent failed", p))
+    }
+
+    /// Deploys the agent's setup for `side`.
+    fn deploy_in(
+        &self,
+        py: Python<'_>,
+        game: &Game,
+        side: junqi::Side,
+        rules: Arc<junqi::RuleSet>,
+    ) -> PyResult<Report> {
+        let setup = self.think(py, |a| a.deploy(&rules, side))?;
+        let mut g = game.lock();
+        let report = g.deploy(side, &setup).map_err(game_err)?;
+        Ok(Report {
+            inner: report,
+            board: rules.board().clone(),
+        })
+    }
+
+    /// The agent's action for the side whose information state `info` is.
+    fn choose_in(&self, py: Python<'_>, info: junqi::agent::InfoState) -> PyResult<junqi::Action> {
+        self.think(py, move |a| a.choose(&info))
+    }
+}
+
+#[pymethods]
+impl Agent {
+    #[new]
+    #[pyo3(signature = (spec, seed=None))]
+    fn py_new(spec: &str, seed: Option<u64>) -> PyResult<Agent> {
+        let agent =
+            junqi::agent::by_name(spec, seed.unwrap_or_else(random_seed)).map_err(agent_err)?;
+        let name = agent.name();
+        Ok(Agent {
+            inner: Arc::new(Mutex::new(agent)),
+            name,
+        })
+    }
+
+    /// The spec that builds this agent again, in canonical form (``"search:3"`` for
+    /// ``"search"``).
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Deploys the agent's setup for ``side`` (chosen from the rule set alone) and
+    /// returns the report. Raises ``SetupError`` when deployment is over or the side has
+    /// deployed; ``IllegalMoveError`` for a side that is not in the game and in a rule
+    /// set that deals face down (翻棋), as ``Game.deploy`` does.
+    fn deploy(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, Game>,
+        side: &Bound<'_, PyAny>,
+    ) -> PyResult<Report> {
+        let side = side_arg(side)?;
+        let game = game.get();
+        let rules = {
+            let g = game.lock();
+            check_deploying(&g, side)?;
+            g.rules().clone()
+        };
+        self.deploy_in(py, game, side, rules)
+    }
+
+    /// The action the agent chooses for ``side``, which must be the side to act; the
+    /// game is not changed. Returns a ``Move`` (the type ``Game.legal_moves`` gives).
+    /// Raises ``IllegalMoveError`` when ``side`` is not to act (or not in the game)
+    /// and during deployment or after the end.
+    fn choose(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, Game>,
+        side: &Bound<'_, PyAny>,
+    ) -> PyResult<Move> {
+        let side = side_arg(side)?;
+        let game = game.get();
+        let (info, rules) = {
+            let g = game.lock();
+            check_to_act(&g, side)?;
+            (g.info_state(side), g.rules().clone())
+        };
+        let action = self.choose_in(py, info)?;
+        Ok(Move::of(action, &rules))
+    }
+
+    /// Lets the agent act for ``side`` if it has something to do now: deploy (the
+    /// deployment phase, not deployed yet, a rule set that does not deal) or play its
+    /// choice (``side`` is to act). Returns the report, or None when ``side`` has
+    /// nothing to do. Raises ``IllegalMoveError`` if another call changed the game
+    /// while the agent was thinking (the game keeps that change).
+    fn act(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, Game>,
+        side: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Report>> {
+        let side = side_arg(side)?;
+        let game = game.get();
+        let (task, stamp) = {
+            let g = game.lock();
+            if !g.rules().sides().contains(&side) {
+                return Err(game_err(junqi::GameError::Play(
+                    junqi::PlayError::NotPlaying(side),
+                )));
+            }
+            let task = match g.phase() {
+                junqi::Phase::Deploy if !g.rules().deals() && !g.deployed().contains(side) => {
+                    Task::Deploy(g.rules().clone())
+                }
+                junqi::Phase::Move | junqi::Phase::Reaction if g.to_act() == Some(side) => {
+                    Task::Choose(Box::new(g.info_state(side)))
+                }
+                _ => Task::Nothing,
+            };
+            (task, g.record_len())
+        };
+        match task {
+            Task::Nothing => Ok(None),
+            Task::Deploy(rules) => self.deploy_in(py, game, side, rules).map(Some),
+            Task::Choose(info) => {
+                let action = self.choose_in(py, *info)?;
+                let mut g = game.lock();
+                if g.record_len() != stamp {
+                    return Err(IllegalMoveError::new_err(
+                        "the game changed while the agent was thinking: nothing was played",
+                    ));
+                }
+                let report = g.play_as(side, action).map_err(game_err)?;
+                Ok(Some(Report {
+                    inner: report,
+                    board: g.rules().board().clone(),
+                }))
+            }
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        // A spec never holds a quote: Python's own repr of the string.
+        format!("Agent('{}')", self.name)
+    }
+}
