@@ -70,7 +70,7 @@ fi
 STATIC_LIBS="-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
 CC=${CC:-cc}
 CFLAGS="-std=c11 -Wall -Wextra -Werror -pedantic -O1 -g -I$PREFIX/include"
-for prog in example game errors sanjun render platform inference vector; do
+for prog in example game errors sanjun render platform inference vector position_string; do
   step "compile $prog.c (static and shared)"
   $CC $CFLAGS "tests/c/$prog.c" "$LIBDIR/libjunqi.a" $STATIC_LIBS -o "$BUILD/$prog-static"
   $CC $CFLAGS "tests/c/$prog.c" -L"$LIBDIR" -ljunqi -Wl,-rpath,"$LIBDIR" -o "$BUILD/$prog-shared"
@@ -95,6 +95,7 @@ for kind in static shared; do
   "$BUILD/platform-$kind"
   "$BUILD/inference-$kind" 3
   "$BUILD/vector-$kind" 300
+  "$BUILD/position_string-$kind"
   "$BUILD/errors-$kind" > "$BUILD/errors-$kind.out" 2> "$BUILD/errors-$kind.err" || {
     cat "$BUILD/errors-$kind.out" "$BUILD/errors-$kind.err"; exit 1; }
   tail -n 1 "$BUILD/errors-$kind.out"
