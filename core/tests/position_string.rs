@@ -211,3 +211,22 @@ fn bad_strings_are_refused_with_a_reason() {
     let e = err(&with(1, "z99=SFL"));
     assert_eq!(format!("{e:?}"), "unknown point \"z99\"");
 }
+
+#[test]
+fn every_example_of_the_docs_reads_back_and_prints_the_same() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/position-strings.md")).unwrap();
+    let mut n = 0;
+    for block in doc.split("```text\n").skip(2) {
+        for line in block.split("```").next().unwrap().lines() {
+            let rules = RuleSet::preset(line.split(' ').next().unwrap()).unwrap();
+            let (pos, view) = Position::from_view_string_with(rules, line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            let again = match view {
+                Some(v) => pos.view_string(v),
+                None => pos.position_string(),
+            };
+            assert_eq!(again, line);
+            n += 1;
+        }
+    }
+    assert!(n >= 18, "{n} examples");
+}

@@ -501,7 +501,12 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
                     .enumerate()
                     .filter(|(_, s)| owner.is_none_or(|o| o == **s))
                     .find_map(|(i, s)| {
-                        left[i].iter().position(|(k, n)| *n > 0 && k.arm() == arm).map(|j| (i, j, *s))
+                        // Mobile kinds first: a stand-in should not end the game.
+                        let fits = |k: &PieceKind, n: &u8| *n > 0 && k.arm() == arm;
+                        let mobile = |k: &PieceKind| rules.mobility(*k) != crate::rules::Mobility::Immobile;
+                        (left[i].iter().position(|(k, n)| fits(k, n) && mobile(k)))
+                            .or_else(|| left[i].iter().position(|(k, n)| fits(k, n)))
+                            .map(|j| (i, j, *s))
                     })
                     .ok_or_else(|| {
                         inconsistent(format!("{} holds more pieces than the armies have", board.name_of(e.point)))
@@ -687,7 +692,9 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
             return Err(inconsistent("fewer than two sides are still in".into()));
         }
     }
-    if phase == Phase::Move {
+    // A full string in the move phase whose side to act cannot act is over, as the
+    // rules say; a view's stand-ins must not decide that (its phase is told).
+    if phase == Phase::Move && view.is_none() {
         pos.check_stalemate();
     }
     Ok((pos, view))
