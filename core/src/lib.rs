@@ -133,6 +133,7 @@ mod movegen;
 pub mod piece;
 pub mod platform;
 pub mod position;
+pub mod protocol;
 pub mod record;
 pub mod referee;
 pub mod render;
