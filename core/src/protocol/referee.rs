@@ -73,6 +73,7 @@ pub struct EngineProcess {
     pub options: Vec<EngineOption>,
     /// Every line received, for logs (bounded).
     pub transcript: Vec<String>,
+    reaped: bool,
 }
 
 /// Extra time allowed beyond a budget for pipes and process scheduling.
@@ -82,9 +83,12 @@ impl EngineProcess {
     /// Starts `command` with `sh -c` and runs the handshake (`junqi 1` … `ready`)
     /// within `budget`; sends `setoption` for each of `options` (name, value).
     pub fn start(command: &str, budget: Duration, options: &[(String, String)]) -> Result<EngineProcess, Failure> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(command)
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(command);
+        // Its own process group, so that everything the engine started is killed too.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -123,6 +127,7 @@ impl EngineProcess {
             name: String::new(),
             options: Vec::new(),
             transcript: Vec::new(),
+            reaped: false,
         };
         e.send(&format!("junqi {VERSION}"))?;
         let deadline = Instant::now() + budget + GRACE;
@@ -199,9 +204,27 @@ impl EngineProcess {
     /// Kills and reaps the process (after a failure), returning the failure.
     fn fail(&mut self, f: Failure) -> Failure {
         self.stdin = None;
+        self.kill();
+        f
+    }
+
+    /// Kills the engine's whole process group, then reaps the engine (once: after
+    /// reaping, its id may belong to another process).
+    fn kill(&mut self) {
+        if self.reaped {
+            return;
+        }
+        self.reaped = true;
+        #[cfg(unix)]
+        {
+            // std has no killpg: `kill` reaches the group the engine leads.
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", self.child.id())])
+                .stderr(Stdio::null())
+                .status();
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
-        f
     }
 
     /// The process id (for tests that check it was reaped).
@@ -213,23 +236,24 @@ impl EngineProcess {
     pub fn stop(mut self) {
         let _ = self.send("quit");
         self.stdin = None;
-        let until = Instant::now() + Duration::from_millis(300);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+        // Wait (without reaping, so the group id stays the engine's) for its output
+        // to close, then kill whatever is left of its group.
+        let deadline = Instant::now() + Duration::from_millis(300);
+        while let Ok(_) | Err(RecvTimeoutError::Timeout) =
+            self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            if Instant::now() >= deadline {
+                break;
             }
-            std::thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill();
     }
 }
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+        if !self.reaped {
+            self.kill();
         }
     }
 }
