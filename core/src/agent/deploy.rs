@@ -38,9 +38,12 @@ fn attempt_once(rules: &std::sync::Arc<RuleSet>, side: Side, rng: &mut Rng) -> O
         constraints.iter().filter(|c| c.kind == kind).all(|c| crate::setup::allows(board, c, p))
     };
     let eval = Evaluator::new(rules);
-    // Kinds in order: the flag, then the pieces that guard it, then by value, strongest
+    // Kinds in order: the flag, then the pieces that guard it, then the most
+    // constrained (fewest points they may stand on: a kind that may stand anywhere
+    // takes what is left), and among equally constrained kinds by value, strongest
     // first (so they get the railway points).
     let mut kinds: Vec<(PieceKind, u8)> = rules.army().collect();
+    let room = |k: PieceKind| points.iter().filter(|&&p| allowed(k, p)).count();
     let rank = |k: PieceKind| match k {
         PieceKind::Flag => 0,
         PieceKind::Mine => 1,
@@ -50,10 +53,9 @@ fn attempt_once(rules: &std::sync::Arc<RuleSet>, side: Side, rng: &mut Rng) -> O
     kinds.sort_by(|a, b| {
         rank(a.0)
             .cmp(&rank(b.0))
+            .then(room(a.0).cmp(&room(b.0)))
             .then(eval.value(b.0).partial_cmp(&eval.value(a.0)).unwrap_or(std::cmp::Ordering::Equal))
     });
-    // Most constrained kinds that are not principled first would be safer, but the
-    // validation and the retries handle the rare dead end.
     let top = kinds.iter().map(|(k, _)| eval.value(*k)).fold(1f32, f32::max);
     let mut free: Vec<Point> = points.clone();
     let mut flag: Option<Point> = None;

@@ -113,3 +113,74 @@ impl Agent for Greedy {
         legal[best(&scores, &mut self.rng)]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::PieceKind::*;
+    use crate::rules::RuleSet;
+
+    fn arranged(pieces: &[(&str, Side, crate::piece::PieceKind)]) -> (Position, Evaluator) {
+        let rules = RuleSet::preset("classic").unwrap();
+        let b = rules.board();
+        let list: Vec<_> = pieces.iter().map(|&(n, s, k)| (b.point(n).unwrap(), s, k)).collect();
+        let pos = Position::from_arrangement(rules.clone(), &list, Side::South).unwrap();
+        (pos, Evaluator::new(&rules))
+    }
+
+    fn choice(pos: &Position, eval: &Evaluator) -> String {
+        let legal = pos.legal_actions();
+        let scores = one_ply(eval, std::slice::from_ref(pos), &legal, Side::South);
+        legal[best(&scores, &mut Rng::new(1))].to_notation(pos.rules().board())
+    }
+
+    #[test]
+    fn takes_a_free_piece_and_not_a_bomb() {
+        let (pos, eval) = arranged(&[
+            ("a6", Side::South, Commander),
+            ("b1", Side::South, Flag),
+            ("e1", Side::South, Engineer),
+            ("a7", Side::North, Bomb),
+            ("b6", Side::North, PlatoonLeader),
+            ("b12", Side::North, Flag),
+            ("e12", Side::North, Engineer),
+        ]);
+        assert_eq!(choice(&pos, &eval), "a6-b6");
+    }
+
+    #[test]
+    fn takes_the_flag_when_it_can() {
+        let (pos, eval) = arranged(&[
+            ("a12", Side::South, Engineer),
+            ("c6", Side::South, Commander),
+            ("b1", Side::South, Flag),
+            ("c7", Side::North, PlatoonLeader),
+            ("b12", Side::North, Flag),
+            ("e12", Side::North, Engineer),
+        ]);
+        assert_eq!(choice(&pos, &eval), "a12-b12");
+    }
+
+    #[test]
+    fn does_not_leave_a_piece_where_it_is_taken_for_nothing() {
+        // The regiment commander may step next to North's army commander (which would
+        // take it) or elsewhere; nothing is to be taken.
+        let (pos, eval) = arranged(&[
+            ("a4", Side::South, RegimentCommander),
+            ("b1", Side::South, Flag),
+            ("a6", Side::North, ArmyCommander),
+            ("b12", Side::North, Flag),
+        ]);
+        assert_ne!(choice(&pos, &eval), "a4-a5");
+    }
+
+    #[test]
+    fn values_follow_the_combat_table() {
+        let rules = RuleSet::preset("classic").unwrap();
+        let e = Evaluator::new(&rules);
+        assert!(e.value(Commander) > e.value(ArmyCommander));
+        assert!(e.value(ArmyCommander) > e.value(PlatoonLeader));
+        assert!(e.value(Bomb) > e.value(PlatoonLeader));
+        assert_eq!(e.value(Flag), 0.0);
+    }
+}

@@ -52,7 +52,7 @@ impl Budget {
 }
 
 /// Playouts at level 1.
-const LEVEL1: u32 = 6_000;
+const LEVEL1: u32 = 24_000;
 
 /// A parsed agent name: `"random"` | `"greedy"` | `"search"` (= `search:3`) |
 /// `"search:1"`..`"search:5"` | `"search:iters=N"` | `"search:ms=N"` (a time budget, not

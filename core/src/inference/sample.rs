@@ -307,9 +307,10 @@ impl Beliefs {
     /// position in which nothing unseen is told; the counts need not add up).
     pub(crate) fn first_candidates(&self) -> [u8; MAX_PIECES] {
         let mut out = [NONE; MAX_PIECES];
-        for s in 0..self.slots as usize {
+        let n = self.slots as usize;
+        for (s, o) in out[..n].iter_mut().enumerate() {
             if self.origin[s] != NONE && self.mask[s] != 0 {
-                out[s] = self.mask[s].trailing_zeros() as u8;
+                *o = self.mask[s].trailing_zeros() as u8;
             }
         }
         out
