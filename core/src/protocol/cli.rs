@@ -11,12 +11,13 @@ use crate::agent::AgentSpec;
 use crate::RuleSet;
 
 /// Runs a protocol subcommand if `args` (without the program name) starts with one:
-/// `engine` or `match`. `None` otherwise.
+/// `engine`, `match` or `bridge`. `None` otherwise.
 pub fn dispatch(args: &[String]) -> Option<ExitCode> {
     let rest = &args[1.min(args.len())..];
     let result = match args.first().map(String::as_str) {
         Some("engine") => engine(rest),
         Some("match") => run_match(rest),
+        Some("bridge") => bridge(rest),
         _ => return None,
     };
     Some(match result {
@@ -32,6 +33,7 @@ pub fn dispatch(args: &[String]) -> Option<ExitCode> {
 const USAGE: &str = "usage: junqi engine [--agent SPEC] [--seed N]
        junqi match --engine NAME=CMD --engine NAME=CMD [--rules R] [--games N] [--time T]
                    [--concurrency K] [--max-plies P] [--seed S] [--sprt ELO0,ELO1] [--out DIR]
+       junqi bridge --server http://HOST:PORT --seat-link /play/ID?token=T --engine CMD
   T: time per answer, e.g. 200ms, 2s (a bare number is milliseconds)";
 
 fn value<'a>(args: &'a [String], i: &mut usize, flag: &str) -> Result<&'a str, String> {
@@ -151,4 +153,40 @@ fn run_match(args: &[String]) -> Result<(), String> {
     .map_err(|e| format!("writing the records: {e}"))?;
     print!("{}", result.report(&spec));
     Ok(())
+}
+
+fn bridge(args: &[String]) -> Result<(), String> {
+    let (mut server, mut link, mut command) = (None, None, None);
+    let mut poll = Duration::from_millis(100);
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        match flag {
+            "--server" => server = Some(value(args, &mut i, flag)?.to_owned()),
+            "--seat-link" => link = Some(value(args, &mut i, flag)?.to_owned()),
+            "--engine" => command = Some(value(args, &mut i, flag)?.to_owned()),
+            "--poll" => poll = parse_duration(value(args, &mut i, flag)?)?,
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+        i += 1;
+    }
+    let (Some(server), Some(link), Some(command)) = (server, link, command) else {
+        return Err("a bridge needs --server, --seat-link and --engine".into());
+    };
+    let link = super::bridge::SeatLink::parse(&server, &link)?;
+    let mut engine = super::referee::EngineProcess::start(&command, Duration::from_secs(10), &[])
+        .map_err(|f| format!("the engine did not start: {f}"))?;
+    let done = super::bridge::run(&link, &mut engine, poll)?;
+    engine.stop();
+    match done.failure {
+        Some(f) => Err(format!("the engine failed ({f}): the seat resigned")),
+        None => {
+            println!(
+                "{}: {}",
+                done.seat,
+                done.state["result"]["text"].as_str().unwrap_or("the game is over")
+            );
+            Ok(())
+        }
+    }
 }

@@ -16,6 +16,8 @@ pub mod referee;
 pub mod matches;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod bridge;
 
 /// The protocol version this library speaks (`junqi 1` in the handshake).
 pub const VERSION: u32 = 1;
