@@ -230,3 +230,74 @@ fn every_example_of_the_docs_reads_back_and_prints_the_same() {
     }
     assert!(n >= 18, "{n} examples");
 }
+
+/// Random edits of real strings (a piece's owner or kind, the phase, the side to act,
+/// a dropped piece, an added key): each reads or is refused, never panics, and what
+/// reads prints back stably and plays an action.
+#[test]
+fn edited_strings_read_or_are_refused_and_what_reads_plays() {
+    let mut rng = Rng::new(99);
+    let owners = ["S", "E", "N", "W", "?"];
+    let kinds = ["FL", "GN", "MI", "EN", "BO", "SU", "FI", "??", "?N", "?A", "XX"];
+    let phases = ["deploy", "move", "reaction", "over"];
+    let keys = ["out=E", "timeouts=S3", "armies=SN", "obliged=a1", "react=a1", "react=a1+", "result=-:agreement", "view=N", "deployed=S"];
+    let mut read = 0;
+    for preset in RuleSet::preset_names() {
+        for game in positions(preset).into_iter().step_by(4) {
+            let base = game.position_string();
+            for _ in 0..40 {
+                let mut fields: Vec<String> = base.split(' ').map(str::to_owned).collect();
+                for _ in 0..1 + rng.below(3) {
+                    match rng.below(5) {
+                        0 | 1 => {
+                            let mut pieces: Vec<String> = fields[1].split(',').map(str::to_owned).collect();
+                            let i = rng.below(pieces.len());
+                            let (point, _) = pieces[i].split_once('=').unwrap();
+                            let edit = match rng.below(3) {
+                                0 => format!("{point}={}{}", owners[rng.below(5)], &pieces[i][point.len() + 2..]),
+                                1 => format!("{point}={}{}", &pieces[i][point.len() + 1..point.len() + 2], kinds[rng.below(kinds.len())]),
+                                _ => String::new(),
+                            };
+                            if edit.is_empty() {
+                                pieces.remove(i);
+                            } else {
+                                pieces[i] = edit;
+                            }
+                            fields[1] = if pieces.is_empty() { "-".into() } else { pieces.join(",") };
+                        }
+                        2 => fields[2] = phases[rng.below(4)].to_owned(),
+                        3 => fields[3] = owners[rng.below(4)].to_owned(),
+                        _ => fields.push(keys[rng.below(keys.len())].to_owned()),
+                    }
+                }
+                let text = fields.join(" ");
+                let rules = RuleSet::preset(preset).unwrap();
+                let Ok((pos, whose)) = Position::from_view_string_with(rules.clone(), &text) else { continue };
+                read += 1;
+                // A view prints back as the same view; a full string as the same string.
+                let print = |p: &Position| whose.map_or_else(|| p.position_string(), |v| p.view_string(v));
+                let printed = print(&pos);
+                assert_eq!(print(&Position::from_view_string_with(rules, &printed).unwrap().0), printed);
+                for &s in pos.rules().sides() {
+                    let v = pos.view_string(s);
+                    let (seen, _) = Position::from_view_string_with(pos.rules().clone(), &v).unwrap();
+                    let _ = seen.legal_actions();
+                }
+                if matches!(pos.phase(), Phase::Move | Phase::Reaction) {
+                    if let Some(&a) = pos.legal_actions().first() {
+                        let mut next = pos.clone();
+                        next.play(a).unwrap();
+                    }
+                    let mut g = Game::from_position_string(&text, 1).unwrap();
+                    if let Some(side) = g.to_act() {
+                        let info = g.info_state(side);
+                        if let Some(&a) = info.legal_actions().first() {
+                            g.play(a).unwrap();
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(read > 50, "only {read} edited strings read");
+}
