@@ -7,9 +7,9 @@
 //! spent in phases; in each phase every remaining candidate is played on the same
 //! fresh positions drawn from the beliefs ([`InfoState::determinize`]: every identity
 //! the player has not seen is drawn, so a 翻棋 flip reveals a drawn identity — chance,
-//! from the flipper's point of view), followed by a short playout in which every side
-//! takes its best immediate capture or else moves at random, and the position reached is
-//! scored by the greedy evaluation. After each phase the worse half of the candidates is
+//! from the flipper's point of view), followed by a short playout in which every other
+//! seat answers once, taking its best immediate capture or else moving at random, and
+//! the position reached is scored by the greedy evaluation. After each phase the worse half of the candidates is
 //! dropped; the best mean wins.
 //!
 //! **Determinism.** Each draw and each playout has its own seed, derived from the
@@ -113,7 +113,8 @@ impl Search {
             Budget::Iterations(n) => n as u64,
             Budget::Millis(_) => 0, // set after the first phase
         };
-        let horizon = 2 * info.rules().sides().len() as u32;
+        // Every other seat answers once (longer playouts measured weaker: noise).
+        let horizon = info.rules().sides().len() as u32 - 1;
         let mut round = 0u64;
         let mut phase = 0u64;
         while alive.len() > 1 || phase == 0 {

@@ -34,7 +34,7 @@ impl fmt::Debug for AgentError {
 /// A search budget per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Budget {
-    /// A named level, 1..=5 (see [`Budget::iterations`]).
+    /// A named level, 1..=5 (see [`Budget::level_iterations`]).
     Level(u8),
     /// A number of playouts per move (deterministic for a seed and thread count).
     Iterations(u32),
@@ -44,7 +44,7 @@ pub enum Budget {
 
 impl Budget {
     /// The playouts a level stands for (each level doubles the one below; level 3 is
-    /// about one second a move on one core of a 2020s desktop in classic mid-game, see
+    /// about one second a move on one core in classic mid-game, see
     /// docs/agents.md).
     pub const fn level_iterations(level: u8) -> u32 {
         LEVEL1 << (level.saturating_sub(1) as u32)
@@ -52,7 +52,7 @@ impl Budget {
 }
 
 /// Playouts at level 1.
-const LEVEL1: u32 = 24_000;
+const LEVEL1: u32 = 36_000;
 
 /// A parsed agent name: `"random"` | `"greedy"` | `"search"` (= `search:3`) |
 /// `"search:1"`..`"search:5"` | `"search:iters=N"` | `"search:ms=N"` (a time budget, not
