@@ -139,10 +139,12 @@ fn run_match(args: &[String]) -> Result<(), String> {
             g.index + 1,
             g.index / 2,
             names[0],
-            match g.score {
-                s if s == 1.0 => "won",
-                s if s == 0.0 => "lost",
-                _ => "drew",
+            if g.score == 1.0 {
+                "won"
+            } else if g.score == 0.0 {
+                "lost"
+            } else {
+                "drew"
             },
             g.reason,
             t.wins,

@@ -169,10 +169,12 @@ pub fn run(spec: &MatchSpec, progress: &(dyn Fn(&GameSummary, &Tally) + Sync)) -
                     }
                 }
                 let mut r = result.lock().expect("no panic holds it");
-                match summary.score {
-                    s if s == 1.0 => r.tally.wins += 1,
-                    s if s == 0.0 => r.tally.losses += 1,
-                    _ => r.tally.draws += 1,
+                if summary.score == 1.0 {
+                    r.tally.wins += 1;
+                } else if summary.score == 0.0 {
+                    r.tally.losses += 1;
+                } else {
+                    r.tally.draws += 1;
                 }
                 progress(&summary, &r.tally);
                 if let Some((e0, e1)) = spec.sprt {
