@@ -146,6 +146,10 @@ typedef enum {
    * `junqi_game_free`.
    */
   JUNQI_STATUS_POISONED = 16,
+  /**
+   * Text that is not a position string (see docs/position-strings.md).
+   */
+  JUNQI_STATUS_INVALID_POSITION = 17,
 } junqi_status;
 
 /**
@@ -1466,6 +1470,54 @@ junqi_status junqi_game_from_record(const char *json, junqi_game **game_out);
  * `game` is NULL or a live `junqi_game`.
  */
 junqi_status junqi_test_panic(junqi_game *game);
+
+/**
+ * The game's current position as a position string: REFEREE knowledge, every
+ * identity told (see docs/position-strings.md). Give a player
+ * `junqi_game_view_string` instead.
+ *
+ * - `text_out`: receives a new one-line string; free it with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `POISONED`. Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `text_out` is NULL or writable.
+ */
+junqi_status junqi_game_position_string(const junqi_game *game, char **text_out);
+
+/**
+ * What one player sees now, as a view string: every identity the player has not
+ * seen is written as unknown (`??`, `?N`, `?A`), face-down owners as `?`. Safe to give
+ * to that player.
+ *
+ * - `side`: the player, a `junqi_side` value.
+ * - `text_out`: receives a new one-line string; free it with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `POISONED`.
+ * Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `text_out` is NULL or writable.
+ */
+junqi_status junqi_game_view_string(const junqi_game *game, int side, char **text_out);
+
+/**
+ * A new game starting from a position string of a preset rule set (or a view string,
+ * whose unknown pieces get stand-in identities). The game has no log before the
+ * position: event logs start empty and the record starts with the string.
+ *
+ * - `text`: NUL-terminated UTF-8 (borrowed for the call).
+ * - `seed`: kept in the record.
+ * - `game_out`: receives a new handle; free it with `junqi_game_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `INVALID_UTF8`; `UNKNOWN_NAME` (no such preset);
+ * `INVALID_POSITION` (not a position string; the message says why).
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `text` is NULL or a NUL-terminated string; `game_out` is NULL or writable.
+ */
+junqi_status junqi_game_from_position_string(const char *text, uint64_t seed, junqi_game **game_out);
 
 /**
  * One player's view as an SVG picture, drawn from that player's seat (its army at the

@@ -133,6 +133,7 @@ mod movegen;
 pub mod piece;
 pub mod platform;
 pub mod position;
+pub mod protocol;
 pub mod record;
 pub mod referee;
 pub mod render;
@@ -148,7 +149,8 @@ pub use inference::{Beliefs, KindSet, ObservationSpec, Observer, Sample, SampleE
 pub use combat::{resolve, resolve_attack, Attack, Outcome, Resolution};
 pub use piece::{Arm, PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
 pub use position::{
-    Eliminations, EndReason, GameResult, MoveOutcome, Phase, PlayError, Position, SeenPiece, TimeOutOutcome,
+    Eliminations, EndReason, GameResult, MoveOutcome, Phase, PlayError, Position, PositionStringError, SeenPiece,
+    TimeOutOutcome,
 };
 pub use record::{PlayerRecord, Record, RecordEntry, RulesRef};
 pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, View};

@@ -143,6 +143,12 @@ pub enum RecordEntry {
         /// The deal.
         deal: std::collections::BTreeMap<String, (Side, PieceKind)>,
     },
+    /// The position string the game started from (always the first entry): the game
+    /// has no log before it.
+    Start {
+        /// The position string.
+        start: String,
+    },
 }
 
 /// A full game record: rule set, seed, setups and every action, as JSON.
@@ -186,6 +192,7 @@ impl Record {
                     Entry::Escape(side) => RecordEntry::Escape { escape: *side },
                     Entry::TimeOut(side) => RecordEntry::TimeOut { timeout: *side },
                     Entry::Draw => RecordEntry::Action("draw".to_owned()),
+                    Entry::Start(text) => RecordEntry::Start { start: text.clone() },
                     Entry::Deal(deal) => RecordEntry::Deal {
                         deal: deal.iter().map(|(p, s, k)| (board.name_of(*p).to_owned(), (*s, *k))).collect(),
                     },
@@ -232,6 +239,12 @@ impl Record {
                 // A deal that is not a deal of this rule set is a broken record.
                 Game::with_deal(rules, self.seed, &cards).map_err(|e| GameError::Record(format!("deal: {e}")))?
             }
+            Some((_, RecordEntry::Start { start })) => {
+                let game = Game::from_position_string_with(rules, start, self.seed)
+                    .map_err(|e| GameError::Record(format!("start: {e}")))?;
+                entries.next();
+                game
+            }
             _ if rules.deals() => return Err(GameError::Record("a dealt game's record starts with its deal".into())),
             _ => Game::with_rules(rules, self.seed),
         };
@@ -241,6 +254,7 @@ impl Record {
                 RecordEntry::Resign { resign } => game.resign(*resign),
                 RecordEntry::Escape { escape } => game.escape(*escape),
                 RecordEntry::Deal { .. } => Err(GameError::Record("a deal may only come first".into())),
+                RecordEntry::Start { .. } => Err(GameError::Record("a start position may only come first".into())),
                 RecordEntry::TimeOut { timeout } => {
                     if game.to_act() == Some(*timeout) {
                         game.time_out()

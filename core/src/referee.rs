@@ -498,6 +498,8 @@ pub(crate) enum Entry {
     TimeOut(Side),
     Draw,
     Deal(Vec<(Point, Side, PieceKind)>),
+    /// The game started from this position string (always the first entry).
+    Start(String),
 }
 
 /// A refereed game: the full state, each player's event log, and the record.

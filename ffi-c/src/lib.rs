@@ -31,6 +31,7 @@ mod types;
 mod rules;
 // Games:
 mod game;
+mod position_string;
 // Pictures:
 mod render;
 // The platform around games (scoring, levels):

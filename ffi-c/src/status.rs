@@ -56,11 +56,13 @@ pub enum junqi_status {
     /// The game handle was poisoned by an earlier panic and refuses every call except
     /// `junqi_game_free`.
     Poisoned = 16,
+    /// Text that is not a position string (see docs/position-strings.md).
+    InvalidPosition = 17,
 }
 
 impl junqi_status {
     /// Every status, in value order.
-    pub(crate) const ALL: [junqi_status; 17] = [
+    pub(crate) const ALL: [junqi_status; 18] = [
         junqi_status::Ok,
         junqi_status::NullPointer,
         junqi_status::InvalidUtf8,
@@ -78,6 +80,7 @@ impl junqi_status {
         junqi_status::InvalidRecord,
         junqi_status::Panic,
         junqi_status::Poisoned,
+        junqi_status::InvalidPosition,
     ];
 
     /// The C constant's name, NUL-terminated.
@@ -100,6 +103,7 @@ impl junqi_status {
             junqi_status::InvalidRecord => "JUNQI_STATUS_INVALID_RECORD\0",
             junqi_status::Panic => "JUNQI_STATUS_PANIC\0",
             junqi_status::Poisoned => "JUNQI_STATUS_POISONED\0",
+            junqi_status::InvalidPosition => "JUNQI_STATUS_INVALID_POSITION\0",
         }
     }
 }

@@ -616,6 +616,30 @@ impl Game {
         Ok(g.player_record(player).to_json())
     }
 
+    /// The position as one line of text, every identity told (REFEREE knowledge; see
+    /// docs/position-strings.md). Give a player ``view_string`` instead.
+    fn position_string(&self) -> String {
+        self.lock().position_string()
+    }
+
+    /// What ``player`` sees now as one line of text: identities it has not seen are
+    /// written as unknown. Safe to give to that player.
+    fn view_string(&self, player: &Bound<'_, PyAny>) -> PyResult<String> {
+        let player = side_arg(player)?;
+        let g = self.lock();
+        playing(&g, player)?;
+        Ok(g.view_string(player))
+    }
+
+    /// A game starting from a position string (or a view string, whose unknown pieces
+    /// get stand-ins). It has no log before the position; its record starts with the
+    /// string. Raises ``PositionStringError`` naming what is wrong.
+    #[classmethod]
+    #[pyo3(signature = (text, seed = None))]
+    fn from_position_string(_cls: &Bound<'_, PyType>, text: &str, seed: Option<u64>) -> PyResult<Game> {
+        Ok(Game::wrap(crate::position_string::game_from(text, seed.unwrap_or_else(random_seed))?))
+    }
+
     /// The board as the referee sees it (every identity): for debugging and tools,
     /// never for a player.
     fn render_full(&self) -> String {

@@ -17,6 +17,7 @@ mod game;
 mod platform;
 mod inference;
 mod playouts;
+mod position_string;
 mod report;
 mod rules;
 mod render;
@@ -26,6 +27,7 @@ mod vector;
 fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     enums::register(m)?;
+    position_string::register(m)?;
     m.add_class::<board::Board>()?;
     m.add_class::<rules::RuleSet>()?;
     m.add_class::<rules::Resolution>()?;

@@ -70,7 +70,7 @@ fi
 STATIC_LIBS="-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
 CC=${CC:-cc}
 CFLAGS="-std=c11 -Wall -Wextra -Werror -pedantic -O1 -g -I$PREFIX/include"
-for prog in example game errors sanjun render platform inference vector agent; do
+for prog in example game errors sanjun render platform inference vector agent position_string engine_example; do
   step "compile $prog.c (static and shared)"
   $CC $CFLAGS "tests/c/$prog.c" "$LIBDIR/libjunqi.a" $STATIC_LIBS -o "$BUILD/$prog-static"
   $CC $CFLAGS "tests/c/$prog.c" -L"$LIBDIR" -ljunqi -Wl,-rpath,"$LIBDIR" -o "$BUILD/$prog-shared"
@@ -85,6 +85,9 @@ fi
 grep -q "libjunqi.so.0 => $LIBDIR/libjunqi.so.0" <<<"$shared_deps" \
   || { echo "game-shared does not load $LIBDIR/libjunqi.so.0:" >&2; echo "$shared_deps" >&2; exit 1; }
 
+# The junqi binary (the referee of the engine protocol), as scripts/test built it.
+JUNQI_BIN=${JUNQI_BIN:-$ROOT/target/citest/junqi}
+[ -x "$JUNQI_BIN" ] || cargo build --profile citest -p junqi --bin junqi --quiet
 for kind in static shared; do
   step "run ($kind)"
   "$BUILD/example-$kind" > "$BUILD/example-$kind.out"
@@ -96,9 +99,18 @@ for kind in static shared; do
   "$BUILD/inference-$kind" 3
   "$BUILD/vector-$kind" 300
   "$BUILD/agent-$kind" 1
+  "$BUILD/position_string-$kind"
   "$BUILD/errors-$kind" > "$BUILD/errors-$kind.out" 2> "$BUILD/errors-$kind.err" || {
     cat "$BUILD/errors-$kind.out" "$BUILD/errors-$kind.err"; exit 1; }
   tail -n 1 "$BUILD/errors-$kind.out"
+  # The example engine in C plays a paired match against the built-in engine
+  # (docs/protocol.md): no failure of either side.
+  "$JUNQI_BIN" match --engine c="$BUILD/engine_example-$kind" --engine rust="$JUNQI_BIN engine --agent random" \
+    --rules classic --games 2 --time 2s --max-plies 40 > "$BUILD/match-$kind.out" 2> "$BUILD/match-$kind.err"
+  if grep -Eq 'illegal|garbage|timeout|crash|spawn' "$BUILD/match-$kind.err"; then
+    cat "$BUILD/match-$kind.err"; exit 1
+  fi
+  head -n 1 "$BUILD/match-$kind.out"
 done
 cmp -s "$BUILD/example-static.out" "$BUILD/example-shared.out" || {
   echo "the static and shared example runs differ" >&2; exit 1; }

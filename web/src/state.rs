@@ -174,6 +174,8 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
         "deployed": deployed,
         "version": table.version,
         "view": view_json,
+        // The seat's view string (docs/position-strings.md), for engines and bridges.
+        "position": viewer.seat().map(|s| game.view_string(s)),
         "svg": picture,
         "legal": legal,
         "pending_setup": pending_json,

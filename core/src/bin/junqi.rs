@@ -481,6 +481,11 @@ fn run(args: Args, out: &mut impl Write) -> Result<(), Failure> {
 }
 
 fn main() -> ExitCode {
+    // The engine protocol's subcommands (docs/protocol.md): `junqi engine`, `junqi match`.
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(code) = junqi::protocol::cli::dispatch(&std::env::args().skip(1).collect::<Vec<_>>()) {
+        return code;
+    }
     let args = match parse_args() {
         Ok(Some(a)) => a,
         Ok(None) => {

@@ -38,6 +38,7 @@ mod events;
 mod matching;
 mod observe;
 mod sample;
+mod start;
 
 use std::sync::Arc;
 

@@ -172,6 +172,11 @@ impl Game {
             _ => None,
         });
         let mut b = Beliefs::new(self.rules().clone(), player, own).expect("a deployed setup is valid");
+        if let Some(Entry::Start(text)) = self.entries().first() {
+            let start = Position::from_position_string_with(self.rules().clone(), text)
+                .expect("a game's start position string reads back");
+            b.start_from(&start);
+        }
         if self.rules().options().allies_see_each_other {
             for e in self.entries() {
                 if let Entry::Deploy(s, setup) = e {
@@ -331,6 +336,12 @@ impl Beliefs {
         // The record: drawn setups (or deal), then the actions as played.
         let board = rules.board();
         let mut entries = Vec::with_capacity(game.entries().len());
+        if let Some(Entry::Start(_)) = game.entries().first() {
+            // A started game: the sample starts from the sampled position itself (its
+            // true start would tell what the player has not seen), with no log before.
+            let start = Entry::Start(position.position_string());
+            return Ok(Game::from_parts(position, seed, vec![start], Default::default()));
+        }
         if deals {
             let mut deal: Vec<(Point, Side, PieceKind)> = (0..MAX_PIECES)
                 .filter(|&s| self.origin[s] != NONE)

@@ -28,7 +28,9 @@ mod outcome;
 mod play;
 mod renumber;
 mod ruling;
+mod string;
 
+pub use string::{PositionStringError, MAX_POSITION_STRING};
 pub use outcome::{
     Eliminations, EndReason, GameResult, MoveOutcome, Phase, PlayError, Reveal, RevealCause, SeenPiece, TimeOutOutcome,
     MAX_REVEALS,

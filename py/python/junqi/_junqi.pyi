@@ -31,6 +31,7 @@ __all__ = [
     "Phase",
     "PieceKind",
     "PlatformError",
+    "PositionStringError",
     "FinishedGame",
     "Playout",
     "RecordError",
@@ -81,6 +82,9 @@ class IllegalMoveError(JunqiError):
 
 class RecordError(JunqiError):
     """A record that cannot be read or does not replay."""
+
+class PositionStringError(JunqiError):
+    """Text that is not a position string (the message says what is wrong)."""
 
 class PlatformError(JunqiError):
     """A finished game that cannot be scored: seats missing, repeated or not in the game."""
@@ -865,6 +869,10 @@ class Game:
     def __new__(cls, rules: _Rules = "classic", seed: int | None = None) -> Game: ...
     @classmethod
     def from_record(cls, record: str | Mapping[str, Any]) -> Game: ...
+    @classmethod
+    def from_position_string(cls, text: str, seed: int | None = None) -> Game:
+        """A game starting from a position string (or a view string, whose unknown
+        pieces get stand-ins); it has no log before the position."""
     @property
     def rules(self) -> RuleSet: ...
     @property
@@ -918,6 +926,10 @@ class Game:
     def events(self, player: _SideArg) -> list[Event]: ...
     def record(self) -> str: ...
     def player_record(self, player: _SideArg) -> str: ...
+    def position_string(self) -> str:
+        """The position as one line, every identity told (referee knowledge)."""
+    def view_string(self, player: _SideArg) -> str:
+        """What ``player`` sees now as one line; unseen identities are unknown."""
     def render_full(self) -> str: ...
     def same_state(self, other: Game) -> bool: ...
     def copy(self) -> Game: ...

@@ -1,0 +1,194 @@
+//! The `junqi engine` and `junqi match` subcommands (the binary dispatches to these
+//! before its own arguments).
+
+use std::io::Read;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::matches::{EngineSpec, MatchSpec};
+use crate::agent::AgentSpec;
+use crate::RuleSet;
+
+/// Runs a protocol subcommand if `args` (without the program name) starts with one:
+/// `engine`, `match` or `bridge`. `None` otherwise.
+pub fn dispatch(args: &[String]) -> Option<ExitCode> {
+    let rest = &args[1.min(args.len())..];
+    let result = match args.first().map(String::as_str) {
+        Some("engine") => engine(rest),
+        Some("match") => run_match(rest),
+        Some("bridge") => bridge(rest),
+        _ => return None,
+    };
+    Some(match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("junqi: {e}");
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    })
+}
+
+const USAGE: &str = "usage: junqi engine [--agent SPEC] [--seed N]
+       junqi match --engine NAME=CMD --engine NAME=CMD [--rules R] [--games N] [--time T]
+                   [--concurrency K] [--max-plies P] [--seed S] [--sprt ELO0,ELO1] [--out DIR]
+       junqi bridge --server http://HOST:PORT --seat-link /play/ID?token=T --engine CMD
+  T: time per answer, e.g. 200ms, 2s (a bare number is milliseconds)";
+
+fn value<'a>(args: &'a [String], i: &mut usize, flag: &str) -> Result<&'a str, String> {
+    *i += 1;
+    args.get(*i).map(String::as_str).ok_or_else(|| format!("{flag} needs a value"))
+}
+
+fn number<T: std::str::FromStr>(text: &str, flag: &str) -> Result<T, String> {
+    text.parse().map_err(|_| format!("{flag} {text:?} is not a number"))
+}
+
+/// `200ms`, `2s`, `0.5s`, or a bare number of milliseconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let bad = || format!("{text:?} is not a time (e.g. 200ms, 2s)");
+    let (n, scale) = if let Some(n) = text.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1000.0)
+    } else {
+        (text, 1.0)
+    };
+    let ms: f64 = n.parse().map_err(|_| bad())?;
+    if !(ms.is_finite() && ms > 0.0 && ms * scale < 3.6e6) {
+        return Err(bad());
+    }
+    Ok(Duration::from_micros((ms * scale * 1000.0) as u64))
+}
+
+fn engine(args: &[String]) -> Result<(), String> {
+    let mut spec: AgentSpec = "random".parse().map_err(|e| format!("{e}"))?;
+    let mut seed = None;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--agent" => spec = value(args, &mut i, "--agent")?.parse().map_err(|e| format!("--agent: {e}"))?,
+            "--seed" => seed = Some(number::<u64>(value(args, &mut i, "--seed")?, "--seed")?),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+        i += 1;
+    }
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    // `--seed` is the same as a first `setoption seed N`.
+    let input: Box<dyn std::io::BufRead> = match seed {
+        Some(s) => Box::new(std::io::Cursor::new(format!("setoption seed {s}\n")).chain(stdin)),
+        None => Box::new(stdin),
+    };
+    match super::engine::run(spec, input, stdout) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("engine: {e}")),
+    }
+}
+
+fn run_match(args: &[String]) -> Result<(), String> {
+    let mut engines = Vec::new();
+    let mut rules = "classic".to_owned();
+    let (mut games, mut budget, mut concurrency, mut max_plies, mut seed) =
+        (2usize, Duration::from_millis(1000), 1usize, 2000u32, 1u64);
+    let mut sprt = None;
+    let mut out = None;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        match flag {
+            "--engine" => {
+                let v = value(args, &mut i, flag)?;
+                let (name, cmd) = v.split_once('=').ok_or_else(|| format!("--engine {v:?} is not NAME=CMD"))?;
+                engines.push(EngineSpec { name: name.to_owned(), command: cmd.to_owned(), options: Vec::new() });
+            }
+            "--rules" => rules = value(args, &mut i, flag)?.to_owned(),
+            "--games" => games = number(value(args, &mut i, flag)?, flag)?,
+            "--time" => budget = parse_duration(value(args, &mut i, flag)?)?,
+            "--concurrency" => concurrency = number(value(args, &mut i, flag)?, flag)?,
+            "--max-plies" => max_plies = number(value(args, &mut i, flag)?, flag)?,
+            "--seed" => seed = number(value(args, &mut i, flag)?, flag)?,
+            "--out" => out = Some(std::path::PathBuf::from(value(args, &mut i, flag)?)),
+            "--sprt" => {
+                let v = value(args, &mut i, flag)?;
+                let (a, b) = v.split_once(',').ok_or_else(|| format!("--sprt {v:?} is not ELO0,ELO1"))?;
+                sprt = Some((number::<f64>(a, flag)?, number::<f64>(b, flag)?));
+            }
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+        i += 1;
+    }
+    let [a, b]: [EngineSpec; 2] = engines.try_into().map_err(|_| "a match needs exactly two --engine".to_owned())?;
+    let rules: Arc<RuleSet> = if rules.trim_start().starts_with('{') {
+        Arc::new(RuleSet::from_json(&rules).map_err(|e| e.to_string())?)
+    } else {
+        RuleSet::preset(&rules).map_err(|e| e.to_string())?
+    };
+    if games == 0 || concurrency == 0 {
+        return Err("--games and --concurrency must be at least 1".into());
+    }
+    let spec = MatchSpec { rules, engines: [a, b], games, budget, concurrency, max_plies, seed, sprt, out };
+    let total = games.div_ceil(2) * 2;
+    let names = [spec.engines[0].name.clone(), spec.engines[1].name.clone()];
+    let result = super::matches::run(&spec, &|g, t| {
+        let first = &names[g.first];
+        eprintln!(
+            "game {}/{total} (seed pair {}, {first} first): {} {} ({}) — W/D/L {}/{}/{}",
+            g.index + 1,
+            g.index / 2,
+            names[0],
+            if g.score == 1.0 {
+                "won"
+            } else if g.score == 0.0 {
+                "lost"
+            } else {
+                "drew"
+            },
+            g.reason,
+            t.wins,
+            t.draws,
+            t.losses
+        );
+    })
+    .map_err(|e| format!("writing the records: {e}"))?;
+    print!("{}", result.report(&spec));
+    Ok(())
+}
+
+fn bridge(args: &[String]) -> Result<(), String> {
+    let (mut server, mut link, mut command) = (None, None, None);
+    let mut poll = Duration::from_millis(100);
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        match flag {
+            "--server" => server = Some(value(args, &mut i, flag)?.to_owned()),
+            "--seat-link" => link = Some(value(args, &mut i, flag)?.to_owned()),
+            "--engine" => command = Some(value(args, &mut i, flag)?.to_owned()),
+            "--poll" => poll = parse_duration(value(args, &mut i, flag)?)?,
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+        i += 1;
+    }
+    let (Some(server), Some(link), Some(command)) = (server, link, command) else {
+        return Err("a bridge needs --server, --seat-link and --engine".into());
+    };
+    let link = super::bridge::SeatLink::parse(&server, &link)?;
+    let mut engine = super::referee::EngineProcess::start(&command, Duration::from_secs(10), &[])
+        .map_err(|f| format!("the engine did not start: {f}"))?;
+    let done = super::bridge::run(&link, &mut engine, poll)?;
+    engine.stop();
+    match done.failure {
+        Some(f) => Err(format!("the engine failed ({f}): the seat resigned")),
+        None => {
+            println!(
+                "{}: {}",
+                done.seat,
+                done.state["result"]["text"].as_str().unwrap_or("the game is over")
+            );
+            Ok(())
+        }
+    }
+}
