@@ -181,7 +181,7 @@ fn bench(name: &str, games: usize) {
     let mut count = 0u64;
     for (b, (g, _)) in beliefs.iter().zip(&mid) {
         for s in 0..n / 10 {
-            black_box(b.determinize(g, s as u64));
+            black_box(b.determinize(g, s as u64).unwrap());
             count += 1;
         }
     }

@@ -118,12 +118,13 @@
 //!   [`combat`]: outcomes · [`setup`]: deployment · [`action`]: actions and notation ·
 //!   [`position`]: state, movement and play · [`referee`]: games, events, views ·
 //!   [`record`]: records · [`render`]: SVG pictures of boards and views ·
-//!   [`rng`]: the seeded generator · [`platform`]: surrender, escape, scoring, levels
+//!   [`agent`]: players that act from one player's information · [`rng`]: the seeded generator · [`platform`]: surrender, escape, scoring, levels
 //!   and ratings around a game (the QQ platform, seed 003).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod action;
+pub mod agent;
 pub mod board;
 pub mod combat;
 pub mod inference;
@@ -141,8 +142,9 @@ pub mod setup;
 pub mod vector;
 
 pub use action::{parse_point, Action, NotationError};
+pub use agent::{Agent, AgentError, AgentSpec, InfoState};
 pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, PointSetIter, Role, STRIKE_RANGE};
-pub use inference::{Beliefs, KindSet, ObservationSpec, Observer, Sample, Turn};
+pub use inference::{Beliefs, KindSet, ObservationSpec, Observer, Sample, SampleError, Turn};
 pub use combat::{resolve, resolve_attack, Attack, Outcome, Resolution};
 pub use piece::{Arm, PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
 pub use position::{

@@ -236,6 +236,9 @@ fn compare(g: Game, actions: &[Action], player: Side, a: &(Vec<Observed>, Stuck)
 /// observation tensor.
 fn same_inference(a: &Game, b: &Game, player: Side, label: &str) {
     assert!(a.beliefs(player) == b.beliefs(player), "[{label}] {player}'s beliefs differ");
+    let (ia, ib) = (a.info_state(player), b.info_state(player));
+    assert!(ia == ib, "[{label}] {player}'s information states differ");
+    assert!(ia.determinize(3).same_state(&ib.determinize(3)), "[{label}] {player}'s sampled positions differ");
     assert_eq!(a.observation(player), b.observation(player), "[{label}] {player}'s observations differ");
     for seed in [1, 2] {
         let (da, db) = (a.determinize(player, seed), b.determinize(player, seed));
@@ -247,7 +250,9 @@ fn same_inference(a: &Game, b: &Game, player: Side, label: &str) {
                 .iter()
                 .flat_map(|s| pos.pieces().map(move |(p, _, _)| pos.knows(*s, p)))
                 .collect();
-            (pos.pieces().collect::<Vec<_>>(), knows, g.to_act(), pos.ply(), pos.quiet_plies())
+            // Piece ids too: the referee's ids would tell a face-down piece's army (翻棋).
+            let ids: Vec<Option<usize>> = g.board().points().map(|p| pos.piece_id(p)).collect();
+            (pos.pieces().collect::<Vec<_>>(), knows, ids, g.to_act(), pos.ply(), pos.quiet_plies())
         };
         assert_eq!(seen(&da), seen(&db), "[{label}] {player}'s determinization differs (seed {seed})");
         assert_eq!(da.record(), db.record(), "[{label}] {player}'s sampled record differs");

@@ -51,7 +51,7 @@ use crate::rules::{Ability, Mobility, RuleSet};
 use crate::setup::Setup;
 
 pub use observe::{ObservationSpec, Observer, Turn};
-pub use sample::Sample;
+pub use sample::{Sample, SampleError};
 
 const NONE: u8 = u8::MAX;
 const MOVED: u8 = 1;
@@ -940,10 +940,6 @@ impl Beliefs {
 
     pub(crate) fn slot_origin(&self, s: usize) -> Point {
         Point(self.origin[s])
-    }
-
-    pub(crate) fn cell_slot(&self, p: Point) -> Option<usize> {
-        self.slot_at(p)
     }
 }
 

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use crate::board::Point;
 use crate::piece::{PieceKind, Side};
-use crate::position::MAX_PIECES;
+use crate::position::{Position, MAX_PIECES};
 use crate::referee::{Entry, Game};
 use crate::rng::Rng;
 use crate::setup::Setup;
@@ -192,6 +192,12 @@ impl Game {
     /// gives the same game, and nothing in it depends on identities `player` has not
     /// seen.
     ///
+    /// Piece ids ([`Position::piece_id`]) are renumbered from what `player` knows:
+    /// the piece with id `i` is the one `player`'s beliefs follow in slot `i` (slots
+    /// follow each army's deployment in point order, or under a deal the dealt points in
+    /// point order). The referee's ids would tell, in 翻棋, which army each face-down
+    /// piece belongs to.
+    ///
     /// In the returned game each other player knows its own (and, where partners see
     /// each other, its team's) pieces and what was shown to everyone; `player`'s event
     /// log is kept and the other players' logs are empty; its seed is `seed` (the
@@ -210,48 +216,117 @@ impl Game {
     /// ```
     pub fn determinize(&self, player: Side, seed: u64) -> Game {
         let beliefs = self.beliefs(player);
-        beliefs.determinize(self, seed)
+        beliefs.determinize(self, seed).expect("a game's own beliefs are about it and consistent")
+    }
+}
+
+/// Why a determinization was refused ([`Beliefs::determinize`]).
+#[derive(Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SampleError {
+    /// The beliefs are about another rule set than the game's.
+    #[error("the beliefs are about another rule set than the game's")]
+    OtherRules,
+    /// The beliefs follow pieces on other points than the game's (another game, or
+    /// the same game at another moment).
+    #[error("the beliefs are about another game: their pieces stand on other points than the game's")]
+    OtherGame,
+    /// The beliefs contradict themselves (no assignment of kinds fits them).
+    #[error("the beliefs are inconsistent: no assignment of identities agrees with them")]
+    Inconsistent,
+}
+
+impl std::fmt::Debug for SampleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
     }
 }
 
 impl Beliefs {
+    /// Refuses a position these beliefs are not about (another rule set, or pieces on
+    /// other points).
+    pub(crate) fn check_about(&self, pos: &Position) -> Result<(), SampleError> {
+        if !Arc::ptr_eq(&self.rules, pos.rules()) && self.rules.spec() != pos.rules().spec() {
+            return Err(SampleError::OtherRules);
+        }
+        if self.occupied != pos.occupied() {
+            return Err(SampleError::OtherGame);
+        }
+        if !self.consistent {
+            return Err(SampleError::Inconsistent);
+        }
+        Ok(())
+    }
+
+    /// `pos` (a position these beliefs are about, [`Beliefs::check_about`]) with its
+    /// pieces renumbered by belief slot and given the identities `types` (per slot). Who
+    /// knows each piece: this player what it was shown; the others what was shown to
+    /// everyone, and (except under a deal) their own and, where partners see each
+    /// other, their team's pieces of the drawn owners.
+    pub(crate) fn rebuild(&self, pos: &Position, types: &[u8; MAX_PIECES]) -> Position {
+        let rules = &self.rules;
+        let sides = rules.sides();
+        let deals = rules.deals();
+        let shared = rules.options().allies_see_each_other;
+        pos.renumbered(self.slots as usize, |s| {
+            if self.origin[s] == NONE || types[s] == NONE {
+                return None;
+            }
+            let (owner, kind) = (sides[types[s] as usize / 32], PieceKind::ALL[types[s] as usize % 32]);
+            let at = (self.at[s] != NONE).then_some(Point(self.at[s]));
+            let flags = self.flags[s];
+            let mut knows = 0u8;
+            for &viewer in sides {
+                let k = if viewer == self.player {
+                    flags & KNOWN != 0
+                } else if flags & PUBLIC != 0 {
+                    true
+                } else if deals {
+                    false
+                } else {
+                    owner == viewer || shared && rules.team_of(viewer).contains(owner)
+                };
+                if k {
+                    knows |= 1 << viewer as usize;
+                }
+            }
+            Some((at, owner, kind, knows))
+        })
+    }
+
+    /// Draws identities into `out` and rebuilds `pos` with them (allocation-free).
+    pub(crate) fn sampled_position(&self, pos: &Position, rng: &mut Rng, out: &mut [u8; MAX_PIECES]) -> Option<Position> {
+        self.sample_into(rng, out).then(|| self.rebuild(pos, out))
+    }
+
+    /// The identities of a canonical fill: each slot's first candidate (for a skeleton
+    /// position in which nothing unseen is told; the counts need not add up).
+    pub(crate) fn first_candidates(&self) -> [u8; MAX_PIECES] {
+        let mut out = [NONE; MAX_PIECES];
+        for s in 0..self.slots as usize {
+            if self.origin[s] != NONE && self.mask[s] != 0 {
+                out[s] = self.mask[s].trailing_zeros() as u8;
+            }
+        }
+        out
+    }
+
     /// The game `game` with every identity this player cannot see drawn from these
-    /// beliefs (see [`Game::determinize`]). `game` must be the game these beliefs are
-    /// about; only its public parts (occupancy, turn, counters, actions) are used.
-    pub fn determinize(&self, game: &Game, seed: u64) -> Game {
+    /// beliefs, and its pieces renumbered from what the player knows (see
+    /// [`Game::determinize`]). `game` must be the game these beliefs are about; only its
+    /// public parts (occupancy, turn, counters, actions) are used.
+    ///
+    /// Fails if the beliefs are about another rule set or another game (pieces on other
+    /// points), or are inconsistent.
+    pub fn determinize(&self, game: &Game, seed: u64) -> Result<Game, SampleError> {
+        self.check_about(game.position())?;
         let mut types = [NONE; MAX_PIECES];
-        let ok = self.sample_into(&mut Rng::new(seed), &mut types);
-        assert!(ok, "determinize: the beliefs are inconsistent");
+        let position = self
+            .sampled_position(game.position(), &mut Rng::new(seed), &mut types)
+            .ok_or(SampleError::Inconsistent)?;
         let rules = self.rules.clone();
         let sides = rules.sides();
         let deals = rules.deals();
         let decode = |t: u8| (sides[t as usize / 32], PieceKind::ALL[t as usize % 32]);
-        let slot_for = |id: usize, at: Option<Point>| -> Option<usize> {
-            match at {
-                Some(p) => self.cell_slot(p),
-                None if !deals => (self.origin[id] != NONE).then_some(id),
-                None => None,
-            }
-        };
-        let shared = rules.options().allies_see_each_other;
-        let position = game.position().reidentified(
-            |id, at| slot_for(id, at).map(|s| decode(types[s])),
-            |viewer, id, at| {
-                let s = slot_for(id, at)?;
-                let flags = self.flags[s];
-                if viewer == self.player {
-                    return Some(flags & KNOWN != 0);
-                }
-                if flags & PUBLIC != 0 {
-                    return Some(true);
-                }
-                if deals {
-                    return Some(false);
-                }
-                let owner = decode(types[s]).0;
-                Some(owner == viewer || shared && rules.team_of(viewer).contains(owner))
-            },
-        );
         // The record: drawn setups (or deal), then the actions as played.
         let board = rules.board();
         let mut entries = Vec::with_capacity(game.entries().len());
@@ -274,6 +349,9 @@ impl Beliefs {
                     let mut setup = Setup::new();
                     for i in 0..rules.army_size() {
                         let s = idx * rules.army_size() + i;
+                        if self.origin[s] == NONE || types[s] == NONE {
+                            return Err(SampleError::OtherGame);
+                        }
                         setup.place(board.name_of(self.slot_origin(s)), decode(types[s]).1.id());
                     }
                     entries.push(Entry::Deploy(*side, Arc::new(setup)));
@@ -285,6 +363,6 @@ impl Beliefs {
         logs[self.player as usize] = game.events(self.player).to_vec();
         // The game's seed is the referee's (it rebuilds a 翻棋 deal): the sample's own
         // seed stands in for it.
-        Game::from_parts(position, seed, entries, logs)
+        Ok(Game::from_parts(position, seed, entries, logs))
     }
 }

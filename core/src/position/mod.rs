@@ -26,6 +26,7 @@ mod end;
 mod leaving;
 mod outcome;
 mod play;
+mod renumber;
 mod ruling;
 
 pub use outcome::{
@@ -591,45 +592,6 @@ impl Position {
     pub(crate) fn slot_at(&self, p: Point) -> Option<Slot> {
         let id = self.cells[p.index()];
         (id != EMPTY).then(|| self.slots[id as usize])
-    }
-
-    /// Inference hook ([`crate::inference`]): a copy with pieces re-identified and each
-    /// player's knowledge replaced. `identity(id, point)` gives a new owner and kind for
-    /// the piece with that id (`point` is `None` off the board; `None` keeps it as it
-    /// is); `knows(player, id, point)` whether `player` knows it (`None` keeps the bit).
-    /// Occupancy is rebuilt to match.
-    pub(crate) fn reidentified(
-        &self,
-        identity: impl Fn(usize, Option<Point>) -> Option<(Side, PieceKind)>,
-        knows: impl Fn(Side, usize, Option<Point>) -> Option<bool>,
-    ) -> Position {
-        let mut pos = self.clone();
-        let n = self.rules.sides().len() * self.rules.army_size();
-        pos.occ = [PointSet::EMPTY; 4];
-        pos.arm_occ = [PointSet::EMPTY; 3];
-        for id in 0..n {
-            let slot = &mut pos.slots[id];
-            let at = (slot.at != OFF_BOARD).then_some(Point(slot.at));
-            if let Some((owner, kind)) = identity(id, at) {
-                slot.owner = owner;
-                slot.kind = kind;
-            }
-            if let Some(p) = at {
-                pos.occ[slot.owner as usize].insert(p);
-                pos.arm_occ[slot.kind.arm() as usize].insert(p);
-            }
-            for &player in self.rules.sides() {
-                if let Some(k) = knows(player, id, at) {
-                    let bit = 1u128 << id;
-                    if k {
-                        pos.known[player as usize] |= bit;
-                    } else {
-                        pos.known[player as usize] &= !bit;
-                    }
-                }
-            }
-        }
-        pos
     }
 
     /// Test and tooling hook: whether two positions hold the same pieces, knowledge,

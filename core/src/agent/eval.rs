@@ -1,0 +1,231 @@
+//! The static evaluation of a complete (sampled) position, from one player's side.
+//!
+//! Everything is derived from the rule set's data — the army, the combat table, the
+//! mobility of each kind, the board's distances — never from a preset's coordinates,
+//! so it works on every loadable rule set.
+//!
+//! Terms, in "piece value" units (see [`Evaluator::value`]):
+//! - the result, once the game is over: ±[`WIN`] (sooner is better);
+//! - material: the values of the pieces of the player's team minus the others';
+//! - threats: the side to move next may take the best piece it can reach (its gain
+//!   counted at [`THREAT`]); what the player's own pieces threaten counts a little;
+//! - flag safety: a flag an enemy could take next counts as lost with the threats; the
+//!   pieces standing next to one's own flag guard it;
+//! - pressure: pieces nearer the enemy flags score a little (games against weak play
+//!   end instead of wandering).
+
+use std::sync::Arc;
+
+use crate::board::Point;
+use crate::combat::{resolve, Outcome};
+use crate::piece::{PieceKind, Side, SideSet};
+use crate::position::Position;
+use crate::rules::{Mobility, RuleSet};
+
+/// The value of a won game.
+pub(crate) const WIN: f32 = 10_000.0;
+/// The share of a threatened capture counted against the threatened side.
+const THREAT: f32 = 0.6;
+/// The share of the player's own best threat counted for it.
+const OWN_THREAT: f32 = 0.15;
+/// A flag's value for the threat terms (taking it ends the game).
+const FLAG: f32 = 2_000.0;
+
+/// Piece values and weights for one rule set, worked out once.
+#[derive(Clone, Debug)]
+pub(crate) struct Evaluator {
+    rules: Arc<RuleSet>,
+    value: [f32; PieceKind::COUNT],
+    mobile: [bool; PieceKind::COUNT],
+    /// Largest distance between two points (for the pressure term).
+    span: f32,
+}
+
+impl Evaluator {
+    /// Values from the combat table: a kind is worth what it beats (weighted by how many
+    /// of each kind an army holds; a trade counts half), plus half of what loses
+    /// attacking it; the flag is worth nothing as material (taking it ends the game),
+    /// a commander whose loss loses the game is worth [`FLAG`].
+    pub(crate) fn new(rules: &Arc<RuleSet>) -> Evaluator {
+        let army: Vec<(PieceKind, u8)> = rules.army().collect();
+        let mut value = [0f32; PieceKind::COUNT];
+        let mut mobile = [false; PieceKind::COUNT];
+        for &(k, _) in &army {
+            mobile[k as usize] = rules.mobility(k) != Mobility::Immobile;
+        }
+        for &(k, _) in &army {
+            let mut attack = 0f32;
+            let mut defence = 0f32;
+            for &(d, n) in &army {
+                let n = n as f32;
+                if mobile[k as usize] {
+                    attack += n * match resolve(rules, k, d) {
+                        Outcome::Win => if d == PieceKind::Flag { 2.0 } else { 1.0 },
+                        Outcome::Both => 0.5,
+                        _ => 0.0,
+                    };
+                }
+                if mobile[d as usize] {
+                    defence += n * match resolve(rules, d, k) {
+                        Outcome::Lose => 1.0,
+                        Outcome::Both => 0.5,
+                        _ => 0.0,
+                    };
+                }
+            }
+            value[k as usize] = 1.0 + attack + 0.5 * defence;
+        }
+        if rules.has_kind(PieceKind::Flag) {
+            value[PieceKind::Flag as usize] = 0.0;
+        }
+        if rules.options().commander_capture {
+            value[PieceKind::Commander as usize] = FLAG;
+        }
+        let board = rules.board();
+        let mut span = 1u32;
+        let (w, h) = board.grid_size();
+        span = span.max(w as u32 + h as u32);
+        Evaluator {
+            rules: rules.clone(),
+            value,
+            mobile,
+            span: span as f32,
+        }
+    }
+
+    /// Whether this evaluator was made for `rules`.
+    pub(crate) fn is_for(&self, rules: &Arc<RuleSet>) -> bool {
+        Arc::ptr_eq(&self.rules, rules) || self.rules.spec() == rules.spec()
+    }
+
+    /// A kind's material value.
+    pub(crate) fn value(&self, kind: PieceKind) -> f32 {
+        self.value[kind as usize]
+    }
+
+    /// Whether the kind moves.
+    pub(crate) fn mobile(&self, kind: PieceKind) -> bool {
+        self.mobile[kind as usize]
+    }
+
+    fn threat_value(&self, kind: PieceKind) -> f32 {
+        if kind == PieceKind::Flag {
+            FLAG
+        } else {
+            self.value[kind as usize]
+        }
+    }
+
+    /// The armies on `player`'s side (its team's armies) and those against it.
+    pub(crate) fn camps(pos: &Position, player: Side) -> (SideSet, SideSet) {
+        let rules = pos.rules();
+        let mut ours = SideSet::EMPTY;
+        let mut theirs = SideSet::EMPTY;
+        for &p in rules.sides() {
+            if let Some(a) = pos.army_of(p) {
+                if rules.team_of(player).contains(p) {
+                    ours = ours.with(a);
+                } else if !pos.eliminated().contains(p) {
+                    theirs = theirs.with(a);
+                }
+            }
+        }
+        (ours, theirs)
+    }
+
+    /// What the best capture of an army in `attackers` against one in `targets` gains
+    /// (the value taken minus the value lost), if positive.
+    fn best_capture(&self, pos: &Position, attackers: SideSet, targets: SideSet) -> f32 {
+        let mut best = 0f32;
+        for a in attackers.iter() {
+            for from in pos.occupied_by(a).minus(pos.face_down()).iter() {
+                let Some((_, ka)) = pos.piece_at(from) else { continue };
+                if !self.mobile(ka) {
+                    continue;
+                }
+                for to in pos.targets(from).iter() {
+                    let Some((owner, kd)) = pos.piece_at(to).or_else(|| {
+                        self.rules.board().below(to).and_then(|q| pos.piece_at(q))
+                    }) else {
+                        continue;
+                    };
+                    if !targets.contains(owner) || pos.is_face_down(to) {
+                        continue;
+                    }
+                    let outcome = if pos.shielded(to) { Outcome::Repel } else { resolve(&self.rules, ka, kd) };
+                    let gain = match outcome {
+                        Outcome::Win => self.threat_value(kd),
+                        Outcome::Both => self.threat_value(kd) - self.value(ka),
+                        Outcome::Lose => -self.value(ka),
+                        _ => 0.0,
+                    };
+                    best = best.max(gain);
+                }
+            }
+        }
+        best
+    }
+
+    /// The evaluation of `pos` for `player` (higher is better for it).
+    pub(crate) fn eval(&self, pos: &Position, player: Side) -> f32 {
+        if let Some(r) = pos.result() {
+            let team = self.rules.team_of(player);
+            let ply = pos.ply() as f32;
+            return if r.is_draw() {
+                0.0
+            } else if r.winners.iter().any(|w| team.contains(w)) {
+                WIN - ply
+            } else {
+                -WIN + ply
+            };
+        }
+        let (ours, theirs) = Evaluator::camps(pos, player);
+        if ours.is_empty() {
+            return 0.0; // 翻棋 before the first flip: no army yet
+        }
+        let board = self.rules.board();
+        let mut score = 0f32;
+        let mut own_flags = [None::<Point>; 2];
+        let mut enemy_flags = [None::<Point>; 3];
+        let (mut nf, mut ne) = (0, 0);
+        for (p, owner, kind) in pos.pieces() {
+            let v = self.value(kind);
+            if ours.contains(owner) {
+                score += v;
+                if kind == PieceKind::Flag && nf < 2 {
+                    own_flags[nf] = Some(p);
+                    nf += 1;
+                }
+            } else if theirs.contains(owner) {
+                score -= v;
+                if kind == PieceKind::Flag && ne < 3 {
+                    enemy_flags[ne] = Some(p);
+                    ne += 1;
+                }
+            }
+        }
+        // Pressure: own mobile pieces near an enemy flag; guards around one's own.
+        for (p, owner, kind) in pos.pieces() {
+            if !ours.contains(owner) || !self.mobile(kind) || pos.is_face_down(p) {
+                continue;
+            }
+            if let Some(d) = enemy_flags.iter().flatten().map(|&f| board.distance(p, f)).min() {
+                score += 0.4 * (1.0 - d as f32 / self.span);
+            }
+            if own_flags.iter().flatten().any(|&f| board.distance(p, f) <= 1) {
+                score += 0.3;
+            }
+        }
+        // Threats: who moves next may take what it reaches.
+        let next = pos.to_act().and_then(|s| pos.army_of(s));
+        let ours_next = next.is_some_and(|a| ours.contains(a));
+        let their_gain = self.best_capture(pos, theirs, ours);
+        let our_gain = self.best_capture(pos, ours, theirs);
+        if ours_next {
+            score += THREAT * our_gain - OWN_THREAT * their_gain;
+        } else {
+            score += OWN_THREAT * our_gain - THREAT * their_gain;
+        }
+        score
+    }
+}

@@ -1,0 +1,286 @@
+//! The `search` agent: information-set search by determinization (perfect-information
+//! Monte Carlo over armies sampled from the beliefs), with successive halving over the
+//! root actions.
+//!
+//! **How it decides.** The candidates are the legal actions (at most [`MAX_CANDIDATES`],
+//! the best by the greedy one-ply score when there are more). The budget of playouts is
+//! spent in phases; in each phase every remaining candidate is played on the same
+//! fresh positions drawn from the beliefs ([`InfoState::determinize`]: every identity
+//! the player has not seen is drawn, so a 翻棋 flip reveals a drawn identity — chance,
+//! from the flipper's point of view), followed by a short playout in which every side
+//! takes its best immediate capture or else moves at random, and the position reached is
+//! scored by the greedy evaluation. After each phase the worse half of the candidates is
+//! dropped; the best mean wins.
+//!
+//! **Determinism.** Each draw and each playout has its own seed, derived from the
+//! agent's seed, the move number, the round and the candidate, and the results are
+//! summed in a fixed order: the choice is the same for the same seed whatever the number
+//! of threads. A time budget (`ms=N`) is converted into playouts after a first timed
+//! phase, so it is not deterministic.
+//!
+//! **Cost.** The simulation plays [`Position`]s (cloned, allocation-free); the only
+//! allocations per move are the candidates' score tables and the drawn positions.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::eval::{Evaluator, WIN};
+use super::greedy::{self, one_ply};
+use super::{Agent, AgentSpec, Budget, InfoState};
+use crate::action::Action;
+use crate::combat::{resolve, Outcome};
+use crate::piece::Side;
+use crate::position::{Phase, Position, MAX_PIECES};
+use crate::rng::Rng;
+use crate::rules::RuleSet;
+use crate::setup::Setup;
+
+/// Most root actions searched (the rest are cut by the greedy one-ply score).
+pub(crate) const MAX_CANDIDATES: usize = 24;
+
+/// Search over armies sampled from the beliefs (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Search {
+    budget: Budget,
+    threads: usize,
+    seed: u64,
+    moves: u64,
+    rng: Rng,
+    eval: Option<Evaluator>,
+}
+
+/// What one move of the search did (see [`search_stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Playouts run (one root action played on one drawn position, then the playout).
+    pub playouts: u64,
+    /// Plies simulated (root actions and playout plies).
+    pub plies: u64,
+    /// Positions drawn from the beliefs.
+    pub samples: u64,
+}
+
+/// Runs the search for one move of `info`'s player with `budget` on `threads` threads
+/// and says what it did, beside the action chosen: for benchmarks and profiling (the
+/// `search` agent's first move from this seed).
+pub fn search_stats(info: &InfoState, budget: Budget, threads: usize, seed: u64) -> (Action, Stats) {
+    Search::new(budget, threads, seed).choose_with_stats(info)
+}
+
+impl Search {
+    /// A search agent with a budget per move, on `threads` threads.
+    pub fn new(budget: Budget, threads: usize, seed: u64) -> Search {
+        Search {
+            budget,
+            threads: threads.max(1),
+            seed,
+            moves: 0,
+            rng: Rng::new(seed ^ 0x5EA2_C400_0000_0001),
+            eval: None,
+        }
+    }
+
+    /// Chooses, and says what the search did.
+    fn choose_with_stats(&mut self, info: &InfoState) -> (Action, Stats) {
+        let legal = info.legal();
+        self.moves += 1;
+        let mut stats = Stats::default();
+        if legal.len() == 1 {
+            return (legal[0], stats);
+        }
+        let player = info.player();
+        let move_seed = splitmix(self.seed ^ splitmix(self.moves));
+        let eval = greedy::evaluator(&mut self.eval, info.rules()).clone();
+        // Candidates: every legal action, or the best by the greedy score.
+        let mut candidates: Vec<Action> = legal.to_vec();
+        if candidates.len() > MAX_CANDIDATES {
+            let mut r = Rng::new(move_seed ^ 0xC0FFEE);
+            let positions = greedy::samples(info, &mut r, 4);
+            let scores = one_ply(&eval, &positions, &candidates, player);
+            let mut order: Vec<usize> = (0..candidates.len()).collect();
+            order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+            candidates = order[..MAX_CANDIDATES].iter().map(|&i| candidates[i]).collect();
+            stats.samples += 4;
+        }
+        let n = candidates.len();
+        let mut sum = vec![0f64; n];
+        let mut count = vec![0u32; n];
+        let mut alive: Vec<usize> = (0..n).collect();
+        let phases = (usize::BITS - (n - 1).leading_zeros()).max(1) as u64;
+        let started = Instant::now();
+        let mut total = match self.budget {
+            Budget::Level(l) => Budget::level_iterations(l) as u64,
+            Budget::Iterations(n) => n as u64,
+            Budget::Millis(_) => 0, // set after the first phase
+        };
+        let horizon = 2 * info.rules().sides().len() as u32;
+        let mut round = 0u64;
+        let mut phase = 0u64;
+        while alive.len() > 1 || phase == 0 {
+            let per_phase = if total == 0 { alive.len() as u64 * 4 } else { (total / phases).max(alive.len() as u64) };
+            let rounds = (per_phase / alive.len() as u64).max(1);
+            let ctx = Ctx { info, eval: &eval, candidates: &candidates, player, horizon, move_seed };
+            let results = run_rounds(&ctx, &alive, round, rounds, self.threads);
+            for (r, row) in results.iter().enumerate() {
+                let _ = r;
+                for (j, &(v, plies)) in row.iter().enumerate() {
+                    sum[alive[j]] += v as f64;
+                    count[alive[j]] += 1;
+                    stats.plies += plies as u64;
+                }
+            }
+            stats.playouts += rounds * alive.len() as u64;
+            stats.samples += rounds;
+            round += rounds;
+            phase += 1;
+            if let (Budget::Millis(ms), 0) = (self.budget, total) {
+                let spent = started.elapsed().as_secs_f64().max(1e-6);
+                let rate = stats.playouts as f64 / spent;
+                total = ((ms as f64 / 1000.0) * rate) as u64;
+                total = total.max(stats.playouts + 1);
+            }
+            if alive.len() > 1 {
+                alive.sort_by(|&a, &b| {
+                    let (ma, mb) = (sum[a] / count[a] as f64, sum[b] / count[b] as f64);
+                    mb.total_cmp(&ma).then(a.cmp(&b))
+                });
+                alive.truncate(alive.len().div_ceil(2));
+                alive.sort_unstable();
+            }
+            if phase > 64 {
+                break;
+            }
+        }
+        let best = alive
+            .iter()
+            .copied()
+            .max_by(|&a, &b| (sum[a] / count[a] as f64).total_cmp(&(sum[b] / count[b] as f64)).then(b.cmp(&a)))
+            .expect("one candidate at least");
+        let _ = &mut self.rng;
+        (candidates[best], stats)
+    }
+}
+
+struct Ctx<'a> {
+    info: &'a InfoState,
+    eval: &'a Evaluator,
+    candidates: &'a [Action],
+    player: Side,
+    horizon: u32,
+    move_seed: u64,
+}
+
+/// Runs rounds `first..first + rounds`: each draws a position and plays every alive
+/// candidate on it. Returns, per round, per alive candidate: (value, plies simulated).
+fn run_rounds(ctx: &Ctx, alive: &[usize], first: u64, rounds: u64, threads: usize) -> Vec<Vec<(f32, u32)>> {
+    let one = |r: u64| -> Vec<(f32, u32)> {
+        let mut types = [u8::MAX; MAX_PIECES];
+        let round_seed = splitmix(ctx.move_seed ^ splitmix(r + 1));
+        let root = ctx.info.sample_position(&mut Rng::new(round_seed), &mut types);
+        let mut buf = Vec::with_capacity(64);
+        alive
+            .iter()
+            .map(|&c| {
+                let mut rng = Rng::new(splitmix(round_seed ^ (c as u64 + 1).wrapping_mul(0x9E37_79B9)));
+                playout(ctx, &root, ctx.candidates[c], &mut rng, &mut buf)
+            })
+            .collect()
+    };
+    let threads = threads.min(rounds as usize).max(1);
+    if threads == 1 {
+        return (first..first + rounds).map(one).collect();
+    }
+    let per = rounds.div_ceil(threads as u64);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads as u64)
+            .map(|t| {
+                let lo = first + t * per;
+                let hi = (lo + per).min(first + rounds);
+                let one = &one;
+                s.spawn(move || (lo..hi).map(one).collect::<Vec<_>>())
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("search thread")).collect()
+    })
+}
+
+/// Plays `action` on a copy of `root`, then up to `horizon` plies of the capture-first
+/// policy, and scores the result for the player.
+fn playout(ctx: &Ctx, root: &Position, action: Action, rng: &mut Rng, buf: &mut Vec<Action>) -> (f32, u32) {
+    let mut pos = root.clone();
+    if pos.play(action).is_err() {
+        return (-WIN, 0);
+    }
+    let mut plies = 1;
+    for _ in 0..ctx.horizon {
+        if pos.phase() == Phase::Over {
+            break;
+        }
+        pos.legal_actions_into(buf);
+        if buf.is_empty() {
+            break;
+        }
+        let a = policy(ctx.eval, &pos, buf, rng);
+        pos.play_unchecked(a);
+        plies += 1;
+    }
+    (ctx.eval.eval(&pos, ctx.player), plies)
+}
+
+/// The playout policy: the best immediate capture by the sampled identities (most of
+/// the time), else a random action.
+fn policy(eval: &Evaluator, pos: &Position, legal: &[Action], rng: &mut Rng) -> Action {
+    if rng.below(8) != 0 {
+        let rules = pos.rules();
+        let mut best = None;
+        let mut best_gain = 0.5f32;
+        for &a in legal {
+            let Action::Move { from, to } = a else { continue };
+            let (Some((_, ka)), Some((_, kd))) = (pos.piece_at(from), pos.piece_at(to).or_else(|| rules.board().below(to).and_then(|q| pos.piece_at(q)))) else {
+                continue;
+            };
+            if pos.is_face_down(to) {
+                continue;
+            }
+            let gain = match resolve(rules, ka, kd) {
+                Outcome::Win if kd == crate::piece::PieceKind::Flag => WIN,
+                Outcome::Win => eval.value(kd),
+                Outcome::Both => eval.value(kd) - eval.value(ka),
+                _ => -1.0,
+            };
+            if gain > best_gain {
+                best_gain = gain;
+                best = Some(a);
+            }
+        }
+        if let Some(a) = best {
+            return a;
+        }
+    }
+    legal[rng.below(legal.len())]
+}
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+impl Agent for Search {
+    fn name(&self) -> String {
+        AgentSpec::Search {
+            budget: self.budget,
+            threads: self.threads as u16,
+        }
+        .to_string()
+    }
+
+    fn deploy(&mut self, rules: &Arc<RuleSet>, side: Side) -> Setup {
+        super::deploy::principled(rules, side, &mut self.rng)
+    }
+
+    fn choose(&mut self, info: &InfoState) -> Action {
+        self.choose_with_stats(info).0
+    }
+}

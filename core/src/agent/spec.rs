@@ -1,0 +1,180 @@
+//! Agent names: parsing `"random"`, `"greedy"`, `"search:3"`, … and building agents.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{greedy::Greedy, random::RandomAgent, search::Search, Agent};
+
+/// A refusal of an agent name, with a clear message.
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AgentError {
+    /// No agent has this name.
+    #[error("unknown agent {0:?}: expected \"random\", \"greedy\" or \"search\" (e.g. \"search:3\", \"search:iters=2000\", \"search:ms=500,threads=2\")")]
+    Unknown(String),
+    /// A search level outside 1..=5.
+    #[error("search level {0:?} is out of range: levels are 1 to 5")]
+    Level(String),
+    /// A budget that is not a positive integer (or too large).
+    #[error("bad search budget {0:?}: expected iters=N or ms=N with N a whole number from 1 to 1000000000")]
+    Budget(String),
+    /// A thread count that is not a positive integer up to 256.
+    #[error("bad thread count {0:?}: expected threads=N with N from 1 to 256")]
+    Threads(String),
+    /// An option the agent does not take.
+    #[error("unknown agent option {0:?}: the search takes a level (1-5), iters=N, ms=N and threads=N; random and greedy take none")]
+    Option(String),
+}
+
+impl fmt::Debug for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A search budget per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// A named level, 1..=5 (see [`Budget::iterations`]).
+    Level(u8),
+    /// A number of playouts per move (deterministic for a seed and thread count).
+    Iterations(u32),
+    /// A time per move in milliseconds (not deterministic: depends on the machine).
+    Millis(u32),
+}
+
+impl Budget {
+    /// The playouts a level stands for (each level doubles the one below; level 3 is
+    /// about one second a move on one core of a 2020s desktop in classic mid-game, see
+    /// docs/agents.md).
+    pub const fn level_iterations(level: u8) -> u32 {
+        LEVEL1 << (level.saturating_sub(1) as u32)
+    }
+}
+
+/// Playouts at level 1.
+const LEVEL1: u32 = 24_000;
+
+/// A parsed agent name: `"random"` | `"greedy"` | `"search"` (= `search:3`) |
+/// `"search:1"`..`"search:5"` | `"search:iters=N"` | `"search:ms=N"` (a time budget, not
+/// deterministic), with an optional `",threads=N"` (default 1), e.g. `"search:4,threads=2"`.
+/// [`FromStr`] and [`Display`](fmt::Display) round-trip.
+///
+/// ```
+/// use junqi::AgentSpec;
+/// let spec: AgentSpec = "search:4,threads=2".parse().unwrap();
+/// assert_eq!(spec.to_string(), "search:4,threads=2");
+/// assert_eq!("search".parse::<AgentSpec>().unwrap().to_string(), "search:3");
+/// assert!("search:9".parse::<AgentSpec>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AgentSpec {
+    /// Uniformly random legal actions and random legal setups.
+    Random,
+    /// One ply ahead with a static evaluation of the beliefs.
+    Greedy,
+    /// Search over armies sampled from the beliefs.
+    Search {
+        /// The budget per move.
+        budget: Budget,
+        /// Threads to search with (1 by default).
+        threads: u16,
+    },
+}
+
+impl FromStr for AgentSpec {
+    type Err = AgentError;
+
+    fn from_str(text: &str) -> Result<AgentSpec, AgentError> {
+        let t = text.trim();
+        let (name, opts) = match t.split_once(':') {
+            Some((n, o)) => (n.trim(), Some(o)),
+            None => (t, None),
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "random" | "greedy" => {
+                if let Some(o) = opts {
+                    return Err(AgentError::Option(o.to_owned()));
+                }
+                Ok(if name.eq_ignore_ascii_case("random") { AgentSpec::Random } else { AgentSpec::Greedy })
+            }
+            "search" => {
+                let mut budget = None;
+                let mut threads = 1u16;
+                for part in opts.into_iter().flat_map(|o| o.split(',')) {
+                    let part = part.trim();
+                    let (key, value) = match part.split_once('=') {
+                        Some((k, v)) => (k.trim(), Some(v.trim())),
+                        None => ("level", Some(part)),
+                    };
+                    let number = |v: Option<&str>| v.and_then(|v| v.parse::<u64>().ok());
+                    match key {
+                        "level" => {
+                            let l = number(value).filter(|l| (1..=5).contains(l)).ok_or_else(|| AgentError::Level(part.to_owned()))?;
+                            budget = Some(Budget::Level(l as u8));
+                        }
+                        "iters" | "ms" => {
+                            let n = number(value)
+                                .filter(|n| (1..=1_000_000_000).contains(n))
+                                .ok_or_else(|| AgentError::Budget(part.to_owned()))? as u32;
+                            budget = Some(if key == "ms" { Budget::Millis(n) } else { Budget::Iterations(n) });
+                        }
+                        "threads" => {
+                            threads = number(value)
+                                .filter(|n| (1..=256).contains(n))
+                                .ok_or_else(|| AgentError::Threads(part.to_owned()))? as u16;
+                        }
+                        _ => return Err(AgentError::Option(part.to_owned())),
+                    }
+                }
+                Ok(AgentSpec::Search {
+                    budget: budget.unwrap_or(Budget::Level(3)),
+                    threads,
+                })
+            }
+            _ => Err(AgentError::Unknown(text.to_owned())),
+        }
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Random => f.write_str("random"),
+            AgentSpec::Greedy => f.write_str("greedy"),
+            AgentSpec::Search { budget, threads } => {
+                match budget {
+                    Budget::Level(l) => write!(f, "search:{l}")?,
+                    Budget::Iterations(n) => write!(f, "search:iters={n}")?,
+                    Budget::Millis(n) => write!(f, "search:ms={n}")?,
+                }
+                if *threads != 1 {
+                    write!(f, ",threads={threads}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl AgentSpec {
+    /// Builds the agent; the same seed gives the same choices (for budgets in
+    /// iterations or levels).
+    pub fn build(&self, seed: u64) -> Box<dyn Agent> {
+        match *self {
+            AgentSpec::Random => Box::new(RandomAgent::new(seed)),
+            AgentSpec::Greedy => Box::new(Greedy::new(seed)),
+            AgentSpec::Search { budget, threads } => Box::new(Search::new(budget, threads as usize, seed)),
+        }
+    }
+}
+
+/// Shorthand: `spec.parse::<AgentSpec>()?.build(seed)`.
+///
+/// ```
+/// let agent = junqi::agent::by_name("greedy", 7).unwrap();
+/// assert_eq!(agent.name(), "greedy");
+/// assert!(junqi::agent::by_name("grandmaster", 7).is_err());
+/// ```
+pub fn by_name(spec: &str, seed: u64) -> Result<Box<dyn Agent>, AgentError> {
+    Ok(spec.parse::<AgentSpec>()?.build(seed))
+}
