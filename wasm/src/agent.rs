@@ -45,6 +45,7 @@ impl Agent {
     /// Lets the agent act for `side` if it has something to do now: deploys it in the
     /// deployment phase (unless the rule set deals), plays its choice if it is to act.
     /// Returns the report, or `undefined` when `side` has nothing to do.
+    #[wasm_bindgen(unchecked_return_type = "Report | undefined")]
     pub fn act(&mut self, game: &mut Game, side_name: &str) -> Result<JsValue, JsError> {
         let s = side(side_name)?;
         playing(&game.inner, s)?;
@@ -56,6 +57,7 @@ impl Agent {
 
     /// The action the agent would play for `side` now, as `{notation, id}`, without
     /// playing it (`undefined` unless `side` is to act).
+    #[wasm_bindgen(unchecked_return_type = "ActionInfo | undefined")]
     pub fn choose(&mut self, game: &Game, side_name: &str) -> Result<JsValue, JsError> {
         let s = side(side_name)?;
         playing(&game.inner, s)?;

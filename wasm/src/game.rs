@@ -98,7 +98,7 @@ impl Game {
     }
 
     /// `"deploy"`, `"move"`, `"reaction"` (海陆空) or `"over"`.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "\"deploy\" | \"move\" | \"reaction\" | \"over\"")]
     pub fn phase(&self) -> JsValue {
         js(&serde_json::to_value(self.inner.phase()).expect("a phase is JSON"))
     }
@@ -128,7 +128,7 @@ impl Game {
     }
 
     /// The result once the game is over (`{winners, reason, ...}`), else `undefined`.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "GameResult | undefined")]
     pub fn result(&self) -> JsValue {
         match self.inner.result() {
             Some(r) => js(&serde_json::to_value(r).expect("a result is JSON")),
@@ -150,6 +150,7 @@ impl Game {
 
     /// Deploys `side` from a setup: `{point: kind}` or its JSON text. A setup that is
     /// not legal is refused with the core's reason and nothing changes.
+    #[wasm_bindgen(unchecked_return_type = "Report")]
     pub fn deploy(
         &mut self,
         side_name: &str,
@@ -166,7 +167,7 @@ impl Game {
     }
 
     /// Deploys `side` with a random legal setup (the same for the same seed).
-    #[wasm_bindgen(js_name = deployRandom)]
+    #[wasm_bindgen(unchecked_return_type = "Report", js_name = deployRandom)]
     pub fn deploy_random(
         &mut self,
         side_name: &str,
@@ -180,7 +181,7 @@ impl Game {
 
     /// The legal actions of the side to act: `[{notation, id}]` (empty when no one is
     /// to act).
-    #[wasm_bindgen(js_name = legalActions)]
+    #[wasm_bindgen(unchecked_return_type = "ActionInfo[]", js_name = legalActions)]
     pub fn legal_actions(&self) -> JsValue {
         let rules = self.inner.rules();
         js(&self.inner.legal_actions().into_iter().map(|a| action_json(a, rules)).collect())
@@ -203,13 +204,14 @@ impl Game {
 
     /// Plays an action by notation (`"a2-a6"`; a flip in 翻棋 is `"flip c3"`) for the
     /// side to act and returns the report. An illegal action is refused; nothing changes.
+    #[wasm_bindgen(unchecked_return_type = "Report")]
     pub fn play(&mut self, notation: &str) -> Result<JsValue, JsError> {
         let r = self.inner.play_notation(notation);
         self.report(r)
     }
 
     /// Plays an action by id.
-    #[wasm_bindgen(js_name = playId)]
+    #[wasm_bindgen(unchecked_return_type = "Report", js_name = playId)]
     pub fn play_id(&mut self, id: usize) -> Result<JsValue, JsError> {
         let r = self.inner.play_id(id);
         self.report(r)
@@ -217,7 +219,7 @@ impl Game {
 
     /// Plays an action for `side`, refused unless `side` is to act (or is asked to
     /// react, 海陆空).
-    #[wasm_bindgen(js_name = playAs)]
+    #[wasm_bindgen(unchecked_return_type = "Report", js_name = playAs)]
     pub fn play_as(&mut self, side_name: &str, notation: &str) -> Result<JsValue, JsError> {
         let s = side(side_name)?;
         let action = junqi::Action::parse(self.inner.board(), notation).map_err(err)?;
@@ -226,6 +228,7 @@ impl Game {
     }
 
     /// `side` resigns.
+    #[wasm_bindgen(unchecked_return_type = "Report")]
     pub fn resign(&mut self, side_name: &str) -> Result<JsValue, JsError> {
         let s = side(side_name)?;
         let r = self.inner.resign(s);
@@ -233,14 +236,14 @@ impl Game {
     }
 
     /// Ends the game as a draw both sides agreed.
-    #[wasm_bindgen(js_name = agreeDraw)]
+    #[wasm_bindgen(unchecked_return_type = "Report", js_name = agreeDraw)]
     pub fn agree_draw(&mut self) -> Result<JsValue, JsError> {
         let r = self.inner.agree_draw();
         self.report(r)
     }
 
     /// The side to act ran out of time (the platform's time-out rule).
-    #[wasm_bindgen(js_name = timeOut)]
+    #[wasm_bindgen(unchecked_return_type = "Report", js_name = timeOut)]
     pub fn time_out(&mut self) -> Result<JsValue, JsError> {
         let r = self.inner.time_out();
         self.report(r)
@@ -249,13 +252,14 @@ impl Game {
     /// What `player` may know, as an object: `{player, army, rules, phase, to_act,
     /// ply, quiet_plies, pieces: [{point, owner, kind, arm}], events, result}` — an
     /// enemy piece's `kind` is `null` unless the player was shown it.
+    #[wasm_bindgen(unchecked_return_type = "View")]
     pub fn view(&self, player: &str) -> Result<JsValue, JsError> {
         let s = self.seat(player)?;
         Ok(js(&self.inner.view(s).to_json(self.inner.rules())))
     }
 
     /// What a spectator may see: only what every seat knows.
-    #[wasm_bindgen(js_name = publicView)]
+    #[wasm_bindgen(unchecked_return_type = "View", js_name = publicView)]
     pub fn public_view(&self) -> JsValue {
         js(&self.inner.public_view().to_json(self.inner.rules()))
     }
@@ -276,6 +280,7 @@ impl Game {
     }
 
     /// `player`'s event log: the public events and its own private ones.
+    #[wasm_bindgen(unchecked_return_type = "GameEvent[]")]
     pub fn events(&self, player: &str) -> Result<JsValue, JsError> {
         let s = self.seat(player)?;
         let board = self.inner.board();

@@ -28,6 +28,28 @@ pub use rules::RuleSet;
 
 use wasm_bindgen::prelude::*;
 
+/// The shapes of the JSON values the bindings return, for the generated `.d.ts`.
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** A side's name. */
+export type Side = "south" | "east" | "north" | "west";
+/** A legal action: its notation ("a2-a6", "flip c3") and its id in the action space. */
+export interface ActionInfo { notation: string; id: number; }
+/** An event as the core writes it: {type: "moved", side, from, to}, {type: "attacked", side, from, to, outcome}, {type: "revealed", point, owner, kind, cause}, {type: "game_over", result}, ... */
+export interface GameEvent { type: string; [field: string]: unknown; }
+/** What an action produced: the events every seat sees and those told to one seat. */
+export interface Report { public: GameEvent[]; private: { [side: string]: GameEvent[] }; }
+/** The result of a finished game: the winners (empty for a draw) and why it ended. */
+export interface GameResult { winners: Side[]; reason: string; }
+/** A piece in a view: kind (and arm) null where the player does not know them. */
+export interface ViewPiece { point: string; owner: Side | null; kind: string | null; arm: string | null; }
+/** One player's information set. */
+export interface View {
+  player: Side; army: Side | null; rules: string; phase: string; to_act: Side | null;
+  ply: number; quiet_plies: number; pieces: ViewPiece[]; events: GameEvent[]; result: GameResult | null;
+}
+"#;
+
 #[wasm_bindgen]
 extern "C" {
     /// JavaScript's `JSON.parse`: the core's JSON becomes plain objects.

@@ -51,6 +51,7 @@ impl RuleSet {
     }
 
     /// The army: `{kind: count}`.
+    #[wasm_bindgen(unchecked_return_type = "Record<string, number>")]
     pub fn army(&self) -> JsValue {
         let map: serde_json::Map<String, serde_json::Value> =
             self.inner.army().map(|(k, n)| (k.id().to_owned(), n.into())).collect();
@@ -99,7 +100,7 @@ impl RuleSet {
     }
 
     /// A random legal setup for `side` as `{point: kind}` (the same for the same seed).
-    #[wasm_bindgen(js_name = randomSetup)]
+    #[wasm_bindgen(js_name = randomSetup, unchecked_return_type = "Record<string, string>")]
     pub fn random_setup(
         &self,
         side_name: &str,
@@ -112,7 +113,7 @@ impl RuleSet {
 
     /// The layout of an observation: `{channels: string[], points: number}`
     /// (`Game.observation` returns `channels.length * points` floats, channel-major).
-    #[wasm_bindgen(js_name = observationSpec)]
+    #[wasm_bindgen(js_name = observationSpec, unchecked_return_type = "{ channels: string[]; points: number }")]
     pub fn observation_spec(&self) -> JsValue {
         let spec = junqi::Observer::new(self.inner.clone(), self.inner.sides()[0]).spec();
         crate::js(&serde_json::json!({"channels": spec.channels, "points": spec.points}))
