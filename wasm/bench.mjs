@@ -21,6 +21,13 @@ console.log(
   `wasm (Node ${process.versions.node}) random plies  ${Math.round(plies / elapsed)} plies/s   ` +
     `(${plies} plies in ${games} games, ${(plies / games).toFixed(0)} plies/game)`,
 );
+const native = Number(process.env.JUNQI_NATIVE_PLIES);
+const nativeGames = Number(process.env.JUNQI_NATIVE_GAMES);
+console.log(`wasm whole random games (with random starts)  ${(games / elapsed).toFixed(1)} games/s`);
+if (native > 0) {
+  console.log(`wasm / native, plies/s: ${((100 * plies) / elapsed / native).toFixed(0)} % (the wasm time includes the starts)`);
+}
+if (nativeGames > 0) console.log(`wasm / native, games/s: ${((100 * games) / elapsed / nativeGames).toFixed(0)} %`);
 // The referee: Game.playRandom plays checked actions and keeps the record.
 let apiPlies = 0;
 const t = performance.now();

@@ -66,8 +66,11 @@ echo "-- wasm: $(gzip -9 -c wasm/pkg/dist/junqi_bg.wasm | wc -c) bytes gzipped (
 
 if [ "$mode" = --bench ]; then
   step "bench: random play, native (cargo bench, rustup) and wasm (Node), same run"
-  cargo bench --quiet -p junqi --bench throughput -- classic 3 2>/dev/null | grep -E "random plies|full random"
-  node wasm/bench.mjs classic 3
+  native=$(cargo bench --quiet -p junqi --bench throughput -- classic 3 2>/dev/null | grep -E "random plies|full random")
+  echo "native (rustup, cargo bench) $native"
+  JUNQI_NATIVE_PLIES=$(echo "$native" | sed -n 's/^random plies.* \([0-9]*\) plies\/s.*/\1/p') \
+  JUNQI_NATIVE_GAMES=$(echo "$native" | sed -n 's/^full random games.* \([0-9.]*\) games\/s.*/\1/p') \
+    node wasm/bench.mjs classic 3
   return 0
 fi
 
