@@ -78,7 +78,7 @@ step "tsc --strict: the package's declarations and test/types.ts"
 tsc --noEmit --strict --target es2020 --module es2022 --moduleResolution node \
   wasm/pkg/test/symbol-dispose.d.ts wasm/pkg/index.d.ts wasm/pkg/test/types.ts
 
-step "node --test wasm/pkg/test (a game of every preset, agents, errors, views)"
+step "node --test wasm/pkg/test (a game of every preset, agents, errors, views, the docs' examples)"
 records=$TARGET/records
 rm -rf "$records"
 (cd wasm/pkg && JUNQI_JS_RECORDS="$records" node --test test/*.test.mjs)
