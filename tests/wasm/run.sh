@@ -14,9 +14,10 @@
 # -Zbuild-std into target/wasm (the standard library is built once and stays cached
 # there; the rustup builds in target/ are untouched), linked by LLVM's wasm-ld, then
 # wasm-bindgen-cli (installed with cargo install --locked at the version wasm/Cargo.lock
-# pins, into target/wasm/tools) writes the JavaScript glue. Installs what is missing:
-# the Debian packages rustc-web cargo-web rust-web-src lld-22 nodejs node-typescript
-# (chromium and chromium-driver for the page test) with apt-get.
+# pins, into ~/.cargo/junqi-wasm-tools, shared by every checkout) writes the JavaScript
+# glue. Installs what is missing: the Debian packages rustc-web cargo-web rust-web-src
+# lld-22 nodejs node-typescript (chromium and chromium-driver for the page test) with
+# apt-get.
 set -euo pipefail
 main() {
 cd "$(dirname "$0")/../.."
@@ -38,10 +39,12 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 TARGET=$ROOT/target/wasm
-TOOLS=$TARGET/tools
 BINDGEN_VERSION=$(sed -n '/^name = "wasm-bindgen"$/{n;s/^version = "\(.*\)"$/\1/p}' wasm/Cargo.lock)
+# wasm-bindgen-cli is shared by every checkout (Cargo's home, one folder per version):
+# its install is the longest step of a cold run.
+TOOLS=${CARGO_HOME:-$HOME/.cargo}/junqi-wasm-tools/wasm-bindgen-$BINDGEN_VERSION
 if [ "$("$TOOLS/bin/wasm-bindgen" --version 2>/dev/null)" != "wasm-bindgen $BINDGEN_VERSION" ]; then
-  step "cargo install --locked wasm-bindgen-cli@$BINDGEN_VERSION (once, into target/wasm/tools)"
+  step "cargo install --locked wasm-bindgen-cli@$BINDGEN_VERSION (once, into $TOOLS)"
   cargo install --quiet --locked --root "$TOOLS" wasm-bindgen-cli --version "$BINDGEN_VERSION"
 fi
 
