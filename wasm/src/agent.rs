@@ -1,7 +1,7 @@
 //! The engine's players (junqi::agent): random, greedy and search.
 use wasm_bindgen::prelude::*;
 
-use crate::{err, game::playing, side, Game};
+use crate::{err, game::playing, Game};
 
 /// A player of the engine: it deploys and chooses actions for one seat from that
 /// seat's information only (the referee hands it `Game::info_state`, never the game).
@@ -46,8 +46,8 @@ impl Agent {
     /// deployment phase (unless the rule set deals), plays its choice if it is to act.
     /// Returns the report, or `undefined` when `side` has nothing to do.
     #[wasm_bindgen(unchecked_return_type = "Report | undefined")]
-    pub fn act(&mut self, game: &mut Game, side_name: &str) -> Result<JsValue, JsError> {
-        let s = side(side_name)?;
+    pub fn act(&mut self, game: &mut Game, side: &str) -> Result<JsValue, JsError> {
+        let s = crate::side(side)?;
         playing(&game.inner, s)?;
         match junqi::agent::act(&mut game.inner, s, self.inner.as_mut()).map_err(err)? {
             Some(r) => Ok(crate::js(&r.to_json(game.inner.board()))),
@@ -58,8 +58,8 @@ impl Agent {
     /// The action the agent would play for `side` now, as `{notation, id}`, without
     /// playing it (`undefined` unless `side` is to act).
     #[wasm_bindgen(unchecked_return_type = "ActionInfo | undefined")]
-    pub fn choose(&mut self, game: &Game, side_name: &str) -> Result<JsValue, JsError> {
-        let s = side(side_name)?;
+    pub fn choose(&mut self, game: &Game, side: &str) -> Result<JsValue, JsError> {
+        let s = crate::side(side)?;
         playing(&game.inner, s)?;
         if game.inner.to_act() != Some(s) {
             return Ok(JsValue::UNDEFINED);

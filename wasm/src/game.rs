@@ -3,7 +3,7 @@ use std::sync::Arc;
 
 use wasm_bindgen::prelude::*;
 
-use crate::{err, js, side, Beliefs, RuleSet};
+use crate::{err, js, Beliefs, RuleSet};
 
 #[wasm_bindgen]
 extern "C" {
@@ -46,7 +46,7 @@ impl Game {
     }
 
     fn seat(&self, name: &str) -> Result<junqi::Side, JsError> {
-        let s = side(name)?;
+        let s = crate::side(name)?;
         playing(&self.inner, s)?;
         Ok(s)
     }
@@ -153,10 +153,10 @@ impl Game {
     #[wasm_bindgen(unchecked_return_type = "Report")]
     pub fn deploy(
         &mut self,
-        side_name: &str,
+        side: &str,
         #[wasm_bindgen(unchecked_param_type = "Record<string, string> | string")] setup: JsValue,
     ) -> Result<JsValue, JsError> {
-        let s = side(side_name)?;
+        let s = crate::side(side)?;
         let text = match setup.as_string() {
             Some(t) => t,
             None if setup.is_object() => json_stringify(&setup).unwrap_or_default(),
@@ -170,10 +170,10 @@ impl Game {
     #[wasm_bindgen(unchecked_return_type = "Report", js_name = deployRandom)]
     pub fn deploy_random(
         &mut self,
-        side_name: &str,
+        side: &str,
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
     ) -> Result<JsValue, JsError> {
-        let s = side(side_name)?;
+        let s = crate::side(side)?;
         let seed = crate::seed(seed)?;
         let r = self.inner.deploy_random(s, seed);
         self.report(r)
@@ -220,8 +220,8 @@ impl Game {
     /// Plays an action for `side`, refused unless `side` is to act (or is asked to
     /// react, 海陆空).
     #[wasm_bindgen(unchecked_return_type = "Report", js_name = playAs)]
-    pub fn play_as(&mut self, side_name: &str, notation: &str) -> Result<JsValue, JsError> {
-        let s = side(side_name)?;
+    pub fn play_as(&mut self, side: &str, notation: &str) -> Result<JsValue, JsError> {
+        let s = crate::side(side)?;
         let action = junqi::Action::parse(self.inner.board(), notation).map_err(err)?;
         let r = self.inner.play_as(s, action);
         self.report(r)
@@ -229,8 +229,8 @@ impl Game {
 
     /// `side` resigns.
     #[wasm_bindgen(unchecked_return_type = "Report")]
-    pub fn resign(&mut self, side_name: &str) -> Result<JsValue, JsError> {
-        let s = side(side_name)?;
+    pub fn resign(&mut self, side: &str) -> Result<JsValue, JsError> {
+        let s = crate::side(side)?;
         let r = self.inner.resign(s);
         self.report(r)
     }

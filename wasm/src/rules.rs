@@ -3,7 +3,7 @@ use std::sync::Arc;
 
 use wasm_bindgen::prelude::*;
 
-use crate::{err, side};
+use crate::err;
 
 /// A rule set: the board, the armies, combat and every option, as data.
 #[wasm_bindgen]
@@ -45,8 +45,8 @@ impl RuleSet {
 
     /// The sides of `side`'s team (itself alone in a two-player game).
     #[wasm_bindgen(js_name = teamOf)]
-    pub fn team_of(&self, side_name: &str) -> Result<Vec<String>, JsError> {
-        let s = side(side_name)?;
+    pub fn team_of(&self, side: &str) -> Result<Vec<String>, JsError> {
+        let s = crate::side(side)?;
         Ok(self.inner.team_of(s).iter().map(|s| s.name().to_owned()).collect())
     }
 
@@ -78,8 +78,8 @@ impl RuleSet {
 
     /// The points where `side` deploys.
     #[wasm_bindgen(js_name = deployPoints)]
-    pub fn deploy_points(&self, side_name: &str) -> Result<Vec<String>, JsError> {
-        let s = side(side_name)?;
+    pub fn deploy_points(&self, side: &str) -> Result<Vec<String>, JsError> {
+        let s = crate::side(side)?;
         let board = self.inner.board();
         Ok(self.inner.deploy_points(s).iter().map(|&p| board.name_of(p).to_owned()).collect())
     }
@@ -103,10 +103,10 @@ impl RuleSet {
     #[wasm_bindgen(js_name = randomSetup, unchecked_return_type = "Record<string, string>")]
     pub fn random_setup(
         &self,
-        side_name: &str,
+        side: &str,
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
     ) -> Result<JsValue, JsError> {
-        let s = side(side_name)?;
+        let s = crate::side(side)?;
         let setup = junqi::Setup::random(&self.inner, s, crate::seed(seed)?);
         Ok(crate::json_parse(&setup.to_json()))
     }
@@ -123,7 +123,7 @@ impl RuleSet {
     /// `{"legend": false, "scale": 0.5}` (see `Game.svg`).
     #[wasm_bindgen(js_name = boardSvg)]
     pub fn board_svg(&self, seat: &str, options: Option<String>) -> Result<String, JsError> {
-        let s = side(seat)?;
+        let s = crate::side(seat)?;
         let options = svg_options(options)?;
         Ok(junqi::render::board_svg(self.inner.board(), s, &options))
     }
