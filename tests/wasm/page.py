@@ -9,7 +9,7 @@ of its highlighted targets), checking each time that the page's SVG shows no ene
 kind the seat was not told of, then lets the engine play the seat too (the page's
 "let the engine play my seat" box) and waits for the result.
 
-  python3 tests/wasm/page.py [--moves N]
+  python3 tests/wasm/page.py [--moves N] [--screenshot docs/img/js-demo.png]
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ def main() -> int:
     ap.add_argument("--chromedriver", default=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     ap.add_argument("--moves", type=int, default=6, help="moves played by clicks before the engine takes over")
+    ap.add_argument("--screenshot", metavar="PNG", help="save the page after the moves by clicks (docs/img/js-demo.png)")
     args = ap.parse_args()
     handler = functools.partial(Quiet, directory=os.path.join(ROOT, "wasm"))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -107,6 +108,10 @@ def main() -> int:
             b.wait(f"return Number(document.querySelector('#board').dataset.ply) > {ply};", f"{frm}-{to} played", 15)
             clicks += 1
         log(f"{clicks} moves by clicks; the engine plays the seat to the end")
+        if args.screenshot:
+            b.wait(STATE.replace("return {", "const s = {") + "return (s.over || s.toAct === s.seat) ? s : null;",
+                   "the seat's turn", 30)
+            b.screenshot(args.screenshot)
         if not b.js(STATE)["over"]:
             b.click("#auto")
         s = b.wait(STATE.replace("return {", "const s = {") + "return s.over ? s : null;", "the end of the game", 90)
