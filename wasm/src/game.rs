@@ -235,6 +235,26 @@ impl Game {
         self.report(r)
     }
 
+    /// `side` leaves the game (逃跑, the platforms' escape rule).
+    #[wasm_bindgen(unchecked_return_type = "Report")]
+    pub fn escape(&mut self, side: &str) -> Result<JsValue, JsError> {
+        let s = crate::side(side)?;
+        let r = self.inner.escape(s);
+        self.report(r)
+    }
+
+    /// The sides out of the game (四国: a seat whose army is beaten or that resigned).
+    #[wasm_bindgen(getter)]
+    pub fn eliminated(&self) -> Vec<String> {
+        self.inner.position().eliminated().iter().map(|s| s.name().to_owned()).collect()
+    }
+
+    /// Time-outs `side` has had (the platform's time-out rule).
+    pub fn timeouts(&self, side: &str) -> Result<u8, JsError> {
+        let s = self.seat(side)?;
+        Ok(self.inner.position().timeouts(s))
+    }
+
     /// Ends the game as a draw both sides agreed.
     #[wasm_bindgen(unchecked_return_type = "Report", js_name = agreeDraw)]
     pub fn agree_draw(&mut self) -> Result<JsValue, JsError> {

@@ -119,6 +119,18 @@ impl RuleSet {
         crate::js(&serde_json::json!({"channels": spec.channels, "points": spec.points}))
     }
 
+    /// The outcome when a piece of kind `attacker` attacks one of kind `defender`
+    /// under these rules: `"win"`, `"lose"`, `"both"` (both leave), `"repel"` (nobody
+    /// leaves), `"evade"` (a submarine evades, 海陆空) or `"illegal"` (not an attack these
+    /// rules allow).
+    #[wasm_bindgen(unchecked_return_type = "\"win\" | \"lose\" | \"both\" | \"repel\" | \"evade\" | \"illegal\"")]
+    pub fn resolve(&self, attacker: &str, defender: &str) -> Result<JsValue, JsError> {
+        let a: junqi::PieceKind = attacker.parse().map_err(err)?;
+        let d: junqi::PieceKind = defender.parse().map_err(err)?;
+        let outcome = junqi::resolve(&self.inner, a, d);
+        Ok(crate::js(&serde_json::to_value(outcome).expect("an outcome is JSON")))
+    }
+
     /// The empty board as SVG, seen from `seat`; `options` is JSON such as
     /// `{"legend": false, "scale": 0.5}` (see `Game.svg`).
     #[wasm_bindgen(js_name = boardSvg)]

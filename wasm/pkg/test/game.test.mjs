@@ -100,6 +100,8 @@ test("errors are Errors with the core's messages, and change nothing", () => {
   assert.deepEqual(game.deployed, []);
   game.deployRandom("south", 1);
   game.deployRandom("north", 2);
+  assert.deepEqual(game.eliminated, []);
+  assert.equal(game.timeouts("south"), 0);
   const before = game.record();
   assert.throws(() => game.play("a1-k9"), Error);
   assert.throws(() => game.play("not a move"), Error);
@@ -118,6 +120,10 @@ test("rule sets, beliefs, observations and pictures", () => {
   assert.equal(rules.armySize, 25);
   assert.equal(rules.actionAt(rules.actionId("a2-a6")), "a2-a6");
   assert.equal(Object.values(rules.army()).reduce((a, b) => a + b, 0), 25);
+  assert.equal(rules.resolve("engineer", "mine"), "win");
+  assert.equal(rules.resolve("bomb", "commander"), "both");
+  assert.equal(rules.resolve("engineer", "commander"), "lose");
+  assert.throws(() => rules.resolve("dragon", "mine"), /unknown piece kind "dragon"/);
   const game = Game.withRules(rules, 9);
   game.deploy("south", rules.randomSetup("south", 4));
   game.deployRandom("north", 5);
