@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { Agent, Beliefs, Game, RuleSet, presetNames, presetJson, replay } from "../index.js";
+import { Agent, Beliefs, Game, RuleSet, presetNames, presetJson, randomSeed, replay } from "../index.js";
 import { checkView, prng } from "./helpers.mjs";
 
 // Where records are written for the native replay (tests/wasm/run.sh); unset: not written.
@@ -112,6 +112,16 @@ test("errors are Errors with the core's messages, and change nothing", () => {
   assert.throws(() => new Agent("search:9", 1), /level/);
   assert.throws(() => new Agent("search:ms=100", 1), /clock/);
   assert.throws(() => new Agent("search:2,threads=2", 1), /thread/);
+});
+
+test("seeds: numbers, BigInts, and from crypto.getRandomValues (getrandom's wasm_js)", () => {
+  assert.equal(new Game("classic", 2n ** 64n - 1n).seed, 2n ** 64n - 1n);
+  assert.equal(new Game("classic", Number.MAX_SAFE_INTEGER).seed, BigInt(Number.MAX_SAFE_INTEGER));
+  assert.throws(() => new Game("classic", 2n ** 64n), /BigInt seed/);
+  assert.throws(() => new Game("classic", 1.5), /whole number/);
+  const seeds = new Set([new Game().seed, new Game("classic").seed, randomSeed(), randomSeed()]);
+  assert.equal(seeds.size, 4, "seeds drawn from the platform differ");
+  assert.equal(new Game().rules.name, "classic");
 });
 
 test("rule sets, beliefs, observations and pictures", () => {
