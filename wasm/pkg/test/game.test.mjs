@@ -88,6 +88,23 @@ test("agents play a seat each, from their own information", () => {
   assert.equal(game.phase, "over");
 });
 
+test("an agent's choice and a seat's view do not depend on the other army", () => {
+  const setup = RuleSet.preset("classic").randomSetup("south", 8);
+  const games = [1, 2].map((northSeed) => {
+    const g = new Game("classic", 5);
+    g.deploy("south", setup);
+    g.deployRandom("north", northSeed);
+    return g;
+  });
+  assert.notEqual(games[0].record(), games[1].record(), "the north armies differ");
+  for (const spec of ["random", "greedy", "search:iters=100"]) {
+    const [a, b] = games.map((g) => new Agent(spec, 7).choose(g, "south"));
+    assert.deepEqual(a, b, spec);
+  }
+  assert.deepEqual(games[0].view("south"), games[1].view("south"));
+  assert.deepEqual([...games[0].observation("south")], [...games[1].observation("south")]);
+});
+
 test("errors are Errors with the core's messages, and change nothing", () => {
   assert.throws(() => new Game("chess"), (e) => e instanceof Error && /chess/.test(e.message));
   assert.throws(() => RuleSet.fromJson("{"), Error);
