@@ -107,7 +107,9 @@ impl Search {
         let mut count = vec![0u32; n];
         let mut alive: Vec<usize> = (0..n).collect();
         let phases = (usize::BITS - (n - 1).leading_zeros()).max(1) as u64;
-        let started = Instant::now();
+        // The clock is read only for a time budget: an iteration budget must not need
+        // one (WebAssembly in the browser has no std::time::Instant).
+        let started = matches!(self.budget, Budget::Millis(_)).then(Instant::now);
         let mut total = match self.budget {
             Budget::Level(l) => Budget::level_iterations(l) as u64,
             Budget::Iterations(n) => n as u64,
@@ -134,7 +136,7 @@ impl Search {
             stats.samples += rounds;
             round += rounds;
             phase += 1;
-            if let (Budget::Millis(ms), 0) = (self.budget, total) {
+            if let (Budget::Millis(ms), 0, Some(started)) = (self.budget, total, started) {
                 let spent = started.elapsed().as_secs_f64().max(1e-6);
                 let rate = stats.playouts as f64 / spent;
                 total = ((ms as f64 / 1000.0) * rate) as u64;

@@ -1,0 +1,182 @@
+// The package through JavaScript: a game of every preset played to the end, errors,
+// views without unseen kinds, and records for the native replay (tests/wasm/run.sh).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { Agent, Beliefs, Game, RuleSet, presetNames, presetJson, randomSeed, replay } from "../index.js";
+import { checkView, prng } from "./helpers.mjs";
+
+// Where records are written for the native replay (tests/wasm/run.sh); unset: not written.
+const RECORDS = process.env.JUNQI_JS_RECORDS;
+// Plies of random play before the side to act resigns: the games stay short.
+const CAP = 160;
+
+/** Plays `game` to the end: random legal actions by notation and by id, the views of
+ * every seat checked along the way, a resignation of the side to act after CAP plies. */
+function playOut(game, seed) {
+  const rand = prng(seed);
+  const sides = game.rules.sides;
+  let plies = 0;
+  while (!game.isOver) {
+    if (plies === CAP) {
+      // In 四国 a seat that resigns leaves its partner playing: resign until the end.
+      while (!game.isOver) game.resign(game.toAct);
+      break;
+    }
+    const legal = game.legalActions();
+    assert.ok(legal.length > 0, `${game.rules.name}: someone is to act and has actions`);
+    assert.deepEqual(legal.map((a) => a.id).sort((x, y) => x - y), [...game.legalActionIds()]);
+    const a = legal[Math.floor(rand() * legal.length)];
+    const report = plies % 2 ? game.play(a.notation) : game.playId(a.id);
+    assert.ok(Array.isArray(report.public));
+    plies += 1;
+    if (plies % 20 === 0) for (const s of sides) checkView(game, s);
+  }
+  for (const s of sides) checkView(game, s);
+  return plies;
+}
+
+/** The state a native replay must reach: the line core/examples/replay.rs prints. */
+function expected(game) {
+  const views = {};
+  for (const s of [...game.rules.sides].sort()) views[s] = game.view(s);
+  return JSON.stringify({ public: game.publicView(), record: game.record(), result: game.result ?? null, views });
+}
+
+for (const name of presetNames()) {
+  test(`${name}: a whole game through JavaScript, replayed`, () => {
+    const game = new Game(name, 31);
+    assert.equal(game.rules.name, name);
+    assert.equal(game.seed, 31n);
+    if (!game.rules.deals) {
+      for (const [i, s] of game.rules.sides.entries()) game.deployRandom(s, 100 + i);
+    }
+    assert.notEqual(game.phase, "deploy");
+    playOut(game, 7);
+    assert.equal(game.phase, "over");
+    assert.ok(game.result.winners.length > 0 || game.result.reason);
+    assert.equal(typeof game.resultText, "string");
+    // The record replays, in this package, to the same state.
+    const again = replay(game.record());
+    assert.equal(again.record(), game.record());
+    assert.equal(expected(again), expected(game));
+    if (RECORDS) {
+      mkdirSync(RECORDS, { recursive: true });
+      writeFileSync(`${RECORDS}/${name}.record.json`, game.record());
+      writeFileSync(`${RECORDS}/${name}.expected.json`, expected(game) + "\n");
+    }
+  });
+}
+
+test("agents play a seat each, from their own information", () => {
+  const game = new Game("classic", 5);
+  const seats = { south: new Agent("greedy", 1), north: new Agent("search:iters=200", 2) };
+  assert.equal(seats.north.name, "search:iters=200");
+  for (const s of game.rules.sides) assert.ok(seats[s].act(game, s), "deploys");
+  let plies = 0;
+  while (!game.isOver && plies < 20) {
+    const s = game.toAct;
+    const other = s === "south" ? "north" : "south";
+    assert.equal(seats[other].act(game, other), undefined, "nothing to do off turn");
+    const choice = seats[s].choose(game, s);
+    assert.ok(game.isLegal(choice.notation));
+    assert.ok(seats[s].act(game, s));
+    plies += 1;
+  }
+  const random = new Agent("random", 3);
+  while (!game.isOver) random.act(game, game.toAct);
+  assert.equal(game.phase, "over");
+});
+
+test("an agent's choice and a seat's view do not depend on the other army", () => {
+  const setup = RuleSet.preset("classic").randomSetup("south", 8);
+  const games = [1, 2].map((northSeed) => {
+    const g = new Game("classic", 5);
+    g.deploy("south", setup);
+    g.deployRandom("north", northSeed);
+    return g;
+  });
+  assert.notEqual(games[0].record(), games[1].record(), "the north armies differ");
+  for (const spec of ["random", "greedy", "search:iters=100"]) {
+    const [a, b] = games.map((g) => new Agent(spec, 7).choose(g, "south"));
+    assert.deepEqual(a, b, spec);
+  }
+  assert.deepEqual(games[0].view("south"), games[1].view("south"));
+  assert.deepEqual([...games[0].observation("south")], [...games[1].observation("south")]);
+});
+
+test("errors are Errors with the core's messages, and change nothing", () => {
+  assert.throws(() => new Game("chess"), (e) => e instanceof Error && /chess/.test(e.message));
+  assert.throws(() => RuleSet.fromJson("{"), Error);
+  assert.throws(() => new Game("classic", -1), /seed/);
+  const game = new Game("classic", 1);
+  assert.throws(() => game.play("a1-a2"), /deploy/);
+  assert.throws(() => game.deploy("south", { a1: "flag" }), Error);
+  assert.throws(() => game.deploy("purple", {}), /unknown side "purple"/);
+  assert.throws(() => game.view("east"), /east/, "a side not in the game");
+  assert.deepEqual(game.deployed, []);
+  game.deployRandom("south", 1);
+  game.deployRandom("north", 2);
+  assert.deepEqual(game.eliminated, []);
+  assert.equal(game.timeouts("south"), 0);
+  const before = game.record();
+  assert.throws(() => game.play("a1-k9"), Error);
+  assert.throws(() => game.play("not a move"), Error);
+  assert.throws(() => game.playId(game.rules.actionSpace + 5), Error);
+  assert.throws(() => game.beliefs("north").candidates("z99"), Error);
+  assert.equal(game.record(), before, "a refused call changes nothing");
+  assert.throws(() => replay("{}"), /record/);
+  assert.throws(() => new Agent("search:9", 1), /level/);
+  assert.throws(() => new Agent("search:ms=100", 1), /clock/);
+  assert.throws(() => new Agent("search:2,threads=2", 1), /thread/);
+});
+
+test("seeds: numbers, BigInts, and from crypto.getRandomValues (getrandom's wasm_js)", () => {
+  assert.equal(new Game("classic", 2n ** 64n - 1n).seed, 2n ** 64n - 1n);
+  assert.equal(new Game("classic", Number.MAX_SAFE_INTEGER).seed, BigInt(Number.MAX_SAFE_INTEGER));
+  assert.throws(() => new Game("classic", 2n ** 64n), /BigInt seed/);
+  assert.throws(() => new Game("classic", 1.5), /whole number/);
+  const seeds = new Set([new Game().seed, new Game("classic").seed, randomSeed(), randomSeed()]);
+  assert.equal(seeds.size, 4, "seeds drawn from the platform differ");
+  assert.equal(new Game().rules.name, "classic");
+});
+
+test("rule sets, beliefs, observations and pictures", () => {
+  const rules = RuleSet.preset("classic");
+  assert.equal(RuleSet.fromJson(presetJson("classic")).toJson(), rules.toJson());
+  assert.equal(rules.armySize, 25);
+  assert.equal(rules.actionAt(rules.actionId("a2-a6")), "a2-a6");
+  assert.equal(Object.values(rules.army()).reduce((a, b) => a + b, 0), 25);
+  assert.equal(rules.resolve("engineer", "mine"), "win");
+  assert.equal(rules.resolve("bomb", "commander"), "both");
+  assert.equal(rules.resolve("engineer", "commander"), "lose");
+  assert.throws(() => rules.resolve("dragon", "mine"), /unknown piece kind "dragon"/);
+  const game = Game.withRules(rules, 9);
+  game.deploy("south", rules.randomSetup("south", 4));
+  game.deployRandom("north", 5);
+  const b = game.beliefs("south");
+  assert.ok(b instanceof Beliefs && b.isConsistent);
+  assert.equal(b.player, "south");
+  const enemy = game.view("south").pieces.find((p) => p.owner === "north");
+  assert.equal(enemy.kind, null, "an enemy piece's kind is unseen");
+  assert.ok(b.candidates(enemy.point).length > 1);
+  const own = game.view("south").pieces.find((p) => p.owner === "south");
+  assert.deepEqual(b.candidates(own.point), [own.kind]);
+  const spec = rules.observationSpec();
+  const obs = game.observation("south");
+  assert.ok(obs instanceof Float32Array);
+  assert.equal(obs.length, spec.channels.length * spec.points);
+  const svg = game.svg("south", '{"legend": false}');
+  assert.match(svg, /^<svg/);
+  assert.throws(() => game.svg("south", '{"scale": -1}'), /scale/);
+  assert.match(rules.boardSvg("north"), /<svg/);
+  // The player record holds the player's own setup, never the other army's.
+  const pr = JSON.parse(game.playerRecord("south"));
+  const deploys = JSON.parse(game.record()).actions.filter((e) => e.deploy);
+  assert.equal(pr.player, "south");
+  assert.deepEqual(pr.setup, deploys.find((e) => e.deploy === "south").setup);
+  assert.ok(!JSON.stringify(pr).includes(JSON.stringify(deploys.find((e) => e.deploy === "north").setup)));
+  // A determinized game agrees with everything south saw.
+  const d = game.determinize("south", 3);
+  assert.deepEqual(d.view("south").pieces, game.view("south").pieces);
+});
