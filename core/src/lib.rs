@@ -174,9 +174,10 @@ macro_rules! debug_is_message {
 debug_is_message!(GameError, PlayError, SetupError, NotationError, RulesError, BoardError, VectorError);
 
 /// The README's Rust code, compiled and run as doctests by `cargo test` (only then:
-/// this item exists only under `cfg(doctest)`).
+/// this item exists only under `cfg(doctest)`). core/README.md is a symlink to the
+/// repository's README, so that the path also holds inside the packaged crate.
 #[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
 /// The crate version.

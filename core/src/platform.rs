@@ -2,7 +2,7 @@
 //! 四国军棋 platform describes them (seed 003 lines 77–111), and an Elo rating of our
 //! own next to the platform's points.
 //!
-//! The engine enforces what happens inside a game: [`Options::min_plies_before_resign`]
+//! The engine enforces what happens inside a game: [`Options::min_plies_before_resign`](crate::Options::min_plies_before_resign)
 //! (20 on the platform, see [`Platform::rules`]), `max_timeouts` and the 70-ply draw
 //! ([`crate::Options`]), and escapes ([`crate::Game::escape`], [`EndReason::Escape`]).
 //! This module scores a finished game: [`Platform::apply`] takes its result, its length

@@ -14,7 +14,7 @@ use crate::rules::Scouting;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
-    /// Sides still have to deploy (in any order; [`Position::to_act`] names the first).
+    /// Sides still have to deploy (in any order; [`Position::to_act`](crate::Position::to_act) names the first).
     Deploy,
     /// The side to act moves.
     Move,
@@ -410,7 +410,7 @@ impl Eliminations {
     }
 }
 
-/// What a time-out did (see [`Position::time_out`]).
+/// What a time-out did (see [`Position::time_out`](crate::Position::time_out)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeOutOutcome {
     /// The side that timed out.
