@@ -185,10 +185,3 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
         "draw_offer": table.draw_offer.filter(|_| to_act.is_some()).map(Side::name),
     })
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use junqi::{PieceKind, RevealCause, RuleSet};
-
-}
