@@ -650,17 +650,21 @@ impl Game {
 
     /// Deploys a side from a setup. Sides may deploy in any order.
     pub fn deploy(&mut self, side: Side, setup: &Setup) -> Result<Report, GameError> {
-        self.check_deploy_phase()?;
+        self.may_deploy(side)?;
         let deployment = setup.validate(self.rules(), side)?;
         self.deploy_validated(&deployment)
     }
 
-    fn check_deploy_phase(&self) -> Result<(), GameError> {
-        match self.position.phase() {
-            Phase::Deploy => Ok(()),
-            Phase::Move | Phase::Reaction => Err(PlayError::NotDeployPhase.into()),
-            Phase::Over => Err(PlayError::GameOver.into()),
-        }
+    /// Whether `side` may deploy now: `Ok`, or the refusal [`Game::deploy`] gives
+    /// whatever the setup (see [`Position::may_deploy`]).
+    pub fn may_deploy(&self, side: Side) -> Result<(), GameError> {
+        Ok(self.position.may_deploy(side)?)
+    }
+
+    /// Whether `side` may act now: `Ok`, or the refusal [`Game::play_as`] gives
+    /// whatever the action (see [`Position::may_act`]).
+    pub fn may_act(&self, side: Side) -> Result<(), GameError> {
+        Ok(self.position.may_act(side)?)
     }
 
     /// Deploys a side from a JSON setup `{"a1": "flag", …}`.
@@ -671,14 +675,7 @@ impl Game {
 
     /// Deploys a random legal setup for `side`, the same for the same seed.
     pub fn deploy_random(&mut self, side: Side, seed: u64) -> Result<Report, GameError> {
-        self.check_deploy_phase()?;
-        if !self.rules().sides().contains(&side) {
-            return Err(SetupError::NoSuchSide {
-                side,
-                rules: self.rules().name().to_owned(),
-            }
-            .into());
-        }
+        self.may_deploy(side)?;
         let deployment = Deployment::try_random(self.rules(), side, seed)
             .ok_or_else(|| SetupError::Unsatisfiable(self.rules().name().to_owned()))?;
         self.deploy_validated(&deployment)
@@ -846,10 +843,8 @@ impl Game {
 
     /// Plays an action on behalf of `side`, refusing it if `side` is not to act.
     pub fn play_as(&mut self, side: Side, action: Action) -> Result<Report, GameError> {
-        match self.position.to_act() {
-            Some(to_act) if to_act != side => Err(PlayError::NotYourTurn { side, to_act }.into()),
-            _ => self.play(action),
-        }
+        self.may_act(side)?;
+        self.play(action)
     }
 
     /// `side` resigns and is out: in a two-sided game the other side wins; with teams

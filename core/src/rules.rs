@@ -537,6 +537,25 @@ const RECORD_1_PRESETS: &[(&str, &str)] = &[
 ];
 
 impl RuleSet {
+    /// Loads a rule set given as text: a preset's name, or a rule set as JSON (text
+    /// that starts with `{`). Every layer that takes "a preset name or rule-set JSON"
+    /// (the CLI, Python, the web, the WebAssembly package) reads it with this.
+    ///
+    /// ```
+    /// use junqi::RuleSet;
+    /// assert_eq!(RuleSet::load("siguo").unwrap().name(), "siguo");
+    /// let mine = RuleSet::load(r#"{"extends": "classic", "name": "mine", "options": {"rail_max_steps": 3}}"#).unwrap();
+    /// assert_eq!(mine.name(), "mine");
+    /// assert!(RuleSet::load("chess").is_err());
+    /// ```
+    pub fn load(text: &str) -> Result<Arc<RuleSet>, RulesError> {
+        if text.trim_start().starts_with('{') {
+            RuleSet::from_json(text).map(Arc::new)
+        } else {
+            RuleSet::preset(text)
+        }
+    }
+
     /// Loads a built-in rule set by name.
     ///
     /// ```
@@ -810,6 +829,17 @@ impl RuleSet {
     /// The sides in turn order.
     pub fn sides(&self) -> &[Side] {
         &self.spec.sides
+    }
+
+    /// Refuses a side that does not play in this rule set ([`PlayError::NotPlaying`],
+    /// of kind [`crate::ErrorKind::SideNotInGame`]): the check every layer makes of a
+    /// side it is given.
+    pub fn check_side(&self, side: Side) -> Result<(), crate::PlayError> {
+        if self.spec.sides.contains(&side) {
+            Ok(())
+        } else {
+            Err(crate::PlayError::NotPlaying(side))
+        }
     }
 
     /// The side's team: itself and its allies.

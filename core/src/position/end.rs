@@ -69,11 +69,14 @@ impl Position {
     /// Whether `side` may offer or accept a draw: only sides still in play decide one.
     /// A side that is out (四国: resigned, beaten, timed out) or not in the game is
     /// refused with [`PlayError::NotPlaying`]; a finished game with
-    /// [`PlayError::GameOver`]. A draw is agreed ([`Position::agree_draw`]) when every
+    /// [`PlayError::GameOver`]; draws are decided in play, so while sides deploy with
+    /// [`PlayError::NotMovePhase`]. A draw is agreed ([`Position::agree_draw`]) when every
     /// team still in play agrees; an offer by a side that goes out lapses.
     pub fn may_decide_draw(&self, side: Side) -> Result<(), PlayError> {
-        if self.phase == Phase::Over {
-            return Err(PlayError::GameOver);
+        match self.phase {
+            Phase::Over => return Err(PlayError::GameOver),
+            Phase::Deploy => return Err(PlayError::NotMovePhase),
+            Phase::Move | Phase::Reaction => {}
         }
         if !self.rules.sides().contains(&side) || self.out.contains(side) {
             return Err(PlayError::NotPlaying(side));
@@ -84,8 +87,10 @@ impl Position {
     /// Ends the game in a draw by agreement (of the sides still in play: see
     /// [`Position::may_decide_draw`], which the caller asks for each side that agrees).
     pub fn agree_draw(&mut self) -> Result<GameResult, PlayError> {
-        if self.phase == Phase::Over {
-            return Err(PlayError::GameOver);
+        match self.phase {
+            Phase::Over => return Err(PlayError::GameOver),
+            Phase::Deploy => return Err(PlayError::NotMovePhase),
+            Phase::Move | Phase::Reaction => {}
         }
         self.finish(SideSet::EMPTY, EndReason::Agreement);
         Ok(self.result.expect("just finished"))

@@ -383,9 +383,13 @@ impl Position {
         pos
     }
 
-    /// Places a validated deployment. Deployments may come in any order.
-    pub fn deploy(&mut self, deployment: &Deployment) -> Result<(), PlayError> {
-        let side = deployment.side();
+    /// Whether `side` may deploy now: `Ok`, or the refusal [`Position::deploy`] gives
+    /// whatever the setup — [`PlayError::Dealt`] in a rule set that deals,
+    /// [`PlayError::NotDeployPhase`] or [`PlayError::GameOver`] after the deployment
+    /// phase, [`PlayError::NotPlaying`] for a side that does not play or is out,
+    /// [`PlayError::AlreadyDeployed`]. Every layer asks this instead of checking the
+    /// phase itself.
+    pub fn may_deploy(&self, side: Side) -> Result<(), PlayError> {
         if self.rules.deals() {
             return Err(PlayError::Dealt);
         }
@@ -394,12 +398,48 @@ impl Position {
             Phase::Move | Phase::Reaction => return Err(PlayError::NotDeployPhase),
             Phase::Over => return Err(PlayError::GameOver),
         }
+        self.rules.check_side(side)?;
         if self.deployed.contains(side) {
             return Err(PlayError::AlreadyDeployed(side));
         }
         if self.out.contains(side) {
             return Err(PlayError::NotPlaying(side));
         }
+        Ok(())
+    }
+
+    /// Whether `side` may act now (move, flip or react): `Ok`, or the refusal an
+    /// action of `side` gets whatever the action — [`PlayError::GameOver`],
+    /// [`PlayError::NotMovePhase`] while deploying, [`PlayError::NotPlaying`] for a
+    /// side that does not play or is out, [`PlayError::NotYourTurn`].
+    ///
+    /// ```
+    /// use junqi::{Position, PlayError, RuleSet, Side};
+    /// let pos = Position::random_start(RuleSet::preset("classic").unwrap(), 1);
+    /// assert!(pos.may_act(Side::South).is_ok());
+    /// assert_eq!(pos.may_act(Side::North), Err(PlayError::NotYourTurn { side: Side::North, to_act: Side::South }));
+    /// assert_eq!(pos.may_act(Side::East), Err(PlayError::NotPlaying(Side::East)));
+    /// ```
+    pub fn may_act(&self, side: Side) -> Result<(), PlayError> {
+        match self.phase {
+            Phase::Over => return Err(PlayError::GameOver),
+            Phase::Deploy => return Err(PlayError::NotMovePhase),
+            Phase::Move | Phase::Reaction => {}
+        }
+        self.rules.check_side(side)?;
+        if self.out.contains(side) {
+            return Err(PlayError::NotPlaying(side));
+        }
+        match self.to_act() {
+            Some(to_act) if to_act != side => Err(PlayError::NotYourTurn { side, to_act }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Places a validated deployment. Deployments may come in any order.
+    pub fn deploy(&mut self, deployment: &Deployment) -> Result<(), PlayError> {
+        let side = deployment.side();
+        self.may_deploy(side)?;
         let slot_base = self
             .rules
             .sides()
