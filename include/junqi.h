@@ -123,9 +123,9 @@ typedef enum {
    */
   JUNQI_STATUS_NOT_YOUR_TURN = 11,
   /**
-   * The action does not fit the game's phase: a move before every side deployed, a
-   * deployment after the deployment phase or for a side that already deployed, or
-   * any action after the game ended.
+   * The call does not fit the game's phase: a move before every side deployed, a
+   * deployment after the deployment phase, by a side that already deployed or in a
+   * rule set that deals face down; a score of a game that is not over.
    */
   JUNQI_STATUS_WRONG_PHASE = 12,
   /**
@@ -150,6 +150,24 @@ typedef enum {
    * Text that is not a position string (see docs/position-strings.md).
    */
   JUNQI_STATUS_INVALID_POSITION = 17,
+  /**
+   * The game has ended (the game is unchanged).
+   */
+  JUNQI_STATUS_GAME_OVER = 18,
+  /**
+   * Something of another game used with this one: beliefs about another game or
+   * moment.
+   */
+  JUNQI_STATUS_WRONG_GAME = 19,
+  /**
+   * A result that cannot be scored: seats missing or repeated, or winners no game
+   * of the rule set can have.
+   */
+  JUNQI_STATUS_INVALID_RESULT = 20,
+  /**
+   * Not enough memory for what was asked (a vector environment of many games).
+   */
+  JUNQI_STATUS_OUT_OF_MEMORY = 21,
 } junqi_status;
 
 /**

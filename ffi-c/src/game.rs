@@ -12,7 +12,7 @@ use crate::boundary::guard;
 use crate::ptr::{
     free_handle, handle_mut, handle_ref, into_c_string, into_handle, str_arg, Out, OutSlice,
 };
-use crate::rules::{check_json, give_rules, junqi_rules, string_out};
+use crate::rules::{give_rules, junqi_rules, string_out};
 use crate::status::{junqi_status, Error, Result};
 use crate::types::{
     junqi_phase, junqi_result, junqi_side, phase_to_c, result_to_c, side_arg, side_to_c,
@@ -126,14 +126,8 @@ pub(crate) fn give_game(out: Out<*mut junqi_game>, game: Game) {
 /// A side that must play in the game.
 pub(crate) fn playing_side(game: &Game, side: c_int) -> Result<Side> {
     let side = side_arg(side)?;
-    if game.rules().sides().contains(&side) {
-        Ok(side)
-    } else {
-        Err(Error::new(
-            junqi_status::SideNotInGame,
-            format!("{side} does not play in {}", game.rules().name()),
-        ))
-    }
+    game.rules().check_side(side)?;
+    Ok(side)
 }
 
 fn report_json(game: &Game, report: &Report) -> String {
@@ -297,7 +291,6 @@ pub unsafe extern "C" fn junqi_game_deploy_json(
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::optional(report_out) };
         let side = playing_side(&game, side)?;
-        check_json(text, "the setup")?;
         let report = game.deploy_json(side, text)?;
         give_report(out, &game, &report);
         Ok(())
@@ -893,7 +886,6 @@ pub unsafe extern "C" fn junqi_game_from_record(
         let text = unsafe { str_arg(json, "json") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(game_out, "game_out") }?;
-        check_json(text, "the record")?;
         let record = Record::from_json(text)?;
         give_game(out, Game::from_record(&record)?);
         Ok(())

@@ -24,20 +24,6 @@ pub struct junqi_rules {
     pub(crate) inner: Arc<RuleSet>,
 }
 
-/// Checks that a text is well-formed JSON, so that malformed text gets
-/// `JUNQI_STATUS_INVALID_JSON` and well-formed text of the wrong shape gets the
-/// specific status of what it should have been.
-pub(crate) fn check_json(text: &str, what: &str) -> Result<()> {
-    serde_json::from_str::<serde_json::Value>(text)
-        .map(|_| ())
-        .map_err(|e| {
-            Error::new(
-                junqi_status::InvalidJson,
-                format!("{what} is not valid JSON: {e}"),
-            )
-        })
-}
-
 pub(crate) fn point_arg(board: &Board, index: u32) -> Result<Point> {
     board.point_at(index as usize).ok_or_else(|| {
         Error::out_of_range(format!(
@@ -123,7 +109,6 @@ pub unsafe extern "C" fn junqi_rules_from_json(
         let text = unsafe { str_arg(json, "json") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(rules_out, "rules_out") }?;
-        check_json(text, "the rule set")?;
         give_rules(out, Arc::new(RuleSet::from_json(text)?));
         Ok(())
     })
@@ -292,12 +277,7 @@ pub unsafe extern "C" fn junqi_rules_team(
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(mask_out, "mask_out") }?;
         let side = side_arg(side)?;
-        if !rules.inner.sides().contains(&side) {
-            return Err(Error::new(
-                junqi_status::SideNotInGame,
-                format!("{side} does not play in {}", rules.inner.name()),
-            ));
-        }
+        rules.inner.check_side(side)?;
         out.write(side_mask(rules.inner.team_of(side)));
         Ok(())
     })
@@ -696,10 +676,8 @@ pub unsafe extern "C" fn junqi_move_from_index(
 /// The index of `action` in the rule set's action space, or the core's "not a move on
 /// this board" error.
 fn action_index(rules: &junqi_core::RuleSet, action: Action) -> Result<u32> {
-    action.index(rules).map(|i| i as u32).ok_or_else(|| {
-        Error::new(
-            junqi_status::IllegalAction,
-            junqi_core::NotationError::NotInActionSpace(action.to_notation(rules.board())).to_string(),
-        )
-    })
+    action
+        .index(rules)
+        .map(|i| i as u32)
+        .ok_or_else(|| junqi_core::NotationError::NotInActionSpace(action.to_notation(rules.board())).into())
 }

@@ -563,12 +563,7 @@ pub unsafe extern "C" fn junqi_side_from_name(
         let text = unsafe { str_arg(name, "name") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(side_out, "side_out") }?;
-        let side = Side::from_name(text).ok_or_else(|| {
-            Error::new(
-                junqi_status::UnknownName,
-                junqi_core::UnknownSide(text.to_owned()).to_string(),
-            )
-        })?;
+        let side = text.parse::<Side>()?;
         out.write(side_to_c(side));
         Ok(())
     })
@@ -614,9 +609,7 @@ pub unsafe extern "C" fn junqi_piece_kind_from_name(
         let text = unsafe { str_arg(name, "name") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(kind_out, "kind_out") }?;
-        let kind = text
-            .parse::<PieceKind>()
-            .map_err(|e| Error::new(junqi_status::UnknownName, e.to_string()))?;
+        let kind = text.parse::<PieceKind>()?;
         out.write(kind_to_c(kind));
         Ok(())
     })

@@ -41,7 +41,7 @@ int main(void) {
     junqi_game *none = NULL;
     EXPECT(junqi_game_from_position_string("classic a1=SZZ move S 0 0", 1, &none) == JUNQI_STATUS_INVALID_POSITION);
     EXPECT(none == NULL && strstr(junqi_last_error_message(), "ZZ") != NULL);
-    EXPECT(junqi_game_from_position_string("chess - move S 0 0", 1, &none) == JUNQI_STATUS_UNKNOWN_NAME);
+    EXPECT(junqi_game_from_position_string("chess - move S 0 0", 1, &none) == JUNQI_STATUS_INVALID_POSITION);
     EXPECT(junqi_game_from_position_string(NULL, 1, &none) == JUNQI_STATUS_NULL_POINTER);
     EXPECT(junqi_game_view_string(game, JUNQI_SIDE_EAST, &view) == JUNQI_STATUS_SIDE_NOT_IN_GAME);
 
