@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use pyo3::prelude::*;
 
 use crate::enums::side_arg;
-use crate::errors::{agent_err, game_err, panic_err, IllegalMoveError};
+use crate::errors::{err, exception, panic_err};
 use crate::game::{random_seed, Game, Move};
 use crate::report::Report;
 
@@ -52,7 +52,7 @@ enum Task {
 /// those of `Game.play_as`).
 fn check_to_act(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
     use junqi::{GameError::Play, Phase, PlayError};
-    let refuse = |e: PlayError| Err(game_err(Play(e)));
+    let refuse = |e: PlayError| Err(err(Play(e)));
     if !g.rules().sides().contains(&side) {
         return refuse(PlayError::NotPlaying(side));
     }
@@ -67,7 +67,7 @@ fn check_to_act(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
 /// Refuses unless `side` may deploy now.
 fn check_deploying(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
     use junqi::{GameError::Play, Phase, PlayError};
-    let refuse = |e: PlayError| Err(game_err(Play(e)));
+    let refuse = |e: PlayError| Err(err(Play(e)));
     if !g.rules().sides().contains(&side) {
         return refuse(PlayError::NotPlaying(side));
     }
@@ -108,7 +108,7 @@ impl Agent {
     ) -> PyResult<Report> {
         let setup = self.think(py, |a| a.deploy(&rules, side))?;
         let mut g = game.lock();
-        let report = g.deploy(side, &setup).map_err(game_err)?;
+        let report = g.deploy(side, &setup).map_err(err)?;
         Ok(Report {
             inner: report,
             board: rules.board().clone(),
@@ -127,7 +127,7 @@ impl Agent {
     #[pyo3(signature = (spec, seed=None))]
     fn py_new(spec: &str, seed: Option<u64>) -> PyResult<Agent> {
         let agent =
-            junqi::agent::by_name(spec, seed.unwrap_or_else(random_seed)).map_err(agent_err)?;
+            junqi::agent::by_name(spec, seed.unwrap_or_else(random_seed)).map_err(err)?;
         let name = agent.name();
         Ok(Agent {
             inner: Arc::new(Mutex::new(agent)),
@@ -199,7 +199,7 @@ impl Agent {
         let (task, stamp) = {
             let g = game.lock();
             if !g.rules().sides().contains(&side) {
-                return Err(game_err(junqi::GameError::Play(
+                return Err(err(junqi::GameError::Play(
                     junqi::PlayError::NotPlaying(side),
                 )));
             }
@@ -221,11 +221,12 @@ impl Agent {
                 let action = self.choose_in(py, *info)?;
                 let mut g = game.lock();
                 if g.record_len() != stamp {
-                    return Err(IllegalMoveError::new_err(
+                    return Err(exception(
+                        junqi::ErrorKind::IllegalAction,
                         "the game changed while the agent was thinking: nothing was played",
                     ));
                 }
-                let report = g.play_as(side, action).map_err(game_err)?;
+                let report = g.play_as(side, action).map_err(err)?;
                 Ok(Some(Report {
                     inner: report,
                     board: g.rules().board().clone(),

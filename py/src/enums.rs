@@ -10,7 +10,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyType};
 
-use crate::errors::NotationError;
+use crate::errors::exception;
 
 macro_rules! py_enum {
     (
@@ -69,7 +69,7 @@ macro_rules! py_enum {
                 if let Ok(s) = obj.cast::<PyString>() {
                     let text = s.to_cow()?;
                     return $py::parse_text(&text).ok_or_else(|| {
-                        NotationError::new_err(format!(
+                        exception(junqi::ErrorKind::UnknownName, format!(
                             "unknown {} {:?} (expected one of: {})",
                             $label,
                             &*text,
@@ -83,7 +83,7 @@ macro_rules! py_enum {
                             .ok()
                             .and_then(|i| $py::ALL.get(i).copied())
                             .ok_or_else(|| {
-                                NotationError::new_err(format!(
+                                exception(junqi::ErrorKind::OutOfRange, format!(
                                     "{} value {} is out of range (0..{})",
                                     $label,
                                     i,

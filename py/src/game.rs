@@ -15,7 +15,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::board::Board;
 use crate::enums::{side_arg, Phase, PieceKind, Side};
-use crate::errors::{game_err, notation_err, panic_err, setup_err, NotationError};
+use crate::errors::{err, exception, panic_err};
 use crate::report::{Event, GameResult, Report, View};
 use crate::rules::{rules_arg, RuleSet};
 
@@ -106,7 +106,7 @@ fn playing(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
     if g.rules().sides().contains(&side) {
         Ok(())
     } else {
-        Err(game_err(junqi::GameError::Play(junqi::PlayError::NotPlaying(side))))
+        Err(err(junqi::GameError::Play(junqi::PlayError::NotPlaying(side))))
     }
 }
 
@@ -137,17 +137,17 @@ fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<MoveArg> {
 fn play_index(game: &mut junqi::Game, index: i64) -> Result<junqi::Report, PyErr> {
     let size = game.rules().action_space();
     let Ok(i) = usize::try_from(index) else {
-        return Err(NotationError::new_err(format!(
+        return Err(exception(junqi::ErrorKind::OutOfRange, format!(
             "action index {index} is outside the action space (0..{size})"
         )));
     };
-    game.play_id(i).map_err(game_err)
+    game.play_id(i).map_err(err)
 }
 
 /// A setup argument: a dict {point: kind} or JSON text.
 fn setup_arg(obj: &Bound<'_, PyAny>) -> PyResult<junqi::Setup> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return junqi::Setup::from_json(&s.to_cow()?).map_err(setup_err);
+        return junqi::Setup::from_json(&s.to_cow()?).map_err(err);
     }
     if let Ok(d) = obj.cast::<PyDict>() {
         let mut setup = junqi::Setup::new();
@@ -193,7 +193,7 @@ fn replay(py: Python<'_>, text: &str) -> PyResult<junqi::Game> {
         let record = junqi::Record::from_json(text)?;
         junqi::Game::from_record(&record)
     })
-    .map_err(game_err)
+    .map_err(err)
 }
 
 /// A seed for `seed=None`: from the operating system's random source (a referee's
@@ -334,7 +334,7 @@ impl Game {
         let side = side_arg(side)?;
         let setup = setup_arg(setup)?;
         let mut g = self.lock();
-        let r = g.deploy(side, &setup).map_err(game_err)?;
+        let r = g.deploy(side, &setup).map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
@@ -349,7 +349,7 @@ impl Game {
         });
         let r = catch_unwind(AssertUnwindSafe(|| g.deploy_random(side, seed)))
             .map_err(|p| panic_err("no random setup exists for this rule set", p))?
-            .map_err(game_err)?;
+            .map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
@@ -412,7 +412,7 @@ impl Game {
     /// check legality.
     fn parse_move(&self, notation: &str) -> PyResult<Move> {
         let g = self.lock();
-        let a = junqi::Action::parse(g.board(), notation).map_err(notation_err)?;
+        let a = junqi::Action::parse(g.board(), notation).map_err(err)?;
         Ok(Move::of(a, g.rules()))
     }
 
@@ -423,7 +423,7 @@ impl Game {
         let arg = move_arg(r#move)?;
         let mut g = self.lock();
         let r = match arg {
-            MoveArg::Text(t) => g.play_notation(&t).map_err(game_err)?,
+            MoveArg::Text(t) => g.play_notation(&t).map_err(err)?,
             MoveArg::Id(i) => play_index(&mut g, i)?,
         };
         Ok(self.report(r, Game::board_arc(&g)))
@@ -442,20 +442,20 @@ impl Game {
         let arg = move_arg(r#move)?;
         let mut g = self.lock();
         let action = match arg {
-            MoveArg::Text(t) => junqi::Action::parse(g.board(), &t).map_err(notation_err)?,
+            MoveArg::Text(t) => junqi::Action::parse(g.board(), &t).map_err(err)?,
             MoveArg::Id(i) => {
                 let size = g.rules().action_space();
                 usize::try_from(i)
                     .ok()
                     .and_then(|i| junqi::Action::from_index(g.rules(), i).ok())
                     .ok_or_else(|| {
-                        NotationError::new_err(format!(
+                        exception(junqi::ErrorKind::OutOfRange, format!(
                             "action index {i} is outside the action space (0..{size})"
                         ))
                     })?
             }
         };
-        let r = g.play_as(side, action).map_err(game_err)?;
+        let r = g.play_as(side, action).map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
@@ -464,7 +464,7 @@ impl Game {
     fn resign(&self, side: &Bound<'_, PyAny>) -> PyResult<Report> {
         let side = side_arg(side)?;
         let mut g = self.lock();
-        let r = g.resign(side).map_err(game_err)?;
+        let r = g.resign(side).map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
@@ -474,7 +474,7 @@ impl Game {
     fn escape(&self, side: &Bound<'_, PyAny>) -> PyResult<Report> {
         let side = side_arg(side)?;
         let mut g = self.lock();
-        let r = g.escape(side).map_err(game_err)?;
+        let r = g.escape(side).map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
@@ -496,7 +496,7 @@ impl Game {
     /// turn passes; with the ``max_timeouts`` option the side is out after that many.
     fn time_out(&self) -> PyResult<Report> {
         let mut g = self.lock();
-        let r = g.time_out().map_err(game_err)?;
+        let r = g.time_out().map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
@@ -529,7 +529,7 @@ impl Game {
     /// The players agree to a draw.
     fn agree_draw(&self) -> PyResult<Report> {
         let mut g = self.lock();
-        let r = g.agree_draw().map_err(game_err)?;
+        let r = g.agree_draw().map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
@@ -726,13 +726,12 @@ pub fn observations<'py>(
     players: Vec<Bound<'py, PyAny>>,
     out: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    use pyo3::exceptions::PyValueError;
     if games.len() != players.len() {
-        return Err(PyValueError::new_err(format!("{} games but {} players", games.len(), players.len())));
+        return Err(exception(junqi::ErrorKind::OutOfRange, format!("{} games but {} players", games.len(), players.len())));
     }
     let players = players.iter().map(side_arg).collect::<PyResult<Vec<_>>>()?;
     let Some(first) = games.first() else {
-        return Err(PyValueError::new_err("no games given"));
+        return Err(exception(junqi::ErrorKind::OutOfRange, "no games given"));
     };
     let rules = first.get().lock().rules().clone();
     let mut items = Vec::with_capacity(games.len());
@@ -740,7 +739,7 @@ pub fn observations<'py>(
         let g = g.get().lock();
         if !g.rules().same_as(&rules) {
             let what = if g.rules().spec() == rules.spec() { "board" } else { "rule set" };
-            return Err(PyValueError::new_err(format!(
+            return Err(exception(junqi::ErrorKind::WrongGame, format!(
                 "game {i} has another {what} than game 0 ({} on {}, not {} on {}): observations of one call share a rule set and board",
                 g.rules().name(),
                 g.rules().board().name(),

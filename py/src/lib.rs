@@ -27,7 +27,6 @@ mod vector;
 fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     enums::register(m)?;
-    position_string::register(m)?;
     m.add_class::<board::Board>()?;
     m.add_class::<rules::RuleSet>()?;
     m.add_class::<rules::Resolution>()?;

@@ -6,7 +6,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use pyo3::prelude::*;
 
 use crate::enums::{EndReason, Side};
-use crate::errors::{panic_err, IllegalMoveError};
+use crate::errors::panic_err;
 use crate::report::GameResult;
 use crate::rules::rules_arg;
 
@@ -64,7 +64,7 @@ fn run(
     seeds: &mut junqi::Rng,
     max_plies: u32,
     out: &mut Vec<Playout>,
-) -> Result<(), String> {
+) {
     let mut buf = Vec::with_capacity(128);
     for _ in 0..n {
         let game_seed = seeds.next_u64();
@@ -80,7 +80,6 @@ fn run(
         }
         out.push(Playout { seed: game_seed, plies: pos.ply(), result: pos.result() });
     }
-    Ok(())
 }
 
 /// Plays ``n`` games of uniformly random legal moves (random deployments too) and
@@ -107,8 +106,7 @@ pub fn random_playouts(
     while left > 0 {
         let k = left.min(CHUNK);
         py.detach(|| catch_unwind(AssertUnwindSafe(|| run(&rules, k, &mut seeds, max, &mut out))))
-            .map_err(|p| panic_err("random playouts failed for this rule set", p))?
-            .map_err(IllegalMoveError::new_err)?;
+            .map_err(|p| panic_err("random playouts failed for this rule set", p))?;
         left -= k;
         py.check_signals()?;
     }

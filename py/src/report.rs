@@ -471,7 +471,7 @@ impl View {
     /// The piece on a point as this player sees it, or None if the point is empty.
     fn piece_at(&self, point: &str) -> PyResult<Option<SeenPiece>> {
         let board = self.rules.board();
-        let p = junqi::parse_point(board, point).map_err(crate::errors::notation_err)?;
+        let p = junqi::parse_point(board, point).map_err(crate::errors::err)?;
         Ok(self.inner.pieces.iter().find(|s| s.point == p).map(|s| SeenPiece {
             point: board.name_of(s.point).to_owned(),
             owner: s.owner.map(Into::into),

@@ -7,12 +7,12 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 
 use crate::board::Board;
 use crate::enums::{kind_arg, side_arg, Ability, Attack, Outcome, PieceKind, Side};
-use crate::errors::rules_err;
+use crate::errors::err;
 
 /// Reads a `rules` argument: a preset name, rule-set JSON text, a dict, or a `RuleSet`.
 pub fn rules_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<junqi::RuleSet>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return junqi::RuleSet::preset("classic").map_err(rules_err);
+        return junqi::RuleSet::preset("classic").map_err(err);
     };
     if let Ok(r) = obj.cast::<RuleSet>() {
         return Ok(r.get().inner.clone());
@@ -33,11 +33,7 @@ pub fn rules_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<junqi::RuleSet>
 
 /// Compiling a large rule set takes a while: other Python threads run meanwhile.
 fn rules_from_text(py: Python<'_>, text: &str) -> PyResult<Arc<junqi::RuleSet>> {
-    if text.trim_start().starts_with('{') {
-        py.detach(|| junqi::RuleSet::from_json(text)).map(Arc::new).map_err(rules_err)
-    } else {
-        junqi::RuleSet::preset(text).map_err(rules_err)
-    }
+    py.detach(|| junqi::RuleSet::load(text)).map_err(err)
 }
 
 /// The names of the built-in rule sets.
@@ -153,13 +149,13 @@ impl RuleSet {
     /// A built-in rule set by name.
     #[staticmethod]
     fn preset(name: &str) -> PyResult<RuleSet> {
-        Ok(RuleSet { inner: junqi::RuleSet::preset(name).map_err(rules_err)? })
+        Ok(RuleSet { inner: junqi::RuleSet::preset(name).map_err(err)? })
     }
 
     /// A rule set from JSON: complete, or ``{"extends": "<preset>", ...}``.
     #[staticmethod]
     fn from_json(py: Python<'_>, text: &str) -> PyResult<RuleSet> {
-        let rules = py.detach(|| junqi::RuleSet::from_json(text)).map_err(rules_err)?;
+        let rules = py.detach(|| junqi::RuleSet::from_json(text)).map_err(err)?;
         Ok(RuleSet { inner: Arc::new(rules) })
     }
 
@@ -218,7 +214,7 @@ impl RuleSet {
             .and_then(|i| junqi::Action::from_index(&self.inner, i).ok())
             .map(|a| crate::game::Move::of(a, &self.inner))
             .ok_or_else(|| {
-                crate::errors::NotationError::new_err(format!(
+                crate::errors::exception(junqi::ErrorKind::OutOfRange, format!(
                     "action index {index} is outside the action space (0..{size})"
                 ))
             })
@@ -293,11 +289,7 @@ impl RuleSet {
     /// gives the same setup. Edit it and pass it to ``Game.deploy``.
     fn random_setup<'py>(&self, py: Python<'py>, side: &Bound<'_, PyAny>, seed: u64) -> PyResult<Bound<'py, PyDict>> {
         let side = side_arg(side)?;
-        if !self.inner.sides().contains(&side) {
-            return Err(crate::errors::SetupError::new_err(
-                junqi::SetupError::NoSuchSide { side, rules: self.inner.name().to_owned() }.to_string(),
-            ));
-        }
+        self.inner.check_side(side).map_err(err)?;
         let rules = self.inner.clone();
         let d = std::panic::catch_unwind(|| junqi::Deployment::random(&rules, side, seed))
             .map_err(|p| crate::errors::panic_err("no random setup exists for this rule set", p))?;

@@ -62,11 +62,7 @@ impl Game {
         rules: Option<String>,
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
     ) -> Result<Game, JsError> {
-        let rules = match rules.as_deref().map(str::trim) {
-            None => junqi::RuleSet::preset("classic").map_err(err)?,
-            Some(text) if text.starts_with('{') => Arc::new(junqi::RuleSet::from_json(text).map_err(err)?),
-            Some(name) => junqi::RuleSet::preset(name).map_err(err)?,
-        };
+        let rules = junqi::RuleSet::load(rules.as_deref().unwrap_or("classic")).map_err(err)?;
         Ok(Game { inner: junqi::Game::with_rules(rules, crate::seed(seed)?) })
     }
 
