@@ -122,6 +122,66 @@ def test_chance_deploys_each_seat_and_hides_it_from_the_others() -> None:
     assert a.game.same_state(deployed("python_junqi_classic", [5, 7]).game)
 
 
+@pytest.mark.parametrize("name", ["python_junqi_classic", "python_junqi_fanqi"])
+def test_python_answers_agree_with_pyspiels_own(name: str) -> None:
+    # legal_actions, is_chance_node, is_terminal and current_player are answered in
+    # Python; pyspiel's C++ versions (what C++ callers get) must say the same.
+    game = pyspiel.load_game(name, {"setups": 8, "max_plies": 60})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(7)
+    base = pyspiel.State
+    while True:
+        current = state.current_player()
+        assert state.is_chance_node() == base.is_chance_node(state) == (current == -1)
+        assert state.is_terminal() == base.is_terminal(state)
+        assert state.legal_actions() == base.legal_actions(state)
+        assert state.legal_actions(current) == base.legal_actions(state, current)
+        if current >= 0:
+            for player in range(game.num_players()):
+                assert state.legal_actions(player) == base.legal_actions(state, player)
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert base.legal_actions(state) == [] and state.returns() == [0.0, 0.0]
+
+
+def test_refused_actions_leave_the_state_as_it_was() -> None:
+    game = pyspiel.load_game("python_junqi_classic", {"setups": 8, "max_plies": 2})
+    state = game.new_initial_state()
+    with pytest.raises(ValueError, match="outside 0..7"):
+        state.apply_action(8)
+    assert state.history() == [] and state.is_chance_node()
+    state.apply_action(3)
+    state.apply_action(4)
+    with pytest.raises(ValueError, match="not a chance node"):
+        state.chance_outcomes()
+    before = state.game.render_full()
+    with pytest.raises(junqi.IllegalMoveError):
+        state.apply_action(next(a for a in range(game.num_distinct_actions())
+                                if a not in state.legal_actions()))
+    assert state.game.render_full() == before and state.history() == [3, 4]
+    state.apply_action(state.legal_actions()[0])
+    state.apply_action(state.legal_actions()[0])
+    # Cut at max_plies: terminal, though the game itself could go on.
+    assert state.is_terminal() and not state.game.is_over
+    with pytest.raises(ValueError, match="terminal state"):
+        state.apply_action(state.game.legal_action_ids()[0])
+    assert state.game.ply == 2 and len(state.history()) == 4
+
+
+def test_a_clone_is_independent() -> None:
+    state = deployed("python_junqi_classic", [1, 2])
+    state.apply_action(state.legal_actions()[0])
+    clone = state.clone()
+    assert clone.game is not state.game and clone.game.same_state(state.game)
+    assert clone.history() == state.history() and clone.current_player() == 1
+    state.apply_action(state.legal_actions()[0])
+    assert clone.game.ply == 1 and clone.current_player() == 1 and len(clone.history()) == 3
+    clone.apply_action(clone.legal_actions()[-1])
+    assert state.game.ply == clone.game.ply == 2
+    assert not state.game.same_state(clone.game)
+
+
 def test_python_observers() -> None:
     game = pyspiel.load_game("python_junqi_sanjun_modern")
     state = deployed("python_junqi_sanjun_modern", [8, 9])
