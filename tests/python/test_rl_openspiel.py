@@ -17,6 +17,7 @@ import junqi
 pytest.importorskip("pyspiel")
 
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]  # noqa: E402
+from open_spiel.integration_tests import api_test  # type: ignore[import-untyped]  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]  # noqa: E402
 from open_spiel.python.observation import make_observation  # type: ignore[import-untyped]  # noqa: E402
 
@@ -120,6 +121,43 @@ def test_chance_deploys_each_seat_and_hides_it_from_the_others() -> None:
     assert a.observation_string(1) == str(a.game.view("north"))
     # The same outcomes give the same game.
     assert a.game.same_state(deployed("python_junqi_classic", [5, 7]).game)
+
+
+class TestOpenSpielApiClassic(api_test.EnforceAPIOnPartialTreeBase):  # type: ignore[misc]
+    """OpenSpiel's own API checks (its integration tests) on 400 states sampled from
+    the game: legal actions empty for the seats not to act and at the end, every
+    observation and information state the game type declares there and refusing a
+    wrong player (and the tensor it does not declare left alone), private and public
+    observations, history lengths."""
+
+    game_name = "python_junqi_classic"
+    game = pyspiel.load_game("python_junqi_classic", {"setups": 16, "max_plies": 40})
+
+
+class TestOpenSpielApiFanqi(api_test.EnforceAPIOnPartialTreeBase):  # type: ignore[misc]
+    """The same checks on 翻棋 (one chance node: the deal, no game before it)."""
+
+    game_name = "python_junqi_fanqi"
+    game = pyspiel.load_game("python_junqi_fanqi", {"setups": 16, "max_plies": 40})
+
+
+def test_no_information_state_tensor_is_declared_or_given() -> None:
+    # The game type says there is none, and pyspiel's Python-game path agrees: size 0,
+    # an empty tensor for every seat (the observer of the information state has no
+    # tensor), where the observation tensor has its declared size.
+    for name in PRESET_NAMES.values():
+        game = pyspiel.load_game(name, {"setups": 8, "max_plies": 4})
+        kind = game.get_type()
+        assert not kind.provides_information_state_tensor
+        assert kind.provides_information_state_string and kind.provides_observation_tensor
+        assert game.information_state_tensor_size() == 0
+        assert game.information_state_tensor_shape() == []
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            for player in range(game.num_players()):
+                assert state.information_state_tensor(player) == []
+                assert len(state.observation_tensor(player)) == game.observation_tensor_size()
+            state.apply_action(state.legal_actions()[0])
 
 
 @pytest.mark.parametrize("name", ["python_junqi_classic", "python_junqi_fanqi"])
