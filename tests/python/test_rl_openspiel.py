@@ -429,7 +429,7 @@ def test_resample_from_infostate_keeps_what_the_player_knows() -> None:
 
 def test_siguo_whole_game_team_returns() -> None:
     state = pyspiel.load_game("python_junqi_siguo").new_initial_state()
-    rng = np.random.default_rng(4)
+    rng = np.random.default_rng(1)  # a game won, not drawn
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(int(rng.integers(0, 65536)))
@@ -439,7 +439,17 @@ def test_siguo_whole_game_team_returns() -> None:
     assert state.returns() == [rewards[side] for side in state.game.rules.sides]
     assert sum(state.returns()) == 0.0
     south, east, north, west = state.returns()
-    assert south == north and east == west
+    assert south == north and east == west and south == -east
+    # The same returns from a clone, a pickled copy and a state made from the game; the
+    # list is the caller's.
+    import pickle
+
+    returns = list(state.returns())
+    assert state.clone().returns() == returns
+    assert pickle.loads(pickle.dumps(state)).returns() == returns
+    assert state.get_game().state_from(state.game).returns() == returns
+    state.returns()[0] = 9.0
+    assert state.returns() == returns
 
 
 def test_custom_rule_set_registers() -> None:

@@ -137,8 +137,9 @@ class _Shared:
         self.dealt = Game(rules, seed=0).phase != Phase.DEPLOY
         self.chance_nodes = 1 if self.dealt else len(self.sides)
         self._outcomes: Optional[list[tuple[int, float]]] = None
-        self._returns: dict[GameResult, tuple[float, ...]] = {}
-        # Every seat's return before the end (copied out: a caller may change its list).
+        # The returns of each result seen, and before the end (lists the states share:
+        # never changed, copied out).
+        self._returns: dict[GameResult, list[float]] = {}
         self.zeros = [0.0] * len(self.sides)
 
     @property
@@ -149,18 +150,17 @@ class _Shared:
             self._outcomes = [(k, p) for k in range(self.setups)]
         return self._outcomes
 
-    def returns_of(self, game: Optional[Game]) -> list[float]:
-        """The returns of a finished game (0 for every seat if ``game`` is not over:
-        cut by ``max_plies``), from a table of the results seen so far."""
-        result = None if game is None else game.result
+    def returns_of(self, game: Game) -> list[float]:
+        """The returns at the end of ``game`` (0 for every seat if it is not over: cut by
+        ``max_plies``), from a table of the results seen so far: not to be changed."""
+        result = game.result
         if result is None:
-            return self.zeros.copy()
+            return self.zeros
         returns = self._returns.get(result)
         if returns is None:
-            assert game is not None
             rewards = team_rewards(self.rules, game)
-            returns = self._returns[result] = tuple(rewards[side] for side in self.sides)
-        return list(returns)
+            returns = self._returns[result] = [rewards[side] for side in self.sides]
+        return returns
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
@@ -283,7 +283,7 @@ class JunqiGame(pyspiel.Game):  # type: ignore[misc]
                     f"({', '.join(s.id for s in shared.sides)}): the others are chance nodes"
                 )
         state = JunqiState(self)
-        state._s = _Core(shared, game.copy(), (_HAND_MADE,) * passed, _CHANCE).settled()
+        state._s = _Core(shared, game.copy(), (_HAND_MADE,) * passed).settled()
         return state
 
     def make_py_observer(
@@ -302,27 +302,36 @@ _HAND_MADE = -1
 
 class _Core:
     """Everything a state holds: its junqi game (None before 翻棋's deal, or until a
-    seat is deployed), the chance outcomes so far and the player to act.
+    seat is deployed), the chance outcomes so far, the player to act and the returns
+    (a list shared with other states: replaced, never changed).
 
     One object in one attribute because pyspiel's clone of a Python state builds a new
     initial state and passes each attribute through ``copy.deepcopy``: one attribute is
     one deep copy, which copies the game and shares the rest.
     """
 
-    __slots__ = ("shared", "game", "chance", "current")
+    __slots__ = ("shared", "game", "chance", "current", "returns")
 
     def __init__(
-        self, shared: _Shared, game: Optional[Game], chance: tuple[int, ...], current: int
+        self,
+        shared: _Shared,
+        game: Optional[Game],
+        chance: tuple[int, ...],
+        current: int = _CHANCE,
+        returns: Optional[list[float]] = None,
     ) -> None:
         self.shared = shared
         self.game = game
         self.chance = chance
         self.current = current
+        self.returns = shared.zeros if returns is None else returns
 
     def settled(self) -> _Core:
-        """Works out ``current`` again (after a chance outcome or a new game)."""
+        """Works out ``current`` and ``returns`` again (after a chance outcome or a new
+        game)."""
         shared = self.shared
         game = self.game
+        self.returns = shared.zeros
         if len(self.chance) < shared.chance_nodes:
             self.current = _CHANCE
         else:
@@ -330,18 +339,25 @@ class _Core:
             to_act = game.to_act
             if to_act is None or (shared.max_plies > 0 and game.ply >= shared.max_plies):
                 self.current = _TERMINAL
+                self.returns = shared.returns_of(game)
             else:
                 self.current = shared.index[to_act]
         return self
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         game = self.game
-        return _Core(self.shared, None if game is None else game.copy(), self.chance, self.current)
+        return _Core(
+            self.shared,
+            None if game is None else game.copy(),
+            self.chance,
+            self.current,
+            self.returns,
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A serialized state (pyspiel pickles its attributes): the game's record (a
         # Game pickles as its record), the outcomes and the registered name of the game.
-        return (_Core, (self.shared, self.game, self.chance, self.current))
+        return (_Core, (self.shared, self.game, self.chance, self.current, self.returns))
 
 
 class JunqiState(pyspiel.State):  # type: ignore[misc]
@@ -362,7 +378,7 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
         # Every state starts at a chance node (the setups or the deal); the game is
         # made on first use, as pyspiel's clone() builds a new initial state each time
         # and then replaces its attributes.
-        self._s = _Core(game._shared, None, (), _CHANCE)
+        self._s = _Core(game._shared, None, ())
 
     @property
     def game(self) -> Optional[Game]:
@@ -425,6 +441,7 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
             to_act = game.to_act
             if to_act is None or (shared.max_plies > 0 and game.ply >= shared.max_plies):
                 core.current = _TERMINAL
+                core.returns = shared.returns_of(game)
             else:
                 core.current = shared.index[to_act]
         elif core.current == _CHANCE:
@@ -468,11 +485,9 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         """+1 for every seat of the winning team, -1 for the others, else 0."""
-        core = self._s
-        if core.current == _TERMINAL:
-            return core.shared.returns_of(core.game)
-        zeros: list[float] = core.shared.zeros.copy()
-        return zeros
+        # Worked out when the game ended (a list the state may share: copied out).
+        returns: list[float] = self._s.returns.copy()
+        return returns
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float]
