@@ -21,6 +21,9 @@ count less than in wall-clock time.
   and ``Game.result``, each timed as a statement in ``timeit``'s loop.
 - ``apply_action``: every move of whole recorded games replayed on clones made
   beforehand, per move, beside ``Game.play_id``.
+- pieces: where the state's own time goes in ``clone`` (its new initial state, the deep
+  copy of its attributes) and in ``apply_action`` (its ``_apply_action`` alone, whose
+  ``play_id`` is the ``junqi.Game`` column).
 
 The last column is pyspiel's own cost: the same call on a Python game whose state
 holds nothing and whose methods do nothing. ``clone``, ``apply_action`` and (unless the
@@ -32,6 +35,7 @@ new ``[0.0, 0.0]``).
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import statistics
 import time
@@ -192,6 +196,16 @@ def main() -> None:
                 apply(a % 2)
         return (clock() - t) / moves
 
+    def replay_own_part() -> float:
+        # The state's _apply_action called directly: what it does around play_id.
+        clones = [(start.clone(), actions) for start, actions in games]
+        t = clock()
+        for s, actions in clones:
+            apply = s._apply_action
+            for a in actions:
+                apply(a)
+        return (clock() - t) / moves
+
     state = starts[0].clone()
     rng = random.Random(1)
     for _ in range(40):
@@ -232,7 +246,18 @@ def main() -> None:
             timed("s.returns()", s=empty_state),
         ),
     }
+    # Where the state's own time goes in clone and apply_action (seconds per call).
+    pieces: dict[str, Callable[[], float]] = {
+        "clone: the state's new_initial_state()": timed("x.new_initial_state()", x=game),
+        "clone: the empty state's new_initial_state()": timed("x.new_initial_state()", x=empty),
+        # What pyspiel's clone does with the attributes of the state.
+        "clone: copy.deepcopy of each attribute of the state": timed(
+            "for v in d.values(): deepcopy(v)", deepcopy=copy.deepcopy, d=state.__dict__
+        ),
+        "apply_action: the state's _apply_action alone": replay_own_part,
+    }
     results: dict[str, list[tuple[float, float, float]]] = {name: [] for name in rows}
+    piece_times: dict[str, list[float]] = {name: [] for name in pieces}
     for r in range(args.rounds):
         for name, (native, spiel, floor) in rows.items():
             if r % 2:
@@ -242,6 +267,8 @@ def main() -> None:
                 a = native()
                 b = spiel()
             results[name].append((a, b, floor() if floor else float("nan")))
+        for name, piece in pieces.items():
+            piece_times[name].append(piece())
 
     print(
         f"{args.rules}: medians of {args.rounds} rounds, thread CPU time; "
@@ -262,6 +289,9 @@ def main() -> None:
             f"   x{statistics.median(ratios):.2f} {floor_text:>12s}"
             f"   (ratios x{ratios[0]:.2f}..x{ratios[-1]:.2f})"
         )
+    print("pieces:")
+    for name, times in piece_times.items():
+        print(f"  {name:52s} {statistics.median(times) * 1e6:6.2f} us")
 
 
 def timed_rollouts(rollout: Callable[[int], int], count: int) -> float:
