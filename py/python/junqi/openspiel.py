@@ -365,9 +365,9 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
     (None before 翻棋's deal): the referee's, with every identity. Read it; play
     through ``apply_action``.
 
-    A state holds the game, the chance outcomes so far and the player to act, nothing
-    more: what a seat was told (its information state) is read from the game when
-    asked. ``legal_actions``, ``current_player``, ``is_terminal``, ``is_chance_node`` and
+    A state holds the game, the chance outcomes so far and what follows from them (the
+    player to act, the returns), nothing more: what a seat was told (its information
+    state) is read from the game when asked. ``legal_actions``, ``current_player``, ``is_terminal``, ``is_chance_node`` and
     ``returns`` are answered in Python without going through pyspiel's C++ (called from
     C++, pyspiel asks the same methods back); ``apply_action`` and ``clone`` are
     pyspiel's, which keep the history (see docs/python.md for what they cost).
