@@ -348,7 +348,7 @@ typedef enum {
    */
   JUNQI_END_REASON_MUTUAL_ELIMINATION = 8,
   /**
-   * A player left the game mid-way (`junqi_game_escape`; seed 003 line 78).
+   * A player left the game mid-way (`junqi_game_escape`; docs/sources.md#qq-escape).
    */
   JUNQI_END_REASON_ESCAPE = 9,
   /**
@@ -1320,7 +1320,7 @@ junqi_status junqi_game_play_as(junqi_game *game, int side, const char *notation
 junqi_status junqi_game_resign(junqi_game *game, int side, char **report_out);
 
 /**
- * `side` leaves the game (an escape, seed 003 line 78): the game ends at once, with
+ * `side` leaves the game (an escape, docs/sources.md#qq-escape): the game ends at once, with
  * reason `JUNQI_END_REASON_ESCAPE`. If no partner of the escaper is still in, the
  * other side (team) wins; if a partner is still in (four players, both enemies in),
  * nobody wins and nobody scores. Allowed at any time before the game ends (also out
@@ -1576,7 +1576,7 @@ junqi_status junqi_view_svg(const junqi_game *game, int side, const char *option
 junqi_status junqi_board_svg(const junqi_rules *rules, int side, const char *options_json, char **svg_out);
 
 /**
- * The platform level held with `points` (seed 003 lines 94–111: 小兵 from 0 … 司令 from
+ * The platform level held with `points` (docs/sources.md#qq-levels: 小兵 from 0 … 司令 from
  * 12 750; below 0 is 小兵), as JSON: `{"index": 4, "name": "排长", "english":
  * "platoon leader", "min_points": 50}`.
  *

@@ -119,7 +119,7 @@
 //!   [`position`]: state, movement and play · [`referee`]: games, events, views ·
 //!   [`record`]: records · [`render`]: SVG pictures of boards and views ·
 //!   [`agent`]: players that act from one player's information · [`rng`]: the seeded generator · [`platform`]: surrender, escape, scoring, levels
-//!   and ratings around a game (the QQ platform, seed 003).
+//!   and ratings around a game (the QQ platform, docs/sources.md#qq-rules).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -145,7 +145,8 @@ impl<S: PointBits> Mover<S> {
         }
         // A missile never targets a piece in an HQ, whether it flies or walks (rules §4:
         // "HQ or airport targets: —"; nothing can walk onto an airport); nor does a kind
-        // of `hq_safe_from` (seed 001's variant: bombs may not attack HQs). HQs are public.
+        // of `hq_safe_from` (a variant in which bombs may not attack HQs,
+        // docs/sources.md#modern-bomb-hq). HQs are public.
         if profile.spares_hqs {
             forbidden = forbidden.or(self.held_hqs);
         }

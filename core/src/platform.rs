@@ -1,5 +1,5 @@
 //! The game platform around the rules: surrender, escape, scoring and levels as the QQ
-//! 四国军棋 platform describes them (seed 003 lines 77–111), and an Elo rating of our
+//! 四国军棋 platform describes them (docs/sources.md#qq-rules), and an Elo rating of our
 //! own next to the platform's points.
 //!
 //! The engine enforces what happens inside a game: [`Options::min_plies_before_resign`](crate::Options::min_plies_before_resign)
@@ -9,20 +9,21 @@
 //! in plies and each seat's current points (and rating), and gives each seat's change,
 //! new points and [`Level`].
 //!
-//! Decisions, each from seed 003 (line numbers in that file):
+//! Decisions, each from the QQ rules (the passages are quoted in docs/sources.md, at the
+//! anchors given):
 //! - A *step* (步) is one ply: one action by any player.
 //! - A win scores +1 for the winner and −1 for the loser with two players, +2 and −2
-//!   per seat with four (lines 86, 89).
+//!   per seat with four (docs/sources.md#qq-scoring).
 //! - When the game ends within 30 plies (two players) or 40 plies (four), that is at a
-//!   ply count ≤ 30 / ≤ 40, the winners score 0 (lines 80, 87, 90); the losers still
-//!   lose their points (only the winner's gain is named).
+//!   ply count ≤ 30 / ≤ 40, the winners score 0 (docs/sources.md#qq-quick-win); the
+//!   losers still lose their points (only the winner's gain is named).
 //! - A winner with more than 50 points gains nothing if one of its opponents has fewer
-//!   than 50 (line 81); exactly 50 is neither. Losses are never reduced.
-//! - Draws score 0 for everyone (the 70-ply rule of line 82, agreement).
-//! - Escapes (line 78): with no partner of the escaper left in the game the escaper's
+//!   than 50 (docs/sources.md#qq-50-points); exactly 50 is neither. Losses are never reduced.
+//! - Draws score 0 for everyone (the 70-ply rule, docs/sources.md#qq-no-capture-draw; agreement).
+//! - Escapes (docs/sources.md#qq-escape): with no partner of the escaper left in the game the escaper's
 //!   opponents win and it is scored as a win; with a partner still in, nobody scores.
 //! - Points may go below 0; every level starts at its threshold and negative points are
-//!   小兵 (line 94 starts at 0).
+//!   小兵 (docs/sources.md#qq-levels: the first starts at 0).
 //!
 //! ```
 //! use junqi::platform::{level_for, Platform, Seat};
@@ -45,7 +46,7 @@ use crate::position::{EndReason, GameResult};
 use crate::referee::Game;
 use crate::rules::{RuleSet, RulesError};
 
-/// One of the platform's 18 levels (seed 003 lines 92–111).
+/// One of the platform's 18 levels (docs/sources.md#qq-levels).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Level {
     /// Its place, 0 (小兵) to 17 (司令).
@@ -231,22 +232,22 @@ pub enum PlatformError {
     Rules(#[from] RulesError),
 }
 
-/// The platform's numbers. [`Platform::QQ`] is seed 003's.
+/// The platform's numbers. [`Platform::QQ`] is the QQ platform's (docs/sources.md#qq-rules).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Platform {
-    /// Plies before a resignation is allowed (line 79).
+    /// Plies before a resignation is allowed (docs/sources.md#qq-resign).
     pub min_plies_before_resign: u32,
-    /// Time-outs after which a player loses (line 77).
+    /// Time-outs after which a player loses (docs/sources.md#qq-timeouts).
     pub max_timeouts: u8,
-    /// Points of a win, per seat, with two players (line 89).
+    /// Points of a win, per seat, with two players (docs/sources.md#qq-scoring).
     pub win_two: i64,
-    /// Points of a win, per seat, with four players (line 86).
+    /// Points of a win, per seat, with four players (docs/sources.md#qq-scoring).
     pub win_four: i64,
-    /// A game this short (in plies) gives its winner nothing, two players (line 90).
+    /// A game this short (in plies) gives its winner nothing, two players (docs/sources.md#qq-quick-win).
     pub quick_two: u32,
-    /// The same with four players (line 87).
+    /// The same with four players (docs/sources.md#qq-quick-win).
     pub quick_four: u32,
-    /// The 50-point rule's line (line 81).
+    /// The 50-point rule's line (docs/sources.md#qq-50-points).
     pub protect_line: i64,
     /// Our rating: the Elo K factor.
     pub elo_k: f64,
@@ -255,7 +256,7 @@ pub struct Platform {
 }
 
 impl Platform {
-    /// The QQ platform of seed 003, with our Elo rating (K = 32, 1500 to start).
+    /// The QQ platform (docs/sources.md#qq-rules), with our Elo rating (K = 32, 1500 to start).
     pub const QQ: Platform = Platform {
         min_plies_before_resign: 20,
         max_timeouts: 5,

@@ -864,7 +864,7 @@ impl Game {
         }))
     }
 
-    /// `side` leaves the game (an escape, seed 003 line 78): the game ends at once.
+    /// `side` leaves the game (an escape, docs/sources.md#qq-escape): the game ends at once.
     /// With no partner of the escaper still in, the other team wins; with one still
     /// in, nobody wins (see [`Position::escape`]). The reason is
     /// [`EndReason::Escape`].

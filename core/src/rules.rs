@@ -100,22 +100,23 @@ pub enum Scouting {
     /// Nobody (default).
     #[default]
     Off,
-    /// The attacking engineer's owner (seed 004).
+    /// The attacking engineer's owner (the games book, docs/sources.md#book-engineer-scouts).
     Attacker,
-    /// Every player (seed 003).
+    /// Every player (the rules Q&A, docs/sources.md#qa-engineer-scouts).
     Everyone,
     /// Every player, and the engineer is spent: it leaves the board and the defender
-    /// stays (seed 003 line 23: "敌方的的棋子将被所有玩家看见，但此时工兵也将消失").
+    /// stays (docs/sources.md#qa-engineer-scouts:
+    /// "敌方的的棋子将被所有玩家看见，但此时工兵也将消失").
     /// A mine or a flag is still taken as the combat table says: digging mines is the
     /// engineer's other ability, which the same line keeps.
     Sacrifice,
 }
 
 /// When a piece other than the engineer may take on mines, and how (`smallest_digs_mines`,
-/// 翻棋: seed 003 lines 39, 55, 58). The smallest piece attacks a mine as a stand-in kind
-/// ([`MineDigging::stand_in`]) and the combat table gives the outcome: as an engineer it
-/// digs the mine (the mine leaves, the piece takes its point), as a bomb it detonates it
-/// (both leave).
+/// 翻棋: docs/sources.md#fanqi-smallest-digs and docs/sources.md#fanqi-smallest-detonates).
+/// The smallest piece attacks a mine as a stand-in kind ([`MineDigging::stand_in`]) and the
+/// combat table gives the outcome: as an engineer it digs the mine (the mine leaves, the
+/// piece takes its point), as a bomb it detonates it (both leave).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MineDigging {
@@ -123,12 +124,13 @@ pub enum MineDigging {
     #[default]
     Off,
     /// Once an army has no engineer left, its lowest-ranked officers still on the board
-    /// attack mines as an engineer does: they dig them (seed 003 lines 55 and 58: "工兵
-    /// 没了用最小的挖它").
+    /// attack mines as an engineer does: they dig them (docs/sources.md#fanqi-smallest-digs:
+    /// "工兵没了用最小的挖它").
     EngineersGone,
     /// Once the army's engineers **and** bombs are gone, its lowest-ranked officers
-    /// attack mines as a bomb does: they detonate them, and both leave (seed 003 line
-    /// 39: "如果工兵和炸弹死完，可以拿最小的棋子引爆地雷（踩地雷）").
+    /// attack mines as a bomb does: they detonate them, and both leave
+    /// (docs/sources.md#fanqi-smallest-detonates:
+    /// "如果工兵和炸弹死完，可以拿最小的棋子引爆地雷（踩地雷）").
     EngineersAndBombsGone,
 }
 
@@ -209,27 +211,27 @@ pub struct Options {
     /// 夺取主帅: a side whose commander leaves the board loses (if both commanders leave
     /// in one combat, play goes on).
     pub commander_capture: bool,
-    /// 明棋 (seed 003 lines 60–61): sides deploy in secret, then every piece is face up
+    /// 明棋 (docs/sources.md#qa-mingqi): sides deploy in secret, then every piece is face up
     /// to every player for the rest of the game. Not the same as `open_play`, which
     /// shows only the two pieces of each combat.
     pub open_after_deploy: bool,
     /// The smallest piece digs mines once the engineers are gone, or detonates them once
-    /// the engineers and the bombs are gone (翻棋, seed 003 lines 39, 55, 58); see
-    /// [`MineDigging`].
+    /// the engineers and the bombs are gone (翻棋, docs/sources.md#fanqi-smallest-digs and
+    /// docs/sources.md#fanqi-smallest-detonates); see [`MineDigging`].
     pub smallest_digs_mines: MineDigging,
-    /// Kind patterns that may not attack a piece standing in an HQ (seed 001 line 135:
-    /// a variant in which bombs may not attack HQs or airports).
+    /// Kind patterns that may not attack a piece standing in an HQ (a variant in which
+    /// bombs may not attack HQs or airports, docs/sources.md#modern-bomb-hq).
     pub hq_safe_from: Vec<String>,
     /// A recon scouts an enemy piece on one of its air lines without flying there: it
-    /// stays where it is (seed 001 line 118, "同線鎖定偵察", lock-on scouting).
+    /// stays where it is (docs/sources.md#modern-recon, "同線鎖定偵察", lock-on scouting).
     pub recon_lock_on: bool,
-    /// Plies played before a side may resign (seed 003 line 79 on the QQ platform: 20;
-    /// 0 in the bare engine).
+    /// Plies played before a side may resign (20 on the QQ platform,
+    /// docs/sources.md#qq-resign; 0 in the bare engine).
     pub min_plies_before_resign: u32,
     /// Kind patterns that attack only with their abilities: their steps and runs (on
     /// roads, railways, sea lanes or air lines) may not end on an enemy piece, while
     /// their strikes and flights may (sanjun-hk: `["missile"]`, which attacks only along
-    /// air lines — seed 002: "攻擊時沿空軍航線攻擊").
+    /// air lines — docs/sources.md#hk-missile: "攻擊時沿空軍航線攻擊").
     pub attacks_only_by_ability: Vec<String>,
 }
 

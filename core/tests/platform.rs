@@ -1,5 +1,5 @@
-//! The platform layer (seed 003 lines 77–111): surrender, escape, scoring, levels and
-//! the ledger, one test per case the seed states.
+//! The platform layer (docs/sources.md#qq-rules): surrender, escape, scoring, levels and
+//! the ledger, one test per case the QQ rules state.
 use junqi::platform::{level_for, Platform, PlatformError, ScoreRule, Seat, LEVELS};
 use junqi::{EndReason, Event, Game, GameResult, PlayError, RuleSet, Side, Side::*, SideSet};
 
@@ -34,7 +34,7 @@ fn four_player_game(seed: u64) -> Game {
 
 #[test]
 fn the_eighteen_levels_and_their_thresholds() {
-    // Seed 003 lines 94–111.
+    // docs/sources.md#qq-levels.
     let table = [
         ("小兵", 0),
         ("副班长", 10),
@@ -76,7 +76,7 @@ fn the_eighteen_levels_and_their_thresholds() {
 
 #[test]
 fn two_players_win_one_point_and_four_players_two_per_seat() {
-    // Lines 86, 89: 赢方得 2 分，输方得 -2 分 / 赢方得 1 分，输方得 -1 分.
+    // docs/sources.md#qq-scoring: 赢方得 2 分，输方得 -2 分 / 赢方得 1 分，输方得 -1 分.
     let r = result(&[South], EndReason::FlagCaptured);
     assert_eq!(
         deltas("classic", r, 31, &[(South, 0), (North, 0)]),
@@ -101,7 +101,7 @@ fn two_players_win_one_point_and_four_players_two_per_seat() {
 
 #[test]
 fn a_quick_win_scores_nothing_for_the_winner() {
-    // Lines 80, 87, 90: 30 步之内 (two players), 40 步之内 (four) the winner scores 0.
+    // docs/sources.md#qq-quick-win: 30 步之内 (two players), 40 步之内 (four) the winner scores 0.
     let r = result(&[South], EndReason::Resignation);
     assert_eq!(
         deltas("classic", r, 30, &[(South, 5), (North, 5)]),
@@ -130,7 +130,7 @@ fn a_quick_win_scores_nothing_for_the_winner() {
 
 #[test]
 fn above_fifty_gains_nothing_against_an_opponent_below_fifty() {
-    // Line 81: 如果您的分数高于 50 分，而您的对手中有人分数低于 50 分，不增加积分.
+    // docs/sources.md#qq-50-points: 如果您的分数高于 50 分，而您的对手中有人分数低于 50 分，不增加积分.
     let r = result(&[South], EndReason::FlagCaptured);
     assert_eq!(
         deltas("classic", r, 100, &[(South, 51), (North, 49)])[0],
@@ -176,7 +176,7 @@ fn above_fifty_gains_nothing_against_an_opponent_below_fifty() {
 
 #[test]
 fn draws_score_nothing() {
-    // Line 82: 70 steps without a capture is a draw; a draw moves no points.
+    // docs/sources.md#qq-no-capture-draw: 70 steps without a capture is a draw; a draw moves no points.
     for reason in [EndReason::NoCaptureLimit, EndReason::Agreement] {
         let d = deltas(
             "classic",
@@ -189,8 +189,8 @@ fn draws_score_nothing() {
 }
 
 #[test]
-fn escapes_end_the_game_and_score_as_the_seed_says() {
-    // Line 78, two players: 若对方逃跑，则我方算胜.
+fn escapes_end_the_game_and_score_as_the_qq_rules_say() {
+    // docs/sources.md#qq-escape, two players: 若对方逃跑，则我方算胜.
     let mut g = Game::new("classic", 3).unwrap();
     g.deploy_random(South, 1).unwrap();
     g.deploy_random(North, 2).unwrap();
@@ -249,7 +249,7 @@ fn escapes_end_the_game_and_score_as_the_seed_says() {
 
 #[test]
 fn no_resignation_within_the_first_twenty_plies_on_the_platform() {
-    // Line 79: 20 步之内不允许投降. The bare engine allows it at once.
+    // docs/sources.md#qq-resign: 20 步之内不允许投降. The bare engine allows it at once.
     let plain = RuleSet::preset("classic").unwrap();
     assert_eq!(plain.options().min_plies_before_resign, 0);
     let qq = Platform::QQ.rules(&plain).unwrap();

@@ -178,7 +178,7 @@ fn hk(a: PieceKind, d: PieceKind) -> Outcome {
     if officer_rank(a).is_some() && matches!(d, Bomb | Fort) {
         return Win;
     }
-    // Seed 002 line 5: 官兵遇武器即敗 — the missile is a weapon like the others.
+    // docs/sources.md#hk-officers: 官兵遇武器即敗 — the missile is a weapon like the others.
     if officer_rank(a).is_some() && d == Missile {
         return Lose;
     }
@@ -192,8 +192,8 @@ fn hk(a: PieceKind, d: PieceKind) -> Outcome {
     if matches!(a, Missile | Bomb) && d == Trap {
         return Lose;
     }
-    // Seed 002 line 26: the fighter beats everything but aa guns and gunboats; line 9
-    // gives the trap only officers and weapons.
+    // docs/sources.md#hk-fighter: the fighter beats everything but aa guns and gunboats;
+    // the trap beats only officers and weapons (docs/sources.md#hk-mines-traps).
     if a == Fighter && d == Trap {
         return Win;
     }

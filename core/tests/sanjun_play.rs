@@ -367,7 +367,7 @@ fn a_missile_may_not_target_an_hq_or_an_airport() {
 
 #[test]
 fn a_hk_missile_attacks_only_along_air_lines() {
-    // Issue 34, item 4 (seed 002: 攻擊時沿空軍航線攻擊): a sanjun-hk missile still walks,
+    // Issue 34, item 4 (docs/sources.md#hk-missile: 攻擊時沿空軍航線攻擊): a sanjun-hk missile still walks,
     // but a step may not end on an enemy piece; its flights may.
     let pieces = [("e2", South, Missile), ("e1", South, Flag), ("e3", North, Infantry), ("e14", North, Flag), ("b13", North, Tank)];
     let modern = rules("sanjun-modern");
@@ -393,7 +393,7 @@ fn a_hk_missile_attacks_only_along_air_lines() {
 
 #[test]
 fn a_hk_officer_attacking_a_missile_loses() {
-    // Issue 34, item 3 (seed 002 line 5: 官兵遇武器即敗): in sanjun-hk an officer or
+    // Issue 34, item 3 (docs/sources.md#hk-officers: 官兵遇武器即敗): in sanjun-hk an officer or
     // soldier attacking a missile loses; modern gives both.
     let pieces = [("e3", South, Commander), ("e1", South, Flag), ("e4", North, Missile), ("e14", North, Flag), ("b13", North, Tank)];
     for (preset, want) in [("sanjun-hk", Outcome::Lose), ("sanjun-modern", Outcome::Both)] {

@@ -622,7 +622,7 @@ pub unsafe extern "C" fn junqi_game_resign(
     }
 }
 
-/// `side` leaves the game (an escape, seed 003 line 78): the game ends at once, with
+/// `side` leaves the game (an escape, docs/sources.md#qq-escape): the game ends at once, with
 /// reason `JUNQI_END_REASON_ESCAPE`. If no partner of the escaper is still in, the
 /// other side (team) wins; if a partner is still in (four players, both enemies in),
 /// nobody wins and nobody scores. Allowed at any time before the game ends (also out

@@ -1,5 +1,5 @@
 //! The platform layer (`junqi::platform`): levels and the ledger that scores a
-//! finished game, as the QQ platform does (seed 003 lines 77–111), with our Elo rating
+//! finished game, as the QQ platform does (docs/sources.md#qq-rules), with our Elo rating
 //! next to the points. JSON in, JSON out.
 
 use std::ffi::c_char;
@@ -27,7 +27,7 @@ fn scores_json(scores: &[junqi_core::platform::SeatScore]) -> String {
     serde_json::to_string(scores).unwrap_or_else(|_| "[]".into())
 }
 
-/// The platform level held with `points` (seed 003 lines 94–111: 小兵 from 0 … 司令 from
+/// The platform level held with `points` (docs/sources.md#qq-levels: 小兵 from 0 … 司令 from
 /// 12 750; below 0 is 小兵), as JSON: `{"index": 4, "name": "排长", "english":
 /// "platoon leader", "min_points": 50}`.
 ///

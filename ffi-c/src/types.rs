@@ -119,7 +119,7 @@ pub enum junqi_end_reason {
     /// One action ended the game for both sides at once: a draw, whatever the sides
     /// are called.
     MutualElimination = 8,
-    /// A player left the game mid-way (`junqi_game_escape`; seed 003 line 78).
+    /// A player left the game mid-way (`junqi_game_escape`; docs/sources.md#qq-escape).
     Escape = 9,
     /// A reason this version of the header does not know yet (a newer core); the
     /// result JSON (`junqi_game_view_json`) names it.

@@ -468,7 +468,7 @@ impl Game {
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
-    /// ``side`` leaves the game (an escape, seed 003 line 78): the game ends at once
+    /// ``side`` leaves the game (an escape, docs/sources.md#qq-escape): the game ends at once
     /// with reason ``EndReason.ESCAPE``. With no partner of the escaper still in, the
     /// other side (team) wins; with one still in, nobody wins and nobody scores.
     fn escape(&self, side: &Bound<'_, PyAny>) -> PyResult<Report> {

@@ -1,5 +1,5 @@
 //! The platform layer (`junqi::platform`): levels, and the ledger that scores a finished
-//! game as the QQ platform does (seed 003 lines 77–111), with our Elo rating.
+//! game as the QQ platform does (docs/sources.md#qq-rules), with our Elo rating.
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -1,5 +1,5 @@
 /* The platform layer from C: levels, escapes (two and four players) and the ledger that
- * scores a finished game (seed 003 lines 77–111), with its errors. Usage: platform */
+ * scores a finished game (docs/sources.md#qq-rules), with its errors. Usage: platform */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
-"""The platform layer (seed 003 lines 77-111) and the new seed rules from Python."""
+"""The platform layer (docs/sources.md#qq-rules) and the new rule options from the sources,
+from Python."""
 
 from __future__ import annotations
 

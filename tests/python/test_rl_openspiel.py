@@ -17,6 +17,7 @@ import junqi
 pytest.importorskip("pyspiel")
 
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]  # noqa: E402
+from open_spiel.integration_tests import api_test  # type: ignore[import-untyped]  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]  # noqa: E402
 from open_spiel.python.observation import make_observation  # type: ignore[import-untyped]  # noqa: E402
 
@@ -120,6 +121,103 @@ def test_chance_deploys_each_seat_and_hides_it_from_the_others() -> None:
     assert a.observation_string(1) == str(a.game.view("north"))
     # The same outcomes give the same game.
     assert a.game.same_state(deployed("python_junqi_classic", [5, 7]).game)
+
+
+class TestOpenSpielApiClassic(api_test.EnforceAPIOnPartialTreeBase):  # type: ignore[misc]
+    """OpenSpiel's own API checks (its integration tests) on 400 states sampled from
+    the game: legal actions empty for the seats not to act and at the end, every
+    observation and information state the game type declares there and refusing a
+    wrong player (and the tensor it does not declare left alone), private and public
+    observations, history lengths."""
+
+    game_name = "python_junqi_classic"
+    game = pyspiel.load_game("python_junqi_classic", {"setups": 16, "max_plies": 40})
+
+
+class TestOpenSpielApiFanqi(api_test.EnforceAPIOnPartialTreeBase):  # type: ignore[misc]
+    """The same checks on 翻棋 (one chance node: the deal, no game before it)."""
+
+    game_name = "python_junqi_fanqi"
+    game = pyspiel.load_game("python_junqi_fanqi", {"setups": 16, "max_plies": 40})
+
+
+def test_no_information_state_tensor_is_declared_or_given() -> None:
+    # The game type says there is none, and pyspiel's Python-game path agrees: size 0,
+    # an empty tensor for every seat (the observer of the information state has no
+    # tensor), where the observation tensor has its declared size.
+    for name in PRESET_NAMES.values():
+        game = pyspiel.load_game(name, {"setups": 8, "max_plies": 4})
+        kind = game.get_type()
+        assert not kind.provides_information_state_tensor
+        assert kind.provides_information_state_string and kind.provides_observation_tensor
+        assert game.information_state_tensor_size() == 0
+        assert game.information_state_tensor_shape() == []
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            for player in range(game.num_players()):
+                assert state.information_state_tensor(player) == []
+                assert len(state.observation_tensor(player)) == game.observation_tensor_size()
+            state.apply_action(state.legal_actions()[0])
+
+
+@pytest.mark.parametrize("name", ["python_junqi_classic", "python_junqi_fanqi"])
+def test_python_answers_agree_with_pyspiels_own(name: str) -> None:
+    # legal_actions, is_chance_node, is_terminal and current_player are answered in
+    # Python; pyspiel's C++ versions (what C++ callers get) must say the same.
+    game = pyspiel.load_game(name, {"setups": 8, "max_plies": 60})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(7)
+    base = pyspiel.State
+    while True:
+        current = state.current_player()
+        assert state.is_chance_node() == base.is_chance_node(state) == (current == -1)
+        assert state.is_terminal() == base.is_terminal(state)
+        assert state.legal_actions() == base.legal_actions(state)
+        assert state.legal_actions(current) == base.legal_actions(state, current)
+        if current >= 0:
+            for player in range(game.num_players()):
+                assert state.legal_actions(player) == base.legal_actions(state, player)
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert base.legal_actions(state) == [] and state.returns() == [0.0, 0.0]
+
+
+def test_refused_actions_leave_the_state_as_it_was() -> None:
+    game = pyspiel.load_game("python_junqi_classic", {"setups": 8, "max_plies": 2})
+    state = game.new_initial_state()
+    with pytest.raises(ValueError, match="outside 0..7"):
+        state.apply_action(8)
+    assert state.history() == [] and state.is_chance_node()
+    state.apply_action(3)
+    state.apply_action(4)
+    with pytest.raises(ValueError, match="not a chance node"):
+        state.chance_outcomes()
+    before = state.game.render_full()
+    with pytest.raises(junqi.IllegalMoveError):
+        state.apply_action(next(a for a in range(game.num_distinct_actions())
+                                if a not in state.legal_actions()))
+    assert state.game.render_full() == before and state.history() == [3, 4]
+    state.apply_action(state.legal_actions()[0])
+    state.apply_action(state.legal_actions()[0])
+    # Cut at max_plies: terminal, though the game itself could go on.
+    assert state.is_terminal() and not state.game.is_over
+    with pytest.raises(ValueError, match="terminal state"):
+        state.apply_action(state.game.legal_action_ids()[0])
+    assert state.game.ply == 2 and len(state.history()) == 4
+
+
+def test_a_clone_is_independent() -> None:
+    state = deployed("python_junqi_classic", [1, 2])
+    state.apply_action(state.legal_actions()[0])
+    clone = state.clone()
+    assert clone.game is not state.game and clone.game.same_state(state.game)
+    assert clone.history() == state.history() and clone.current_player() == 1
+    state.apply_action(state.legal_actions()[0])
+    assert clone.game.ply == 1 and clone.current_player() == 1 and len(clone.history()) == 3
+    clone.apply_action(clone.legal_actions()[-1])
+    assert state.game.ply == clone.game.ply == 2
+    assert not state.game.same_state(clone.game)
 
 
 def test_python_observers() -> None:
@@ -331,7 +429,7 @@ def test_resample_from_infostate_keeps_what_the_player_knows() -> None:
 
 def test_siguo_whole_game_team_returns() -> None:
     state = pyspiel.load_game("python_junqi_siguo").new_initial_state()
-    rng = np.random.default_rng(4)
+    rng = np.random.default_rng(1)  # a game won, not drawn
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(int(rng.integers(0, 65536)))
@@ -341,7 +439,17 @@ def test_siguo_whole_game_team_returns() -> None:
     assert state.returns() == [rewards[side] for side in state.game.rules.sides]
     assert sum(state.returns()) == 0.0
     south, east, north, west = state.returns()
-    assert south == north and east == west
+    assert south == north and east == west and south == -east
+    # The same returns from a clone, a pickled copy and a state made from the game; the
+    # list is the caller's.
+    import pickle
+
+    returns = list(state.returns())
+    assert state.clone().returns() == returns
+    assert pickle.loads(pickle.dumps(state)).returns() == returns
+    assert state.get_game().state_from(state.game).returns() == returns
+    state.returns()[0] = 9.0
+    assert state.returns() == returns
 
 
 def test_custom_rule_set_registers() -> None:

@@ -1,6 +1,6 @@
 //! Players leaving a game: the minimum number of plies before a resignation
-//! (`min_plies_before_resign`) and escapes (a player who leaves mid-game, seed 003
-//! line 78), which the referee records as an ending of their own.
+//! (`min_plies_before_resign`) and escapes (a player who leaves mid-game,
+//! docs/sources.md#qq-escape), which the referee records as an ending of their own.
 
 use crate::piece::{Side, SideSet};
 
@@ -8,7 +8,7 @@ use super::{EndReason, GameResult, Phase, PlayError, Position};
 
 impl Position {
     /// Refuses a resignation before `min_plies_before_resign` plies have been played
-    /// (seed 003 line 79: "20 步之内不允许投降").
+    /// (docs/sources.md#qq-resign: "20 步之内不允许投降").
     pub(super) fn check_resign_allowed(&self) -> Result<(), PlayError> {
         let min = self.rules.options().min_plies_before_resign;
         if self.ply < min {
@@ -17,7 +17,7 @@ impl Position {
         Ok(())
     }
 
-    /// `side` escapes (leaves the game): the game ends at once (seed 003 line 78,
+    /// `side` escapes (leaves the game): the game ends at once (docs/sources.md#qq-escape,
     /// "有人逃跑时，本局必须结束").
     ///
     /// - If the escaper has no partner still in the game (two players, or a partner

@@ -48,7 +48,7 @@ pub enum EndReason {
     /// One action ended the game for both sides at once (e.g. in 翻棋 both armies lost
     /// their last movable pieces in one capture): a draw, whatever the sides are called.
     MutualElimination,
-    /// A player left the game mid-way ([`crate::Game::escape`]; seed 003 line 78).
+    /// A player left the game mid-way ([`crate::Game::escape`]; docs/sources.md#qq-escape).
     Escape,
 }
 
@@ -212,7 +212,7 @@ pub enum PlayError {
         /// The target's point.
         to: Arc<str>,
     },
-    /// A resignation before `min_plies_before_resign` plies (seed 003 line 79).
+    /// A resignation before `min_plies_before_resign` plies (docs/sources.md#qq-resign).
     #[error("no resignation within the first {min} plies (ply {ply} now)")]
     TooEarlyToResign {
         /// Plies played so far.

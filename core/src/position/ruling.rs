@@ -20,7 +20,8 @@ impl Position {
             return Outcome::Repel;
         }
         // `engineer_scouts: sacrifice`: the engineer shows the defender to everyone and
-        // is spent, unless it digs a mine or takes the flag (seed 003 line 23).
+        // is spent, unless it digs a mine or takes the flag
+        // (docs/sources.md#qa-engineer-scouts).
         if a.kind == PieceKind::Engineer
             && rules.options().engineer_scouts == Scouting::Sacrifice
             && !matches!(d.kind, PieceKind::Mine | PieceKind::Flag)

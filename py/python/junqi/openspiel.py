@@ -35,7 +35,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-from ._junqi import Game, Phase, RuleSet, Side, rule_sets
+from ._junqi import Game, GameResult, Phase, RuleSet, Side, rule_sets
 from ._rl import RulesArg, team_rewards
 
 __all__ = ["DEFAULT_SETUPS", "JunqiGame", "JunqiObserver", "JunqiState", "game_name", "register"]
@@ -121,6 +121,11 @@ def register(rules: RulesArg, name: Optional[str] = None) -> str:
 class _Shared:
     """What every state of one game shares (deep copies of a state keep it shared)."""
 
+    __slots__ = (
+        "name", "rules", "sides", "index", "setups", "max_plies", "dealt", "chance_nodes",
+        "zeros", "_outcomes", "_returns",
+    )
+
     def __init__(self, rules: RuleSet, setups: int, max_plies: int, name: str) -> None:
         self.name = name
         self.rules = rules
@@ -132,6 +137,10 @@ class _Shared:
         self.dealt = Game(rules, seed=0).phase != Phase.DEPLOY
         self.chance_nodes = 1 if self.dealt else len(self.sides)
         self._outcomes: Optional[list[tuple[int, float]]] = None
+        # The returns of each result seen, and before the end (lists the states share:
+        # never changed, copied out).
+        self._returns: dict[GameResult, list[float]] = {}
+        self.zeros = [0.0] * len(self.sides)
 
     @property
     def outcomes(self) -> list[tuple[int, float]]:
@@ -140,6 +149,18 @@ class _Shared:
             p = 1.0 / self.setups
             self._outcomes = [(k, p) for k in range(self.setups)]
         return self._outcomes
+
+    def returns_of(self, game: Game) -> list[float]:
+        """The returns at the end of ``game`` (0 for every seat if it is not over: cut by
+        ``max_plies``), from a table of the results seen so far: not to be changed."""
+        result = game.result
+        if result is None:
+            return self.zeros
+        returns = self._returns.get(result)
+        if returns is None:
+            rewards = team_rewards(self.rules, game)
+            returns = self._returns[result] = [rewards[side] for side in self.sides]
+        return returns
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
@@ -262,8 +283,7 @@ class JunqiGame(pyspiel.Game):  # type: ignore[misc]
                     f"({', '.join(s.id for s in shared.sides)}): the others are chance nodes"
                 )
         state = JunqiState(self)
-        state.game = game.copy()
-        state._chance = _Outcomes((_HAND_MADE,) * passed)
+        state._s = _Core(shared, game.copy(), (_HAND_MADE,) * passed).settled()
         return state
 
     def make_py_observer(
@@ -280,45 +300,106 @@ _HAND_MADE = -1
 """The chance outcome recorded for a setup that no chance node chose (``state_from``)."""
 
 
-class _Outcomes(tuple[int, ...]):
-    """The chance outcomes so far: immutable, so a clone shares them."""
+class _Core:
+    """Everything a state holds: its junqi game (None before 翻棋's deal, or until a
+    seat is deployed), the chance outcomes so far, the player to act and the returns
+    (a list shared with other states: replaced, never changed).
 
-    __slots__ = ()
+    One object in one attribute because pyspiel's clone of a Python state builds a new
+    initial state and passes each attribute through ``copy.deepcopy``: one attribute is
+    one deep copy, which copies the game and shares the rest.
+    """
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Outcomes:
+    __slots__ = ("shared", "game", "chance", "current", "returns")
+
+    def __init__(
+        self,
+        shared: _Shared,
+        game: Optional[Game],
+        chance: tuple[int, ...],
+        current: int = _CHANCE,
+        returns: Optional[list[float]] = None,
+    ) -> None:
+        self.shared = shared
+        self.game = game
+        self.chance = chance
+        self.current = current
+        self.returns = shared.zeros if returns is None else returns
+
+    def settled(self) -> _Core:
+        """Works out ``current`` and ``returns`` again (after a chance outcome or a new
+        game)."""
+        shared = self.shared
+        game = self.game
+        self.returns = shared.zeros
+        if len(self.chance) < shared.chance_nodes:
+            self.current = _CHANCE
+        else:
+            assert game is not None
+            to_act = game.to_act
+            if to_act is None or (shared.max_plies > 0 and game.ply >= shared.max_plies):
+                self.current = _TERMINAL
+                self.returns = shared.returns_of(game)
+            else:
+                self.current = shared.index[to_act]
         return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        game = self.game
+        return _Core(
+            self.shared,
+            None if game is None else game.copy(),
+            self.chance,
+            self.current,
+            self.returns,
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A serialized state (pyspiel pickles its attributes): the game's record (a
+        # Game pickles as its record), the outcomes and the registered name of the game.
+        return (_Core, (self.shared, self.game, self.chance, self.current, self.returns))
 
 
 class JunqiState(pyspiel.State):  # type: ignore[misc]
     """A junqi game in progress, as a pyspiel state. ``.game`` is the junqi ``Game``
-    (None before 翻棋's deal): the referee's, with every identity.
+    (None before 翻棋's deal): the referee's, with every identity. Read it; play
+    through ``apply_action``.
 
-    A state holds the game and the chance outcomes so far, nothing more: what a seat
-    was told (its information state) is read from the game when asked, so applying an
-    action costs what ``Game.play_id`` costs, and a serialized state is its game's
-    record and the outcomes.
+    A state holds the game, the chance outcomes so far and what follows from them (the
+    player to act, the returns), nothing more: what a seat was told (its information
+    state) is read from the game when asked. ``legal_actions``, ``current_player``, ``is_terminal``, ``is_chance_node`` and
+    ``returns`` are answered in Python without going through pyspiel's C++ (called from
+    C++, pyspiel asks the same methods back); ``apply_action`` and ``clone`` are
+    pyspiel's, which keep the history (see docs/python.md for what they cost).
     """
 
     def __init__(self, game: JunqiGame) -> None:
         super().__init__(game)
-        self._shared: _Shared = game._shared
-        self._chance = _Outcomes()
-        # Made on first use: pyspiel's clone() builds a new initial state and then
-        # copies the attributes over it.
-        self._game: Optional[Game] = None
-        self._current: Optional[int] = None
+        # Every state starts at a chance node (the setups or the deal); the game is
+        # made on first use, as pyspiel's clone() builds a new initial state each time
+        # and then replaces its attributes.
+        self._s = _Core(game._shared, None, ())
 
     @property
     def game(self) -> Optional[Game]:
         """The junqi ``Game`` (the referee's, every identity); None before 翻棋's deal."""
-        if self._game is None and not self._shared.dealt:
-            self._game = Game(self._shared.rules, seed=0)
-        return self._game
+        core = self._s
+        if core.game is None and not core.shared.dealt:
+            core.game = Game(core.shared.rules, seed=0)
+        return core.game
 
-    @game.setter
-    def game(self, game: Optional[Game]) -> None:
-        self._game = game
-        self._current = None
+    def current_player(self) -> int:
+        """The seat to act (its index in ``RuleSet.sides``), CHANCE or TERMINAL."""
+        current: int = self._s.current
+        return current
+
+    def is_terminal(self) -> bool:
+        """The game is over, or ``max_plies`` plies were played (a draw)."""
+        return self._s.current == _TERMINAL
+
+    def is_chance_node(self) -> bool:
+        """A setup (or 翻棋's deal) is to be drawn."""
+        return self._s.current == _CHANCE
 
     def legal_actions(self, player: Optional[int] = None) -> list[int]:
         """The legal actions of ``player`` (default: the player to act): chance
@@ -328,103 +409,85 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
         path asks ``current_player`` and ``is_terminal`` back through Python three
         times per call.
         """
-        current = self.current_player()
-        if player is not None and player != current:
-            if player < 0 and player != current:
-                raise ValueError(f"legal_actions of pseudo-player {player}")
-            return []
-        if current == _TERMINAL:
-            return []
-        if current == _CHANCE:
-            return list(range(self._shared.setups))
-        game = self._game
-        assert game is not None
-        ids: list[int] = game.legal_action_ids()
+        core = self._s
+        current: int = core.current
+        if player is None or player == current:
+            if current >= 0:
+                ids: list[int] = core.game.legal_action_ids()  # type: ignore[union-attr]
+                return ids
+            return list(range(core.shared.setups)) if current == _CHANCE else []
+        if player < 0:
+            raise ValueError(f"legal_actions of pseudo-player {player}")
+        return []
+
+    def _legal_actions(self, player: int) -> list[int]:
+        # Asked by pyspiel's C++ LegalActions for the player to act.
+        ids: list[int] = self._s.game.legal_action_ids()  # type: ignore[union-attr]
         return ids
-
-    # Chance.
-
-    def _in_chance(self) -> bool:
-        return len(self._chance) < self._shared.chance_nodes
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Every setup (or deal) index, uniformly."""
-        assert self._in_chance()
-        return self._shared.outcomes
-
-    # The game.
-
-    def current_player(self) -> int:
-        """The seat to act (its index in ``RuleSet.sides``), CHANCE or TERMINAL."""
-        # pyspiel and the algorithms ask this several times per action: it is worked
-        # out once per state (an action or a new game clears it).
-        current = self._current
-        if current is None:
-            current = self._current = self._find_current()
-        return current
-
-    def _find_current(self) -> int:
-        shared = self._shared
-        if len(self._chance) < shared.chance_nodes:
-            return _CHANCE
-        game = self.game
-        assert game is not None
-        to_act = game.to_act
-        if to_act is None or (shared.max_plies > 0 and game.ply >= shared.max_plies):
-            return _TERMINAL
-        return shared.index[to_act]
-
-    def _legal_actions(self, player: int) -> list[int]:
-        game = self.game
-        assert game is not None
-        ids: list[int] = game.legal_action_ids()
-        return ids
+        core = self._s
+        if core.current != _CHANCE:
+            raise ValueError("chance_outcomes at a node that is not a chance node")
+        return core.shared.outcomes
 
     def _apply_action(self, action: int) -> None:
-        self._current = None
-        shared = self._shared
-        if self._in_chance():
-            k = int(action)
-            if shared.dealt:
-                self.game = Game(shared.rules, seed=k)
-            else:
-                i = len(self._chance)
-                self._require_game().deploy_random(
-                    shared.sides[i], seed=k * len(shared.sides) + i
-                )
-            self._chance = _Outcomes((*self._chance, k))
-        else:
-            game = self._game
-            assert game is not None
+        core = self._s
+        if core.current >= 0:
+            game: Game = core.game  # type: ignore[assignment]  # a seat acts: there is a game
             game.play_id(action)
+            shared = core.shared
+            to_act = game.to_act
+            if to_act is None or (shared.max_plies > 0 and game.ply >= shared.max_plies):
+                core.current = _TERMINAL
+                core.returns = shared.returns_of(game)
+            else:
+                core.current = shared.index[to_act]
+        elif core.current == _CHANCE:
+            self._apply_chance(int(action))
+        else:
+            raise ValueError(
+                f"action {action} at a terminal state (the game is over or max_plies "
+                "plies were played)"
+            )
+
+    def _apply_chance(self, k: int) -> None:
+        core = self._s
+        shared = core.shared
+        if not 0 <= k < shared.setups:
+            raise ValueError(f"chance outcome {k} is outside 0..{shared.setups - 1}")
+        if shared.dealt:
+            core.game = Game(shared.rules, seed=k)
+        else:
+            i = len(core.chance)
+            self._require_game().deploy_random(shared.sides[i], seed=k * len(shared.sides) + i)
+        core.chance = (*core.chance, k)
+        core.settled()
 
     def information_log(self, player: int) -> str:
         """``player``'s information state: ``Game.player_record`` of its seat (its
         setup, every event it was told, the result), or only its seat before a deal."""
-        side = self._shared.sides[player]
-        if self.game is None:
+        side = self._s.shared.sides[player]
+        game = self.game
+        if game is None:
             return f"player {side.id}"
-        return self.game.player_record(side)
+        return game.player_record(side)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        shared = self._s.shared
         if player == pyspiel.PlayerId.CHANCE:
-            if self._shared.dealt:
+            if shared.dealt:
                 return f"deal {action}"
-            side = self._shared.sides[min(len(self._chance), len(self._shared.sides) - 1)]
+            side = shared.sides[min(len(self._s.chance), len(shared.sides) - 1)]
             return f"{side.id} setup {action}"
-        return self._shared.rules.action_at(int(action)).notation
-
-    def is_terminal(self) -> bool:
-        """The game is over, or ``max_plies`` plies were played (a draw)."""
-        return self.current_player() == _TERMINAL
+        return shared.rules.action_at(int(action)).notation
 
     def returns(self) -> list[float]:
         """+1 for every seat of the winning team, -1 for the others, else 0."""
-        shared = self._shared
-        if self.game is None or not self.game.is_over:
-            return [0.0] * len(shared.sides)
-        rewards = team_rewards(shared.rules, self.game)
-        return [rewards[side] for side in shared.sides]
+        # Worked out when the game ended (a list the state may share: copied out).
+        returns: list[float] = self._s.returns.copy()
+        return returns
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float]
@@ -438,19 +501,22 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
         information states there are their records in the sampled game (their own
         setups, no events).
         """
-        shared = self._shared
-        if self._in_chance() or self.is_terminal():
-            if shared.dealt or self.is_terminal() or _HAND_MADE in self._chance:
+        core = self._s
+        shared = core.shared
+        if core.current < 0:
+            if shared.dealt or core.current == _TERMINAL or _HAND_MADE in core.chance:
                 return self._clone()
             sampled: JunqiState = self.get_game().new_initial_state()
-            for i, k in enumerate(self._chance):
+            for i, k in enumerate(core.chance):
                 if i != player_id:
                     k = min(int(probability_sampler() * shared.setups), shared.setups - 1)
                 sampled.apply_action(k)
             return sampled
-        sampled = self._clone()
         seed = int(probability_sampler() * 2**63)
-        sampled.game = self._require_game().determinize(shared.sides[player_id], seed)
+        game = self._require_game().determinize(shared.sides[player_id], seed)
+        sampled = self._clone()
+        sampled._s.game = game
+        sampled._s.settled()
         return sampled
 
     def _clone(self) -> JunqiState:
@@ -458,15 +524,17 @@ class JunqiState(pyspiel.State):  # type: ignore[misc]
         return cloned
 
     def _require_game(self) -> Game:
-        if self.game is None:
+        game = self.game
+        if game is None:
             raise RuntimeError("the deal is still to come (a chance node)")
-        return self.game
+        return game
 
     def __str__(self) -> str:
         """The referee's board (every identity) and the phase."""
-        if self.game is None:
+        game = self.game
+        if game is None:
             return "the deal is still to come"
-        return self.game.render_full()
+        return game.render_full()
 
 
 def _private_events(player_log: list[str], public_log: list[str]) -> list[str]:

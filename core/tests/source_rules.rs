@@ -1,4 +1,4 @@
-//! The seed rules of issue 16, one scenario each: the smallest piece digs mines (翻棋),
+//! The rules taken from the sources in issue 16 (docs/sources.md), one scenario each: the smallest piece digs mines (翻棋),
 //! 明棋 (`open_after_deploy`), `siguo-2p`, five time-outs in classic, the engineer's
 //! costly scouting, bombs and HQs in sanjun, the hk fighter against the trap, and the
 //! recon's lock-on.
@@ -67,7 +67,8 @@ fn fanqi_smallest_piece_digs_mines_once_the_engineers_are_gone() {
     );
     // Bombs do not matter by default ...
     assert_eq!(dig(&r, PlatoonLeader, &[("e2", Bomb)]), Outcome::Win);
-    // ... but with "engineers_and_bombs_gone" (seed 003 line 39) they do.
+    // ... but with "engineers_and_bombs_gone" (docs/sources.md#fanqi-smallest-detonates)
+    // they do.
     let both = Arc::new(
         with_options(
             "fanqi",
@@ -95,8 +96,9 @@ fn fanqi_smallest_piece_digs_mines_once_the_engineers_are_gone() {
 
 #[test]
 fn with_engineers_and_bombs_gone_the_smallest_piece_detonates_the_mine() {
-    // Issue 34, item 5 (seed 003 line 39: 引爆地雷（踩地雷）): mine and piece both
-    // leave; "engineers_gone" (lines 55, 58: 挖) digs, the piece taking the mine's point.
+    // Issue 34, item 5 (docs/sources.md#fanqi-smallest-detonates: 引爆地雷（踩地雷）): mine
+    // and piece both leave; "engineers_gone" (docs/sources.md#fanqi-smallest-digs: 挖) digs,
+    // the piece taking the mine's point.
     for (mode, outcome, stays) in [
         ("engineers_and_bombs_gone", Outcome::Both, None),
         ("engineers_gone", Outcome::Win, Some((South, PlatoonLeader))),
@@ -372,7 +374,7 @@ fn hk_fighter_beats_the_trap() {
     assert_eq!(pos.piece_at(pt(&r, "e12^")), Some((South, Fighter)));
 }
 
-// 8. Recon lock-on scouting (seed 001 line 118).
+// 8. Recon lock-on scouting (docs/sources.md#modern-recon).
 
 #[test]
 fn recon_lock_on_scouts_along_its_line_without_flying() {
