@@ -1077,6 +1077,25 @@ junqi_status junqi_move_from_index(const junqi_rules *rules, uint32_t index, jun
 junqi_status junqi_game_new(const junqi_rules *rules, uint64_t seed, junqi_game **game_out);
 
 /**
+ * Starts the seeded start of `seed`: the seed's deal in a rule set that deals
+ * (`fanqi`), else every side deployed at random from the seed, ready for the first
+ * move. The same seed starts the same game in every layer (Rust's
+ * `Game::random_start`, Python's `Game.random_start`, JavaScript's
+ * `Game.randomStart`, each game of a vector environment); see docs/c.md.
+ *
+ * - `rules`: the rule set (borrowed).
+ * - `seed`: the game's seed (a secret between players, as for `junqi_game_new`).
+ * - `game_out`: receives a new handle; free it with `junqi_game_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `INVALID_SETUP` if no setup meets the rule set's
+ * deployment constraints (a broken custom rule set). Thread safety: any thread.
+ *
+ * # Safety
+ * `rules` is NULL or a live `junqi_rules`; `game_out` is NULL or writable.
+ */
+junqi_status junqi_game_random_start(const junqi_rules *rules, uint64_t seed, junqi_game **game_out);
+
+/**
  * Starts a game of a rule set, like `junqi_game_new`, with a fresh seed from the
  * operating system's random source (kept in the record: `junqi_game_record_json`).
  * What a game between players should use: a referee's seed is a secret.
@@ -1148,6 +1167,7 @@ junqi_status junqi_game_deploy_json(junqi_game *game, int side, const char *setu
 
 /**
  * Deploys a random legal setup for a side; the same seed gives the same setup.
+ * (`junqi_game_deploy_start` deploys the side's setup of the seeded start instead.)
  *
  * - `side`: a `junqi_side` value.
  * - `report_out`: may be NULL; otherwise receives the report as JSON; free it with
@@ -1160,6 +1180,22 @@ junqi_status junqi_game_deploy_json(junqi_game *game, int side, const char *setu
  * `game` is NULL or a live `junqi_game`; `report_out` is NULL or writable.
  */
 junqi_status junqi_game_deploy_random(junqi_game *game, int side, uint64_t seed, char **report_out);
+
+/**
+ * Deploys `side`'s setup of the seeded start of the game's seed: the setup
+ * `junqi_game_random_start` gives it, whoever else deployed what.
+ *
+ * - `side`: a `junqi_side` value.
+ * - `report_out`: may be NULL; otherwise receives the report as JSON; free it with
+ *   `junqi_string_free`.
+ *
+ * Status: as `junqi_game_deploy_random`. On failure the game is unchanged. Thread
+ * safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `report_out` is NULL or writable.
+ */
+junqi_status junqi_game_deploy_start(junqi_game *game, int side, char **report_out);
 
 /**
  * Who acts now, and what kind of action the game waits for.

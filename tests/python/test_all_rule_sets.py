@@ -28,7 +28,7 @@ def test_deployment_and_views(name: str) -> None:
     if name == "fanqi":
         # Dealt face down: nothing to deploy, nobody knows any piece, no owner shown.
         assert game.phase == junqi.Phase.MOVE
-        with pytest.raises(junqi.SetupError):
+        with pytest.raises(junqi.WrongPhaseError):
             game.deploy_random(rules.sides[0])
         for player in rules.sides:
             view = game.view(player)

@@ -19,7 +19,7 @@ def test_fanqi_flip_events_and_armies() -> None:
     assert game.rules.action_at(first.id) == first
     # A flip is an action but not a move of the board: the error says where to look.
     assert game.action_space == 1248 and first.id >= 1188
-    with pytest.raises(junqi.NotationError, match=r"moves are 0\.\.1188.*RuleSet\.action_at"):
+    with pytest.raises(junqi.OutOfRangeError, match=r"moves are 0\.\.1188.*RuleSet\.action_at"):
         game.board.move_at(first.id)
     report = game.play(first)
     flipped, *assigned = report.public
@@ -75,7 +75,7 @@ def test_sides_that_do_not_play_are_refused() -> None:
     for call in (game.view, game.events, game.player_record, game.timeouts, game.obligation, game.resign):
         try:
             call("east")
-        except junqi.IllegalMoveError as e:
+        except junqi.IllegalActionError as e:
             assert str(e) == "east is not in the game"
         else:
             raise AssertionError(f"{call.__name__} accepted east")

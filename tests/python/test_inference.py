@@ -88,7 +88,7 @@ def test_batched_observations() -> None:
 
 def test_bad_points_and_sides_are_refused() -> None:
     game = started()
-    with pytest.raises(junqi.NotationError):
+    with pytest.raises(junqi.UnknownNameError):
         game.beliefs("south").candidates("z99")
     with pytest.raises(junqi.JunqiError):
         game.beliefs("east")

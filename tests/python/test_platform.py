@@ -44,7 +44,7 @@ def test_two_player_escape_and_ledger() -> None:
     assert (north.rule, north.delta, north.points, north.level.name) == ("loss", -1, 9, "小兵")
     assert north.rating < north.rating_before == 1500.0
     assert "SeatScore(side=Side.NORTH" in repr(north)
-    with pytest.raises(junqi.IllegalMoveError):
+    with pytest.raises(junqi.IllegalActionError):
         game.escape("south")
     with pytest.raises(junqi.PlatformError, match="north has no seat"):
         game.platform_score({"south": 1})
@@ -72,7 +72,7 @@ def test_four_player_escapes() -> None:
 def test_scoring_cases_from_a_stored_result() -> None:
     win = junqi.Game("siguo", seed=1)
     assert win.result is None
-    with pytest.raises(junqi.IllegalMoveError):
+    with pytest.raises(junqi.IllegalActionError):
         win.platform_score({"south": 0, "east": 0, "north": 0, "west": 0})
     game = deployed("classic")
     game.escape("south")
@@ -92,7 +92,7 @@ def test_resignation_waits_twenty_plies_with_the_platform_option() -> None:
     game = junqi.Game(rules, seed=2)
     game.deploy_random("south", seed=1)
     game.deploy_random("north", seed=2)
-    with pytest.raises(junqi.IllegalMoveError, match="first 20 plies"):
+    with pytest.raises(junqi.IllegalActionError, match="first 20 plies"):
         game.resign("south")
 
 

@@ -87,11 +87,11 @@ def test_board_geometry() -> None:
     assert i is not None and board.move_at(i) == ("a2", "a6")
     assert board.move_index("a1", "e12") is None
     assert ("a2", junqi.EdgeKind.ROAD) in board.neighbours("a1")
-    with pytest.raises(junqi.NotationError, match="unknown point"):
+    with pytest.raises(junqi.UnknownNameError, match="unknown point"):
         board.role("z9")
-    with pytest.raises(junqi.NotationError, match=r"not a move index of this board \(moves are 0\.\.1188\)"):
+    with pytest.raises(junqi.OutOfRangeError, match=r"not a move index of this board \(moves are 0\.\.1188\)"):
         board.move_at(-1)
-    with pytest.raises(junqi.RulesError, match="unknown board"):
+    with pytest.raises(junqi.UnknownNameError, match="unknown board"):
         junqi.Board("hexagonal")
 
 
@@ -131,7 +131,7 @@ def test_railway_runs(game: junqi.Game) -> None:
     assert {"d6-c6", "d6-c7", "d6-b7"} <= notations
     # The army commander runs straight along row 6 only: it may not turn onto c7.
     assert "b6-c6" in notations and "b6-c7" not in notations
-    with pytest.raises(junqi.IllegalMoveError, match="cannot reach c7"):
+    with pytest.raises(junqi.IllegalActionError, match="cannot reach c7"):
         game.play("b6-c7")
     for m in game.legal_moves():
         assert m.id in ids
@@ -159,7 +159,7 @@ def test_game_over_and_result() -> None:
     assert game.legal_action_ids() == [] and game.legal_moves() == []
     last = game.events("south")[-1]
     assert last.type == "game_over" and last.result == result
-    with pytest.raises(junqi.IllegalMoveError, match="the game is over"):
+    with pytest.raises(junqi.IllegalActionError, match="the game is over"):
         game.play_id(ids[0])
 
 
@@ -188,5 +188,5 @@ def test_random_setup_is_legal_and_editable() -> None:
     game.deploy("north", setup)
     flag_point = next(p for p, k in setup.items() if k == PieceKind.FLAG)
     assert rules.board.role(flag_point) == junqi.Role.HQ
-    with pytest.raises(junqi.SetupError, match="east does not play in classic"):
+    with pytest.raises(junqi.SideNotInGameError, match="east is not in the game"):
         rules.random_setup("east", 1)

@@ -206,11 +206,11 @@ def test_a_reaction() -> None:
     assert [i for i, ok in enumerate(game.action_mask()) if ok] == game.legal_action_ids()
 
     # Only the step is allowed, and only for North; a refusal leaves the game unchanged.
-    with pytest.raises(junqi.IllegalMoveError, match="must first step away"):
+    with pytest.raises(junqi.IllegalActionError, match="must first step away"):
         game.play("b12-b11")
-    with pytest.raises(junqi.IllegalMoveError):
+    with pytest.raises(junqi.IllegalActionError):
         game.play_as("south", "c1-b1")
-    with pytest.raises(junqi.IllegalMoveError):
+    with pytest.raises(junqi.IllegalActionError):
         game.play_as("south", "a8-a7")
     assert game.is_legal("a8-b8") and not game.is_legal("b12-b11")
     assert game.phase == Phase.REACTION and game.to_act == Side.NORTH
@@ -266,7 +266,7 @@ def test_attack_enum() -> None:
     assert junqi.Attack("bombardment") == junqi.Attack.BOMBARDMENT == junqi.Attack("BOMBARDMENT")
     assert junqi.Attack(2) == junqi.Attack.STRIKE
     assert repr(junqi.Attack.FLIGHT) == "Attack.FLIGHT" and str(junqi.Attack.FLIGHT) == "flight"
-    with pytest.raises(junqi.NotationError, match="unknown attack"):
+    with pytest.raises(junqi.UnknownNameError, match="unknown attack"):
         junqi.Attack("bombard")
 
 
@@ -305,16 +305,16 @@ def test_resolve_attack() -> None:
 
 
 def test_resolve_attack_bad_arguments() -> None:
-    with pytest.raises(junqi.NotationError, match='unknown attack "bombard"') as info:
+    with pytest.raises(junqi.UnknownNameError, match='unknown attack "bombard"') as info:
         junqi.resolve_attack("sanjun-modern", "gunboat", "commander", "bombard")
     assert isinstance(info.value, junqi.JunqiError) and isinstance(info.value, ValueError)
-    with pytest.raises(junqi.NotationError, match="out of range"):
+    with pytest.raises(junqi.OutOfRangeError, match="out of range"):
         junqi.resolve_attack("sanjun-modern", "gunboat", "commander", 4)
-    with pytest.raises(junqi.NotationError, match="unknown piece kind"):
+    with pytest.raises(junqi.UnknownNameError, match="unknown piece kind"):
         junqi.RuleSet("sanjun-modern").resolve_attack("admiral", "commander", "move")
     with pytest.raises(TypeError):
         junqi.resolve_attack("sanjun-modern", "gunboat", "commander", 1.5)  # type: ignore[arg-type]
-    with pytest.raises(junqi.RulesError):
+    with pytest.raises(junqi.UnknownNameError):
         junqi.resolve_attack("chess", "gunboat", "commander", "move")
 
 
@@ -328,9 +328,9 @@ def test_no_obligation_at_the_start() -> None:
         for side in game.rules.sides:
             assert game.obligation(side) is None
     game = junqi.Game("sanjun-modern", 5)
-    with pytest.raises(junqi.IllegalMoveError, match="east is not in the game"):
+    with pytest.raises(junqi.IllegalActionError, match="east is not in the game"):
         game.obligation("east")
-    with pytest.raises(junqi.NotationError):
+    with pytest.raises(junqi.UnknownNameError):
         game.obligation("up")
 
 
@@ -371,7 +371,7 @@ def test_a_repelled_recon_must_move_away() -> None:
     moves = game.legal_moves()
     assert moves and {m.from_ for m in moves} == {"h10^"}
     assert not game.is_legal(elsewhere)
-    with pytest.raises(junqi.IllegalMoveError, match="must move away"):
+    with pytest.raises(junqi.IllegalActionError, match="must move away"):
         game.play(elsewhere)
     assert game.obligation("south") == "h10^"  # refused: nothing changed
     again = junqi.Game.from_record(game.record())

@@ -179,7 +179,7 @@ def test_action_mask_matches_legal_ids(game: junqi.Game) -> None:
         try:
             game.play_id(illegal)
             raise AssertionError("an action outside the mask was accepted")
-        except junqi.IllegalMoveError:
+        except junqi.IllegalActionError:
             pass
         assert game.record() == before
         game.play_id(rng.choice(ids))

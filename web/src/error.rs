@@ -114,3 +114,28 @@ impl IntoResponse for ApiError {
         (self.status, axum::Json(body)).into_response()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The HTTP column of docs/errors.md: each kind of the core is answered with the
+    /// status the page gives and its own name as the code.
+    #[test]
+    fn each_error_kind_has_its_documented_answer() {
+        let page = include_str!("../../docs/errors.md");
+        let rows: Vec<(String, u16)> = page
+            .lines()
+            .filter(|l| l.starts_with("| `"))
+            .map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                (cells[1].trim_matches('`').to_owned(), cells[5].parse().unwrap())
+            })
+            .collect();
+        assert_eq!(rows.len(), ErrorKind::COUNT);
+        for (kind, (name, status)) in ErrorKind::ALL.into_iter().zip(&rows) {
+            let e = ApiError::of_kind(kind, "x");
+            assert_eq!((e.code, e.status.as_u16()), (name.as_str(), *status), "{kind}");
+        }
+    }
+}

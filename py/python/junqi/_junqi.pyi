@@ -68,29 +68,57 @@ _AttackArg = Union["Attack", str, int]
 class JunqiError(ValueError):
     """Base class of every error the engine reports (a ValueError)."""
 
+class UnknownNameError(JunqiError):
+    """A name the engine does not know: a rule-set preset or board, a side, a piece kind, a point, an agent or one of its options."""
+
+class OutOfRangeError(JunqiError):
+    """A number outside its range: an action id outside the action space, a search level, budget or thread count, a number of games, a length that does not match."""
+
+class JsonError(JunqiError):
+    """JSON text that is not well-formed, or not of the shape asked for."""
+
 class RulesError(JunqiError):
     """A rule set (or board description) that cannot be loaded."""
 
 class SetupError(JunqiError):
-    """A setup that is not a legal deployment, or a deployment at the wrong time."""
+    """A setup that is not a legal deployment."""
 
 class NotationError(JunqiError):
-    """Text that is not a point, a move, an action index, a side or a piece kind."""
+    """Text that is not an action of the board ("a2-a6", "flip c3")."""
 
-class IllegalMoveError(JunqiError):
-    """An action the rules do not allow now, or a side that is not in the game (the game is left unchanged)."""
+class PositionStringError(JunqiError):
+    """Text that is not a position string."""
 
 class RecordError(JunqiError):
     """A record that cannot be read or does not replay."""
 
-class PositionStringError(JunqiError):
-    """Text that is not a position string (the message says what is wrong)."""
+class IllegalActionError(JunqiError):
+    """An action the rules do not allow now (the game is left unchanged)."""
+
+IllegalMoveError = IllegalActionError
+
+class NotYourTurnError(IllegalActionError):
+    """A side acted when another side is to act (the game is left unchanged)."""
+
+class WrongPhaseError(IllegalActionError):
+    """A call that does not fit the game's phase: a move before every side deployed, a deployment after the deployment phase, twice, or in a rule set that deals; a score of a game that is not over."""
+
+class GameOverError(IllegalActionError):
+    """The game has ended (the game is left unchanged)."""
+
+class SideNotInGameError(IllegalActionError):
+    """The side does not play in this rule set, or is already out of the game."""
+
+class WrongGameError(JunqiError):
+    """Something of another game used with this one: beliefs about another game or moment, observations of games on different boards."""
 
 class PlatformError(JunqiError):
-    """A finished game that cannot be scored: seats missing, repeated or not in the game."""
+    """A result that cannot be scored: seats missing or repeated, or winners no game of the rule set can have."""
 
-class AgentError(JunqiError):
-    """An agent name the engine does not know, or a level or budget out of range."""
+class BufferTooSmallError(JunqiError):
+    """An output buffer of the wrong length or shape."""
+
+ERROR_KINDS: dict[str, type[Exception]]
 
 @final
 class Side:
@@ -867,6 +895,9 @@ class Game:
     """A refereed game. Safe to share between threads (calls are serialised)."""
 
     def __new__(cls, rules: _Rules = "classic", seed: int | None = None) -> Game: ...
+    @classmethod
+    def random_start(cls, rules: _Rules = "classic", seed: int | None = None) -> Game:
+        """The seeded start of ``seed``: the same game in every layer."""
     @classmethod
     def from_record(cls, record: str | Mapping[str, Any]) -> Game: ...
     @classmethod
