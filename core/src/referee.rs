@@ -597,6 +597,41 @@ impl Game {
         }
     }
 
+    /// The seeded start of `seed` as a game: the seed's deal in a rule set that deals
+    /// (翻棋), else every side deployed at random from `seed` ([`Game::deploy_start`]).
+    /// The same seed starts the same game in every layer — Rust, C
+    /// (`junqi_game_random_start`), Python (`Game.random_start`), JavaScript
+    /// (`Game.randomStart`), each game of a `VectorEnv` and the RL adapters — and the
+    /// same position as [`Position::random_start`].
+    ///
+    /// ```
+    /// use junqi::{Game, Position, RuleSet};
+    /// let rules = RuleSet::preset("classic")?;
+    /// let game = Game::random_start(rules.clone(), 7)?;
+    /// assert!(game.position().same_state(&Position::random_start(rules, 7)));
+    /// assert_eq!(game.seed(), 7);
+    /// # Ok::<(), junqi::GameError>(())
+    /// ```
+    pub fn random_start(rules: Arc<RuleSet>, seed: u64) -> Result<Game, GameError> {
+        let mut game = Game::with_rules(rules, seed);
+        if !game.rules().deals() {
+            for side in game.rules().clone().sides() {
+                game.deploy_start(*side)?;
+            }
+        }
+        Ok(game)
+    }
+
+    /// Deploys `side`'s setup of the seeded start of this game's seed: the setup
+    /// [`Game::random_start`] gives it ([`Position::start_setup_seed`]), whoever else
+    /// deployed what. This is what deploying at random without a seed of its own means
+    /// in every layer.
+    pub fn deploy_start(&mut self, side: Side) -> Result<Report, GameError> {
+        self.may_deploy(side)?;
+        let seed = Position::start_setup_seed(self.rules(), self.seed, side);
+        self.deploy_random(side, seed)
+    }
+
     /// A game of a dealing rule set (翻棋) with a given deal: (point, army, kind).
     pub fn with_deal(rules: Arc<RuleSet>, seed: u64, deal: &[(Point, Side, PieceKind)]) -> Result<Game, GameError> {
         if !rules.deals() {

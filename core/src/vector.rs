@@ -203,8 +203,11 @@ pub struct VectorEnv {
 }
 
 impl VectorEnv {
-    /// `n` games of `rules`, seeded from `seed`, each deployed at random (or dealt),
-    /// observing nothing, one thread, no ply limit (see the `with_` methods).
+    /// `n` games of `rules`, seeded from `seed`, observing nothing, one thread, no ply
+    /// limit (see the `with_` methods). Each episode of each game is the seeded start
+    /// [`Game::random_start`] of a seed drawn from `seed`, the game's index and the
+    /// episode's number alone (so never of the thread count); a finished game's
+    /// [`Game::seed`] is that seed, which starts the same game anywhere.
     ///
     /// `n` is 1 to [`crate::limits::MAX_VECTOR_GAMES`] (else
     /// [`VectorError::NoGames`] or [`VectorError::TooManyGames`]); the games' slots
@@ -762,20 +765,14 @@ fn game_seed(seed: u64, slot: usize, episode: u64) -> u64 {
     Rng::new(a ^ episode.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
 }
 
-/// A new game from a seed: dealt, or every seat deployed at random from the seed.
+/// A new game from a seed: the seeded start of [`Game::random_start`].
 fn start_game(
     rules: &Arc<RuleSet>,
     seed: u64,
     observe: bool,
 ) -> Result<(Game, Vec<Beliefs>), VectorError> {
-    let mut game = Game::with_rules(rules.clone(), seed);
-    let mut rng = Rng::new(seed);
-    if !rules.deals() {
-        for &side in rules.sides() {
-            game.deploy_random(side, rng.next_u64())
-                .map_err(|_| VectorError::NoRandomSetup(rules.name().to_owned()))?;
-        }
-    }
+    let game = Game::random_start(rules.clone(), seed)
+        .map_err(|_| VectorError::NoRandomSetup(rules.name().to_owned()))?;
     let beliefs = if observe {
         rules.sides().iter().map(|&s| game.beliefs(s)).collect()
     } else {

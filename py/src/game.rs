@@ -250,6 +250,22 @@ impl Game {
         Ok(Game::wrap(junqi::Game::with_rules(rules, seed.unwrap_or_else(random_seed))))
     }
 
+    /// The seeded start of ``seed``: the seed's deal in a rule set that deals (翻棋),
+    /// else every side deployed at random from the seed — the same game as Rust's
+    /// ``Game::random_start``, C's ``junqi_game_random_start``, JavaScript's
+    /// ``Game.randomStart`` and each game of a ``VectorEnv`` with that seed.
+    /// ``seed=None`` draws one (``game.seed`` tells which).
+    #[classmethod]
+    #[pyo3(signature = (rules=None, seed=None), text_signature = "(rules='classic', seed=None)")]
+    fn random_start(_cls: &Bound<'_, PyType>, rules: Option<&Bound<'_, PyAny>>, seed: Option<u64>) -> PyResult<Game> {
+        let rules = rules_arg(rules)?;
+        let seed = seed.unwrap_or_else(random_seed);
+        let game = catch_unwind(AssertUnwindSafe(|| junqi::Game::random_start(rules, seed)))
+            .map_err(|p| panic_err("no random setup exists for this rule set", p))?
+            .map_err(err)?;
+        Ok(Game::wrap(game))
+    }
+
     /// Replays a full record (JSON text or a dict, as made by ``record()``).
     #[classmethod]
     fn from_record(_cls: &Bound<'_, PyType>, record: &Bound<'_, PyAny>) -> PyResult<Game> {
@@ -339,15 +355,16 @@ impl Game {
     }
 
     /// Deploys a random legal setup for ``side``; the same seed gives the same setup.
-    /// ``seed=None`` derives the seed from the game's seed and the side.
+    /// ``seed=None`` deploys the side's setup of the seeded start of the game's seed
+    /// (``Game.random_start``), so deploying every side so gives that game.
     #[pyo3(signature = (side, seed=None))]
     fn deploy_random(&self, side: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<Report> {
         let side = side_arg(side)?;
         let mut g = self.lock();
-        let seed = seed.unwrap_or_else(|| {
-            g.seed() ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(side as u64 + 1)
-        });
-        let r = catch_unwind(AssertUnwindSafe(|| g.deploy_random(side, seed)))
+        let r = catch_unwind(AssertUnwindSafe(|| match seed {
+            Some(seed) => g.deploy_random(side, seed),
+            None => g.deploy_start(side),
+        }))
             .map_err(|p| panic_err("no random setup exists for this rule set", p))?
             .map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))

@@ -17,7 +17,7 @@ const DEFAULT_MAX_PLIES: u32 = 100_000;
 #[pyclass(frozen, eq, hash, module = "junqi._junqi")]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Playout {
-    /// The seed of this game (its deployments and moves follow from it).
+    /// The seed of this game: its start is the seeded start ``Game.random_start(rules, seed)``, and its moves follow from it too.
     #[pyo3(get)]
     pub seed: u64,
     /// Plies played.
@@ -69,7 +69,7 @@ fn run(
     for _ in 0..n {
         let game_seed = seeds.next_u64();
         let mut rng = junqi::Rng::new(game_seed);
-        let mut pos = junqi::Position::random_start(rules.clone(), rng.next_u64());
+        let mut pos = junqi::Position::random_start(rules.clone(), game_seed);
         while pos.result().is_none() && pos.ply() < max_plies {
             pos.legal_actions_into(&mut buf);
             if buf.is_empty() {

@@ -84,7 +84,8 @@ pub fn deploy(game: &mut Game, side: Side, seat: &Seat) -> Result<(), ApiError> 
     match think_spec(seat, None) {
         None => Ok(()),
         Some(AgentSpec::Random) => {
-            game.deploy_random(side, junqi::random_seed())?;
+            // The seat's setup of the seeded start of the game's (secret, OS-drawn) seed.
+            game.deploy_start(side)?;
             Ok(())
         }
         Some(spec) => {

@@ -363,24 +363,41 @@ impl Position {
             .collect()
     }
 
-    /// A game start for random play: the seed's deal in a rule set that deals (翻棋),
-    /// else a random legal deployment of every side, all from `seed`.
+    /// The seeded start of `seed`, the one every layer means by "a game from a seed":
+    /// the seed's deal in a rule set that deals (翻棋), else every side deployed at
+    /// random, each side's setup from `seed` and the side alone
+    /// ([`Position::start_setup_seed`]). [`crate::Game::random_start`] is the same start
+    /// with a referee around it.
     ///
     /// # Panics
     /// If no setup satisfies the rule set's deployment constraints (a broken custom rule
-    /// set; see [`Deployment::try_random`]).
+    /// set; see [`Deployment::try_random`] and [`crate::Game::random_start`], which
+    /// refuses instead).
     pub fn random_start(rules: Arc<RuleSet>, seed: u64) -> Position {
         if rules.deals() {
             let deal = Position::deal_for(&rules, seed);
             return Position::from_deal(rules, &deal).expect("a seed's deal is valid");
         }
-        let mut rng = crate::rng::KeyedRng::new(seed, 0x57A2_7000);
         let mut pos = Position::new(rules.clone());
         for &side in rules.sides() {
-            pos.deploy(&Deployment::random(&rules, side, rng.next_u64()))
+            pos.deploy(&Deployment::random(&rules, side, Position::start_setup_seed(&rules, seed, side)))
                 .expect("a fresh position takes every side's deployment");
         }
         pos
+    }
+
+    /// The seed of `side`'s random setup in the seeded start of `seed`
+    /// ([`Position::random_start`]): a function of the seed and of the side's place in
+    /// the rule set's turn order only, so a side deploys the same setup whoever else
+    /// deploys what. (Keyed: one side's setup does not give the seed, nor so the
+    /// others' setups, away.)
+    pub fn start_setup_seed(rules: &RuleSet, seed: u64, side: Side) -> u64 {
+        let mut rng = crate::rng::KeyedRng::new(seed, 0x57A2_7000);
+        let place = rules.sides().iter().position(|&s| s == side).unwrap_or(rules.sides().len());
+        for _ in 0..place {
+            rng.next_u64();
+        }
+        rng.next_u64()
     }
 
     /// Whether `side` may deploy now: `Ok`, or the refusal [`Position::deploy`] gives

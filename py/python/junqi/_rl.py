@@ -25,13 +25,17 @@ Observation = Dict[str, npt.NDArray[Any]]
 def new_game(
     rules: RuleSet, seed: int, deployers: Optional[Mapping[Side, Agent]] = None
 ) -> Game:
-    """A game of ``rules`` ready for its first move: every seat deployed at random,
-    except the seats of ``deployers``, whose agents deploy their own setups.
+    """A game of ``rules`` ready for its first move: the seeded start of ``seed``
+    (``Game.random_start``), except that the seats of ``deployers`` deploy their
+    agents' own setups.
 
-    The random setups come from ``seed`` (``Game.deploy_random`` derives each seat's
-    setup from the game's seed), so the same seed (and agents) give the same game.
-    翻棋 has no deployment: its deal comes from the seed.
+    Every other seat deploys its setup of the seeded start (``Game.deploy_random``
+    without a seed), so the same seed (and agents) give the same game, and without
+    agents the same game as ``Game.random_start(rules, seed)`` and a ``VectorEnv``
+    game of that seed. 翻棋 has no deployment: its deal comes from the seed.
     """
+    if not deployers:
+        return Game.random_start(rules, seed)
     game = Game(rules, seed=seed)
     deployed = set(game.deployed)
     for side in rules.sides:
