@@ -343,6 +343,31 @@ impl Game {
         Ok(Game { inner: self.inner.determinize(s, crate::seed(seed)?) })
     }
 
+    /// The position as a position string (docs/position-strings.md): REFEREE knowledge,
+    /// every identity told. Give a player `viewString` instead.
+    #[wasm_bindgen(js_name = positionString)]
+    pub fn position_string(&self) -> String {
+        self.inner.position_string()
+    }
+
+    /// What `player` knows of the position as a view string: pieces it has not seen
+    /// are unknown.
+    #[wasm_bindgen(js_name = viewString)]
+    pub fn view_string(&self, player: &str) -> Result<String, JsValue> {
+        let s = self.seat(player)?;
+        Ok(self.inner.view_string(s))
+    }
+
+    /// A game starting from a position string (or a view string, whose unknown pieces
+    /// get stand-ins); its record starts with the string.
+    #[wasm_bindgen(js_name = fromPositionString)]
+    pub fn from_position_string(
+        text: &str,
+        #[wasm_bindgen(unchecked_param_type = "number | bigint | undefined")] seed: JsValue,
+    ) -> Result<Game, JsValue> {
+        Ok(Game { inner: junqi::Game::from_position_string(text, crate::seed(seed)?).map_err(err)? })
+    }
+
     /// The full record as JSON text (rule set, seed, setups, every action): it replays
     /// to the identical state (`Game.fromRecord`, `replay`, and every other API).
     pub fn record(&self) -> String {

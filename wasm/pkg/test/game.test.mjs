@@ -2,7 +2,7 @@
 // views without unseen kinds, and records for the native replay (tests/wasm/run.sh).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, Beliefs, Game, RuleSet, presetNames, presetJson, randomSeed, replay } from "../index.js";
 import { checkView, prng } from "./helpers.mjs";
 
@@ -184,4 +184,24 @@ test("rule sets, beliefs, observations and pictures", () => {
   // A determinized game agrees with everything south saw.
   const d = game.determinize("south", 3);
   assert.deepEqual(d.view("south").pieces, game.view("south").pieces);
+});
+
+test("the seeded start: Game.randomStart is the golden start of every preset and seed", () => {
+  const golden = readFileSync(new URL("../../../tests/golden/random-start.txt", import.meta.url), "utf8");
+  let checked = 0;
+  for (const line of golden.split("\n")) {
+    if (!line || line.startsWith("#")) continue;
+    const [name, seed, text] = line.split("\t");
+    const game = Game.randomStart(name, BigInt(seed));
+    assert.equal(game.positionString(), text, `${name} ${seed}`);
+    assert.equal(game.seed, BigInt(seed));
+    // Deploying every side without a seed of its own is the same start.
+    const byHand = new Game(name, BigInt(seed));
+    for (const side of [...byHand.rules.sides].reverse()) {
+      if (byHand.phase === "deploy" && !byHand.deployed.includes(side)) byHand.deployRandom(side);
+    }
+    assert.equal(byHand.positionString(), text, `${name} ${seed} deployed by hand`);
+    checked++;
+  }
+  assert.ok(checked >= 8);
 });
