@@ -333,7 +333,7 @@ typedef enum {
   /**
    * A player ran out of time too often (the rule set's `max_timeouts`).
    */
-  JUNQI_END_REASON_TIME_OUTS = 5,
+  JUNQI_END_REASON_TIMEOUTS = 5,
   /**
    * A side's movable pieces are all gone (`lose_without_movable_pieces`, 翻棋).
    */
@@ -732,7 +732,7 @@ junqi_status junqi_phase_name(int phase, const char **name_out);
 
 /**
  * The name of an end reason: `"flag_captured"`, `"no_legal_move"`,
- * `"no_capture_limit"`, `"resignation"`, `"agreement"`, `"time_outs"`,
+ * `"no_capture_limit"`, `"resignation"`, `"agreement"`, `"timeouts"`,
  * `"no_movable_pieces"`, `"commander_captured"`, `"mutual_elimination"` (as in
  * result JSON).
  *
@@ -1034,26 +1034,44 @@ junqi_status junqi_move_parse(const junqi_rules *rules, const char *text, junqi_
 junqi_status junqi_move_print(const junqi_rules *rules, junqi_move mv, char **text_out);
 
 /**
- * The index of a move in the rule set's fixed action space (`0..action_space`).
+ * The id of a move in the rule set's fixed action space (`0..action_space`).
  *
  * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (a point index not on the board);
- * `ILLEGAL_ACTION` (no move could ever join the two points, so it has no index).
+ * `INVALID_NOTATION` (no move could ever join the two points, so it has no id).
  * Thread safety: any thread.
  *
  * # Safety
- * `rules` is NULL or a live `junqi_rules`; `index_out` is NULL or writable.
+ * `rules` is NULL or a live `junqi_rules`; `id_out` is NULL or writable.
  */
-junqi_status junqi_move_index(const junqi_rules *rules, junqi_move mv, uint32_t *index_out);
+junqi_status junqi_move_id(const junqi_rules *rules, junqi_move mv, uint32_t *id_out);
 
 /**
- * The move with a given index in the rule set's action space.
+ * The move with a given id in the rule set's action space.
  *
- * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (index not below the action space
- * size, or the action there is not a move — see `junqi_action_print`).
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (id not below the action space size,
+ * or the action there is not a move — see `junqi_action_print`).
  * Thread safety: any thread.
  *
  * # Safety
  * `rules` is NULL or a live `junqi_rules`; `move_out` is NULL or writable.
+ */
+junqi_status junqi_move_from_id(const junqi_rules *rules, uint32_t id, junqi_move *move_out);
+
+/**
+ * Deprecated: `junqi_move_id` (the name of development versions, kept for one
+ * release).
+ *
+ * # Safety
+ * As `junqi_move_id`.
+ */
+junqi_status junqi_move_index(const junqi_rules *rules, junqi_move mv, uint32_t *index_out);
+
+/**
+ * Deprecated: `junqi_move_from_id` (the name of development versions, kept for one
+ * release).
+ *
+ * # Safety
+ * As `junqi_move_from_id`.
  */
 junqi_status junqi_move_from_index(const junqi_rules *rules, uint32_t index, junqi_move *move_out);
 
@@ -2016,3 +2034,7 @@ junqi_status junqi_agent_act(junqi_agent *agent, junqi_game *game, int side, boo
 #endif  // __cplusplus
 
 #endif  /* JUNQI_H */
+
+/* A name of development versions, kept for one release: the end reason is
+ * JUNQI_END_REASON_TIMEOUTS. */
+#define JUNQI_END_REASON_TIME_OUTS JUNQI_END_REASON_TIMEOUTS

@@ -5,6 +5,7 @@
 //! generation runs on. Inside the engine a point is a small integer ([`Point`]); names
 //! such as `"c6"` appear only at the edges of the API.
 
+use crate::names::named_enum;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::sync::Arc;
@@ -353,61 +354,29 @@ impl Point {
     }
 }
 
-/// What a point is (its role in the rules).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    /// An ordinary land point (兵站).
-    Post,
-    /// A camp (行营): pieces in it cannot be attacked (per rule set).
-    Camp,
-    /// A headquarters (大本营): the flag stands in one; pieces in it stop for good.
-    Hq,
-    /// A stronghold (据点).
-    Stronghold,
-    /// A harbour mouth (海口): land point on the coast.
-    HarbourMouth,
-    /// A pier (bridgehead): railway stronghold at the end of a bridge.
-    Pier,
-    /// An anchorage (锚地): sea point where ships deploy.
-    Anchorage,
-    /// Open sea.
-    Sea,
-    /// An airport: air position where planes deploy.
-    Airport,
-    /// An air position.
-    Air,
-}
-
-impl Role {
-    /// Every role.
-    pub const ALL: [Role; 10] = [
-        Role::Post,
-        Role::Camp,
-        Role::Hq,
-        Role::Stronghold,
-        Role::HarbourMouth,
-        Role::Pier,
-        Role::Anchorage,
-        Role::Sea,
-        Role::Airport,
-        Role::Air,
-    ];
-
-    /// The snake_case name used in JSON.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Role::Post => "post",
-            Role::Camp => "camp",
-            Role::Hq => "hq",
-            Role::Stronghold => "stronghold",
-            Role::HarbourMouth => "harbour_mouth",
-            Role::Pier => "pier",
-            Role::Anchorage => "anchorage",
-            Role::Sea => "sea",
-            Role::Airport => "airport",
-            Role::Air => "air",
-        }
+named_enum! {
+    /// What a point is (its role in the rules).
+    pub enum Role {
+        /// An ordinary land point (兵站).
+        Post = "post",
+        /// A camp (行营): pieces in it cannot be attacked (per rule set).
+        Camp = "camp",
+        /// A headquarters (大本营): the flag stands in one; pieces in it stop for good.
+        Hq = "hq",
+        /// A stronghold (据点).
+        Stronghold = "stronghold",
+        /// A harbour mouth (海口): land point on the coast.
+        HarbourMouth = "harbour_mouth",
+        /// A pier (bridgehead): railway stronghold at the end of a bridge.
+        Pier = "pier",
+        /// An anchorage (锚地): sea point where ships deploy.
+        Anchorage = "anchorage",
+        /// Open sea.
+        Sea = "sea",
+        /// An airport: air position where planes deploy.
+        Airport = "airport",
+        /// An air position.
+        Air = "air",
     }
 }
 
@@ -417,40 +386,20 @@ impl fmt::Display for Role {
     }
 }
 
-/// The kind of an edge between two points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EdgeKind {
-    /// A road: one step for land pieces.
-    Road,
-    /// A railway: one step, or part of a railway run.
-    Railway,
-    /// A sea lane between two sea points.
-    Sea,
-    /// A coast link between a land point and a sea point.
-    Coast,
-    /// An air line segment between two air positions.
-    Air,
-}
-
-impl EdgeKind {
-    /// Every edge kind.
-    pub const ALL: [EdgeKind; 5] = [
-        EdgeKind::Road,
-        EdgeKind::Railway,
-        EdgeKind::Sea,
-        EdgeKind::Coast,
-        EdgeKind::Air,
-    ];
-    /// The snake_case name used in JSON.
-    pub const fn name(self) -> &'static str {
-        match self {
-            EdgeKind::Road => "road",
-            EdgeKind::Railway => "railway",
-            EdgeKind::Sea => "sea",
-            EdgeKind::Coast => "coast",
-            EdgeKind::Air => "air",
-        }
+named_enum! {
+    /// The kind of an edge between two points.
+    #[derive(PartialOrd, Ord)]
+    pub enum EdgeKind {
+        /// A road: one step for land pieces.
+        Road = "road",
+        /// A railway: one step, or part of a railway run.
+        Railway = "railway",
+        /// A sea lane between two sea points.
+        Sea = "sea",
+        /// A coast link between a land point and a sea point.
+        Coast = "coast",
+        /// An air line segment between two air positions.
+        Air = "air",
     }
 }
 

@@ -148,7 +148,7 @@ kinds! {
     NotationError => |e| match e {
         NotationError::Malformed(_) | NotationError::NotInActionSpace(_) => ErrorKind::InvalidNotation,
         NotationError::UnknownPoint(_) => ErrorKind::UnknownName,
-        NotationError::IndexOutOfRange { .. } => ErrorKind::OutOfRange,
+        NotationError::IdOutOfRange { .. } => ErrorKind::OutOfRange,
     };
     SetupError => |e| match e {
         SetupError::UnknownPoint(_) | SetupError::UnknownKind(_) => ErrorKind::UnknownName,

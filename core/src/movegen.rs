@@ -206,7 +206,7 @@ impl<S: PointBits> Mover<S> {
                 }
             };
             if let Some((_, kind)) = pos.piece_at(def) {
-                if rules.combat_outcome(me.kind, kind) == crate::combat::Outcome::Illegal {
+                if rules.combat_outcome(me.kind, kind) == crate::combat::CombatOutcome::Illegal {
                     out.insert(q);
                 }
             }

@@ -23,12 +23,12 @@
 /// `NAMES`, `COUNT`, `name()`, `from_index()`, `from_exact_name()` (the name exactly;
 /// types with friendlier parsing keep their own `from_name`), and serde as the name
 /// (an unknown name is refused with serde's "unknown variant" message listing
-/// `NAMES`).
+/// `NAMES`). `Variant = "name" | "old_name",` also reads a former name.
 macro_rules! named_enum {
     (
         $(#[$meta:meta])*
         $vis:vis enum $name:ident {
-            $( $(#[$vmeta:meta])* $variant:ident = $text:literal, )*
+            $( $(#[$vmeta:meta])* $variant:ident = $text:literal $(| $alias:literal)*, )*
         }
     ) => {
         $(#[$meta])*
@@ -55,9 +55,10 @@ macro_rules! named_enum {
                 Self::ALL.get(index).copied()
             }
 
-            /// The value with exactly this snake_case name.
+            /// The value with exactly this snake_case name (or a name it had before,
+            /// which records and older texts may hold).
             pub fn from_exact_name(text: &str) -> Option<$name> {
-                match text { $($text => Some($name::$variant),)* _ => None }
+                match text { $($text $(| $alias)* => Some($name::$variant),)* _ => None }
             }
         }
 
@@ -87,3 +88,23 @@ macro_rules! named_enum {
 }
 
 pub(crate) use named_enum;
+
+#[cfg(test)]
+mod tests {
+    use crate::{EndReason, Phase, Side};
+
+    #[test]
+    fn names_serde_and_former_names() {
+        for reason in EndReason::ALL {
+            assert_eq!(EndReason::from_exact_name(reason.name()), Some(reason));
+            assert_eq!(serde_json::to_string(&reason).unwrap(), format!("\"{}\"", reason.name()));
+        }
+        // Records made before the time-out's name was unified still read.
+        assert_eq!(serde_json::from_str::<EndReason>("\"time_outs\"").unwrap(), EndReason::Timeouts);
+        assert_eq!(EndReason::Timeouts.name(), "timeouts");
+        let refused = serde_json::from_str::<Phase>("\"play\"").unwrap_err().to_string();
+        assert!(refused.contains("unknown variant `play`, expected one of"), "{refused}");
+        assert_eq!(Side::from_index(2), Some(Side::North));
+        assert_eq!(Side::NAMES, ["south", "east", "north", "west"]);
+    }
+}

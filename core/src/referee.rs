@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::action::{Action, NotationError};
 use crate::board::{Board, Point};
-use crate::combat::Outcome;
+use crate::combat::CombatOutcome;
 use crate::piece::{PieceKind, Side, SideSet};
 pub use crate::position::RevealCause;
 use crate::position::{EndReason, Eliminations, GameResult, Phase, PlayError, Position, SeenPiece};
@@ -47,7 +47,7 @@ pub enum Event {
         /// The defender's point.
         to: Point,
         /// What happened.
-        outcome: Outcome,
+        outcome: CombatOutcome,
     },
     /// A piece struck another without moving: a fort's strike, a gunboat's shore
     /// bombardment, anti-aircraft fire (海陆空三军棋).
@@ -59,7 +59,7 @@ pub enum Event {
         /// The target's point.
         to: Point,
         /// What happened (a bombarding gunboat never leaves the board).
-        outcome: Outcome,
+        outcome: CombatOutcome,
     },
     /// A plane flying from `from` was shot down by an enemy anti-aircraft piece on a
     /// surface point its run passed over (below one of its air positions or between
@@ -176,7 +176,7 @@ impl Event {
     }
 
     /// The event in one line of text, e.g. `"south a6xa7: win (the defender left the
-    /// board)"`. A combat names its [`Outcome`] (`win`, `lose`, `both`, `repel`,
+    /// board)"`. A combat names its [`CombatOutcome`] (`win`, `lose`, `both`, `repel`,
     /// `evade`, from the attacker's side), then says who left the board.
     pub fn describe(&self, board: &Board) -> String {
         let n = |p: Point| board.name_of(p);
@@ -224,26 +224,26 @@ fn article(kind: PieceKind) -> &'static str {
 }
 
 /// Who left the board after an attack made by moving.
-fn attack_words(outcome: Outcome) -> &'static str {
+fn attack_words(outcome: CombatOutcome) -> &'static str {
     match outcome {
-        Outcome::Win => "the defender left the board",
-        Outcome::Lose => "the attacker left the board",
-        Outcome::Both => "both left the board",
-        Outcome::Repel => "nobody left the board",
-        Outcome::Evade => "the defender evaded",
-        Outcome::Illegal => "no combat",
+        CombatOutcome::Win => "the defender left the board",
+        CombatOutcome::Lose => "the attacker left the board",
+        CombatOutcome::Both => "both left the board",
+        CombatOutcome::Repel => "nobody left the board",
+        CombatOutcome::Evade => "the defender evaded",
+        CombatOutcome::Illegal => "no combat",
     }
 }
 
 /// Who left the board after a strike (the striker stays on its point).
-fn strike_words(outcome: Outcome) -> &'static str {
+fn strike_words(outcome: CombatOutcome) -> &'static str {
     match outcome {
-        Outcome::Win => "the target left the board",
-        Outcome::Lose => "the striker left the board",
-        Outcome::Both => "both left the board",
-        Outcome::Repel => "no effect",
-        Outcome::Evade => "the target evaded",
-        Outcome::Illegal => "no combat",
+        CombatOutcome::Win => "the target left the board",
+        CombatOutcome::Lose => "the striker left the board",
+        CombatOutcome::Both => "both left the board",
+        CombatOutcome::Repel => "no effect",
+        CombatOutcome::Evade => "the target evaded",
+        CombatOutcome::Illegal => "no combat",
     }
 }
 
@@ -320,7 +320,7 @@ pub struct View {
     /// Plies played.
     pub ply: u32,
     /// Plies in a row without a piece leaving the board.
-    pub quiet_plies: u32,
+    pub no_capture_plies: u32,
     /// Every piece on the board; kinds only where the player knows them.
     pub pieces: Vec<SeenPiece>,
     /// The player's event log (public events and its own private ones).
@@ -331,7 +331,7 @@ pub struct View {
 
 impl View {
     /// The view as JSON: `{"player", "army", "rules", "phase", "to_act", "ply",
-    /// "quiet_plies", "pieces", "events", "result"}`.
+    /// "no_capture_plies", "pieces", "events", "result"}`.
     pub fn to_json(&self, rules: &RuleSet) -> Value {
         let mut json = self.state_json(rules);
         json["events"] = self.events.iter().map(|e| e.to_json(rules.board())).collect();
@@ -358,7 +358,7 @@ impl View {
             "phase": self.phase,
             "to_act": self.to_act,
             "ply": self.ply,
-            "quiet_plies": self.quiet_plies,
+            "no_capture_plies": self.no_capture_plies,
             "pieces": self.pieces.iter().map(|p| json!({
                 "point": board.name_of(p.point), "owner": p.owner, "kind": p.kind, "arm": p.arm
             })).collect::<Vec<_>>(),
@@ -755,7 +755,7 @@ impl Game {
         let rules = self.rules();
         let actions = self.legal_actions();
         let mut ids = Vec::with_capacity(actions.len());
-        ids.extend(actions.into_iter().filter_map(|a| a.index(rules)));
+        ids.extend(actions.into_iter().filter_map(|a| a.id(rules)));
         ids.sort_unstable();
         ids
     }
@@ -784,7 +784,7 @@ impl Game {
     }
 
     /// Records an action the position has just played and tells the players.
-    fn played(&mut self, action: Action, outcome: crate::position::MoveOutcome) -> Report {
+    fn played(&mut self, action: Action, outcome: crate::position::ActionOutcome) -> Report {
         self.entries.push(Entry::Play(action));
         let mut public = Vec::with_capacity(3);
         let mut private = Vec::new();
@@ -872,7 +872,7 @@ impl Game {
 
     /// Plays the action with a given index in the action space.
     pub fn play_id(&mut self, index: usize) -> Result<Report, GameError> {
-        let action = Action::from_index(self.rules(), index)?;
+        let action = Action::from_id(self.rules(), index)?;
         self.play(action)
     }
 
@@ -983,7 +983,7 @@ impl Game {
             phase: self.position.phase(),
             to_act: self.position.to_act(),
             ply: self.position.ply(),
-            quiet_plies: self.position.quiet_plies(),
+            no_capture_plies: self.position.no_capture_plies(),
             pieces: self.position.view_pieces(player),
             events: self.logs[player as usize].clone(),
             result: self.position.result(),
@@ -1030,7 +1030,7 @@ impl Game {
             phase: first.phase,
             to_act: first.to_act,
             ply: first.ply,
-            quiet_plies: first.quiet_plies,
+            no_capture_plies: first.no_capture_plies,
             pieces,
             events: public_events(&logs),
             result: first.result,

@@ -683,7 +683,7 @@ fn step_chunk(ctx: &Ctx<'_>, w: Work<'_>) -> Vec<(usize, FinishedGame)> {
     let mut observations = w.observations;
     for (k, slot) in w.slots.iter_mut().enumerate() {
         let i = w.base + k;
-        let action = Action::from_index(rules, w.actions[k] as usize).expect("checked legal");
+        let action = Action::from_id(rules, w.actions[k] as usize).expect("checked legal");
         // `step` found the id in this slot's list of legal ids.
         let report = slot.game.play_legal(action);
         if ctx.observe {
@@ -711,12 +711,9 @@ fn step_chunk(ctx: &Ctx<'_>, w: Work<'_>) -> Vec<(usize, FinishedGame)> {
         w.terminated[k] = result.is_some();
         w.truncated[k] = cut;
         if let Some(r) = result {
-            if !r.winners.is_empty() {
-                for (reward, &seat) in rewards.iter_mut().zip(rules.sides()) {
-                    // Winners are players (seats): in 翻棋 a seat may command either army.
-                    let won = r.winners.contains(seat);
-                    *reward = if won { 1.0 } else { -1.0 };
-                }
+            // Winners are players (seats): in 翻棋 a seat may command either army.
+            for (reward, &seat) in rewards.iter_mut().zip(rules.sides()) {
+                *reward = r.reward(seat);
             }
         }
         if result.is_some() || cut {
@@ -787,7 +784,7 @@ fn legal_ids_into(game: &Game, buf: &mut Vec<Action>, ids: &mut Vec<u32>) {
     game.position().legal_actions_into(buf);
     let rules = game.rules();
     ids.clear();
-    ids.extend(buf.iter().filter_map(|a| a.index(rules)).map(|i| i as u32));
+    ids.extend(buf.iter().filter_map(|a| a.id(rules)).map(|i| i as u32));
     ids.sort_unstable();
 }
 

@@ -40,7 +40,7 @@ fn provoke(kind: ErrorKind) -> Option<(String, Box<dyn junqi::Error>)> {
     let e: (&str, Box<dyn junqi::Error>) = match kind {
         ErrorKind::UnknownName => ("RuleSet::preset(\"chess\")", Box::new(RuleSet::preset("chess").unwrap_err())),
         ErrorKind::OutOfRange => {
-            ("Action::from_index(.., 1e9)", Box::new(Action::from_index(&classic, 1_000_000_000).unwrap_err()))
+            ("Action::from_id(.., 1e9)", Box::new(Action::from_id(&classic, 1_000_000_000).unwrap_err()))
         }
         ErrorKind::InvalidJson => ("SvgOptions::from_json(\"[\")", Box::new(SvgOptions::from_json("[").unwrap_err())),
         ErrorKind::InvalidRules => ("RuleSet::from_json(\"{\")", Box::new(RuleSet::from_json("{").unwrap_err())),

@@ -223,7 +223,7 @@ pub unsafe extern "C" fn junqi_agent_choose(
         game.may_act(side)?;
         let info = game.info_state(side);
         let action = agent.agent().choose(&info);
-        let id = action.index(game.rules()).ok_or_else(|| {
+        let id = action.id(game.rules()).ok_or_else(|| {
             Error::new(
                 junqi_status::IllegalAction,
                 "the agent chose an action outside the action space",

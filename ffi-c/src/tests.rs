@@ -5,7 +5,7 @@
 use std::ffi::{c_char, CStr, CString};
 use std::ptr::null_mut;
 
-use junqi_core::{Attack, EndReason, Outcome, Phase, PieceKind, Side};
+use junqi_core::{Attack, EndReason, CombatOutcome, Phase, PieceKind, Side};
 
 use crate::boundary::guard;
 use crate::status::{junqi_status, Error};
@@ -91,8 +91,8 @@ fn enums_mirror_the_core() {
         assert_eq!(types::side_to_c(side) as i32, side as i32);
     }
     assert_eq!(
-        types::outcome_to_c(Outcome::Evade) as i32,
-        Outcome::Evade as i32
+        types::outcome_to_c(CombatOutcome::Evade) as i32,
+        CombatOutcome::Evade as i32
     );
 }
 
@@ -305,7 +305,7 @@ fn obligations_through_the_c_api() {
                         for &id in &ids[..n] {
                             let mut mv = junqi_move { from: 0, to: 0 };
                             assert_eq!(
-                                junqi_move_from_index(rules, id, &mut mv),
+                                junqi_move_from_id(rules, id, &mut mv),
                                 junqi_status::Ok
                             );
                             assert_eq!(mv.from, point);

@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 
 use crate::enums::side_arg;
 use crate::errors::{err, exception, panic_err};
-use crate::game::{random_seed, Game, Move};
+use crate::game::{random_seed, Action, Game};
 use crate::report::Report;
 
 /// A player run by the engine, made from its name:
@@ -46,40 +46,6 @@ enum Task {
     Deploy(Arc<junqi::RuleSet>),
     Choose(Box<junqi::agent::InfoState>),
     Nothing,
-}
-
-/// Refuses unless `side` is the side to act (the core's refusals, so the texts are
-/// those of `Game.play_as`).
-fn check_to_act(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
-    use junqi::{GameError::Play, Phase, PlayError};
-    let refuse = |e: PlayError| Err(err(Play(e)));
-    if !g.rules().sides().contains(&side) {
-        return refuse(PlayError::NotPlaying(side));
-    }
-    match (g.phase(), g.to_act()) {
-        (Phase::Over, _) | (_, None) => refuse(PlayError::GameOver),
-        (Phase::Deploy, _) => refuse(PlayError::NotMovePhase),
-        (_, Some(to_act)) if to_act != side => refuse(PlayError::NotYourTurn { side, to_act }),
-        _ => Ok(()),
-    }
-}
-
-/// Refuses unless `side` may deploy now.
-fn check_deploying(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
-    use junqi::{GameError::Play, Phase, PlayError};
-    let refuse = |e: PlayError| Err(err(Play(e)));
-    if !g.rules().sides().contains(&side) {
-        return refuse(PlayError::NotPlaying(side));
-    }
-    if g.rules().deals() {
-        return refuse(PlayError::Dealt);
-    }
-    match g.phase() {
-        Phase::Over => refuse(PlayError::GameOver),
-        Phase::Deploy if g.deployed().contains(side) => refuse(PlayError::AlreadyDeployed(side)),
-        Phase::Deploy => Ok(()),
-        _ => refuse(PlayError::NotDeployPhase),
-    }
 }
 
 impl Agent {
@@ -156,31 +122,32 @@ impl Agent {
         let game = game.get();
         let rules = {
             let g = game.lock();
-            check_deploying(&g, side)?;
+            g.may_deploy(side).map_err(err)?;
             g.rules().clone()
         };
         self.deploy_in(py, game, side, rules)
     }
 
     /// The action the agent chooses for ``side``, which must be the side to act; the
-    /// game is not changed. Returns a ``Move`` (the type ``Game.legal_moves`` gives).
-    /// Raises ``IllegalMoveError`` when ``side`` is not to act (or not in the game)
-    /// and during deployment or after the end.
+    /// game is not changed. Returns an ``Action`` (the type ``Game.legal_actions``
+    /// gives). Raises ``NotYourTurnError`` when ``side`` is not to act,
+    /// ``SideNotInGameError``, ``WrongPhaseError`` during deployment and
+    /// ``GameOverError`` after the end (all ``IllegalActionError``).
     fn choose(
         &self,
         py: Python<'_>,
         game: &Bound<'_, Game>,
         side: &Bound<'_, PyAny>,
-    ) -> PyResult<Move> {
+    ) -> PyResult<Action> {
         let side = side_arg(side)?;
         let game = game.get();
         let (info, rules) = {
             let g = game.lock();
-            check_to_act(&g, side)?;
+            g.may_act(side).map_err(err)?;
             (g.info_state(side), g.rules().clone())
         };
         let action = self.choose_in(py, info)?;
-        Ok(Move::of(action, &rules))
+        Ok(Action::of(action, &rules))
     }
 
     /// Lets the agent act for ``side`` if it has something to do now: deploy (the

@@ -165,8 +165,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PositionStringError", py.get_type::<PositionStringError>())?;
     m.add("RecordError", py.get_type::<RecordError>())?;
     m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
-    // The name of 0.1's development versions, kept for one release.
-    m.add("IllegalMoveError", py.get_type::<IllegalActionError>())?;
     m.add("NotYourTurnError", py.get_type::<NotYourTurnError>())?;
     m.add("WrongPhaseError", py.get_type::<WrongPhaseError>())?;
     m.add("GameOverError", py.get_type::<GameOverError>())?;

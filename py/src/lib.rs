@@ -2,7 +2,7 @@
 //! by the `junqi` package (`py/python/junqi`).
 //!
 //! Modules: [`errors`] (exceptions), [`enums`] (Side, PieceKind, …), [`board`],
-//! [`rules`] (RuleSet, resolve, resolve_attack, Resolution), [`game`] (Game, Move), [`report`] (Report, Event,
+//! [`rules`] (RuleSet, resolve, resolve_attack, Resolution), [`game`] (Game, Action), [`report`] (Report, Event,
 //! View, …), [`playouts`] (random_playouts), [`vector`] (VectorEnv), [`platform`] (levels and
 //! scoring), [`agent`] (Agent: players run by the engine).
 #![forbid(unsafe_code)]
@@ -31,7 +31,7 @@ fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<rules::RuleSet>()?;
     m.add_class::<rules::Resolution>()?;
     m.add_class::<game::Game>()?;
-    m.add_class::<game::Move>()?;
+    m.add_class::<game::Action>()?;
     m.add_class::<inference::Beliefs>()?;
     m.add_class::<report::Report>()?;
     m.add_class::<report::Event>()?;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::enums::{side_arg, EndReason, Outcome, Phase, PieceKind, RevealCause, Side};
+use crate::enums::{side_arg, EndReason, CombatOutcome, Phase, PieceKind, RevealCause, Side};
 
 pub fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
@@ -210,7 +210,7 @@ impl Event {
     /// The outcome of an attack or a strike (who left the board, not what the pieces
     /// were).
     #[getter]
-    fn outcome(&self) -> Option<Outcome> {
+    fn outcome(&self) -> Option<CombatOutcome> {
         match self.inner {
             junqi::Event::Attacked { outcome, .. } | junqi::Event::Struck { outcome, .. } => Some(outcome.into()),
             _ => None,
@@ -448,8 +448,15 @@ impl View {
 
     /// Plies in a row without a piece leaving the board.
     #[getter]
-    fn quiet_plies(&self) -> u32 {
-        self.inner.quiet_plies
+    fn no_capture_plies(&self) -> u32 {
+        self.inner.no_capture_plies
+    }
+
+    /// ``no_capture_plies`` under its name of development versions (deprecated).
+    #[getter]
+    fn quiet_plies(&self, py: Python<'_>) -> PyResult<u32> {
+        crate::game::deprecated(py, "View.quiet_plies", "View.no_capture_plies")?;
+        Ok(self.inner.no_capture_plies)
     }
 
     /// Every piece on the board, in point order; kinds only where the player knows them.

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
 use crate::board::Board;
-use crate::enums::{kind_arg, side_arg, Ability, Attack, Outcome, PieceKind, Side};
+use crate::enums::{kind_arg, side_arg, Ability, Attack, CombatOutcome, PieceKind, Side};
 use crate::errors::err;
 
 /// Reads a `rules` argument: a preset name, rule-set JSON text, a dict, or a `RuleSet`.
@@ -43,14 +43,14 @@ pub fn rule_sets() -> Vec<&'static str> {
 }
 
 /// The outcome of ``attacker`` attacking ``defender`` under a rule set, without a game.
-/// A kind the rule set's army does not have gives ``Outcome.ILLEGAL``.
+/// A kind the rule set's army does not have gives ``CombatOutcome.ILLEGAL``.
 #[pyfunction]
 #[pyo3(signature = (rules, attacker, defender))]
 pub fn resolve(
     rules: &Bound<'_, PyAny>,
     attacker: &Bound<'_, PyAny>,
     defender: &Bound<'_, PyAny>,
-) -> PyResult<Outcome> {
+) -> PyResult<CombatOutcome> {
     let rules = rules_arg(Some(rules))?;
     Ok(junqi::resolve(&rules, kind_arg(attacker)?, kind_arg(defender)?).into())
 }
@@ -62,7 +62,7 @@ pub fn resolve(
 pub struct Resolution {
     /// The combat table's outcome (as ``resolve`` gives it).
     #[pyo3(get)]
-    pub outcome: Outcome,
+    pub outcome: CombatOutcome,
     /// Whether the attacker leaves the board (``lose`` or ``both``, except for a
     /// bombarding ship; a missile whose target evades is spent too).
     #[pyo3(get)]
@@ -92,7 +92,7 @@ impl Resolution {
     fn __repr__(&self) -> String {
         let b = |v: bool| if v { "True" } else { "False" };
         format!(
-            "Resolution(outcome=Outcome.{}, attacker_leaves={}, defender_leaves={}, attacker_moves={})",
+            "Resolution(outcome=CombatOutcome.{}, attacker_leaves={}, defender_leaves={}, attacker_moves={})",
             self.outcome.name_str(),
             b(self.attacker_leaves),
             b(self.defender_leaves),
@@ -102,8 +102,8 @@ impl Resolution {
 }
 
 /// What ``attacker`` attacking ``defender`` in a given manner does under a rule set,
-/// without a game: the ``Outcome`` of ``resolve`` and its effect on both pieces. For
-/// example a gunboat's bombardment of a commander is ``Outcome.LOSE`` with nobody
+/// without a game: the ``CombatOutcome`` of ``resolve`` and its effect on both pieces. For
+/// example a gunboat's bombardment of a commander is ``CombatOutcome.LOSE`` with nobody
 /// leaving the board. ``attack`` is an ``Attack`` or its name (``"bombardment"``).
 #[pyfunction]
 #[pyo3(signature = (rules, attacker, defender, attack))]
@@ -206,16 +206,16 @@ impl RuleSet {
         self.inner.action_space()
     }
 
-    /// The action (a move, or a 翻棋 flip) with a given index in the action space.
-    fn action_at(&self, index: i64) -> PyResult<crate::game::Move> {
+    /// The action (a move, or a 翻棋 flip) with a given id in the action space.
+    fn action_at(&self, index: i64) -> PyResult<crate::game::Action> {
         let size = self.inner.action_space();
         usize::try_from(index)
             .ok()
-            .and_then(|i| junqi::Action::from_index(&self.inner, i).ok())
-            .map(|a| crate::game::Move::of(a, &self.inner))
+            .and_then(|i| junqi::Action::from_id(&self.inner, i).ok())
+            .map(|a| crate::game::Action::of(a, &self.inner))
             .ok_or_else(|| {
                 crate::errors::exception(junqi::ErrorKind::OutOfRange, format!(
-                    "action index {index} is outside the action space (0..{size})"
+                    "action id {index} is outside the action space (0..{size})"
                 ))
             })
     }
@@ -261,7 +261,7 @@ impl RuleSet {
     }
 
     /// The combat outcome of ``attacker`` attacking ``defender``.
-    fn resolve(&self, attacker: &Bound<'_, PyAny>, defender: &Bound<'_, PyAny>) -> PyResult<Outcome> {
+    fn resolve(&self, attacker: &Bound<'_, PyAny>, defender: &Bound<'_, PyAny>) -> PyResult<CombatOutcome> {
         Ok(self.inner.combat_outcome(kind_arg(attacker)?, kind_arg(defender)?).into())
     }
 

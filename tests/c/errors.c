@@ -200,19 +200,19 @@ int main(void) {
     CHECK(junqi_move_print(rules, mv, &s));
     EXPECT(strcmp(s, "a2-a6") == 0);
     junqi_string_free(s);
-    CHECK(junqi_move_index(rules, mv, &id));
+    CHECK(junqi_move_id(rules, mv, &id));
     uint32_t id_a2a6 = id;
     junqi_move back;
-    CHECK(junqi_move_from_index(rules, id, &back));
+    CHECK(junqi_move_from_id(rules, id, &back));
     EXPECT(back.from == mv.from && back.to == mv.to);
     EXPECT_STATUS(JUNQI_STATUS_INVALID_NOTATION, "a2a6", junqi_move_parse(rules, "a2a6", &mv));
     EXPECT_STATUS(JUNQI_STATUS_UNKNOWN_NAME, "q1", junqi_move_parse(rules, "a2-q1", &mv));
     EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "action space",
-                  junqi_move_from_index(rules, (uint32_t)space, &mv));
+                  junqi_move_from_id(rules, (uint32_t)space, &mv));
     junqi_move far = {0, 0};
     CHECK(junqi_point_parse(rules, "a1", &far.from));
     CHECK(junqi_point_parse(rules, "e12", &far.to));
-    EXPECT_STATUS(JUNQI_STATUS_INVALID_NOTATION, "a1-e12", junqi_move_index(rules, far, &id));
+    EXPECT_STATUS(JUNQI_STATUS_INVALID_NOTATION, "a1-e12", junqi_move_id(rules, far, &id));
     junqi_move off = {0, 999};
     EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "999", junqi_move_print(rules, off, &s));
     CHECK(junqi_action_parse(rules, "a2-a6", &point));
@@ -294,7 +294,7 @@ int main(void) {
     /* A legal South move, offered by North. */
     uint32_t *all = malloc(space * sizeof *all);
     CHECK(junqi_game_legal_action_ids(game, all, space, &len));
-    CHECK(junqi_move_from_index(rules, all[0], &mv));
+    CHECK(junqi_move_from_id(rules, all[0], &mv));
     free(all);
     char *legal = NULL;
     CHECK(junqi_move_print(rules, mv, &legal));

@@ -60,8 +60,8 @@ def test_choose_is_a_legal_move_and_repeats_with_the_seed() -> None:
     record = game.record()
     for spec in ["random", "greedy", TINY]:
         move = junqi.Agent(spec, seed=5).choose(game, side)
-        assert isinstance(move, junqi.Move)
-        assert move in game.legal_moves()
+        assert isinstance(move, junqi.Action)
+        assert move in game.legal_actions()
         assert junqi.Agent(spec, seed=5).choose(game, side) == move
     assert game.record() == record  # choosing changes nothing
 

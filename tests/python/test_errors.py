@@ -149,7 +149,7 @@ def test_moves_before_deployment() -> None:
     game = junqi.Game()
     with pytest.raises(junqi.WrongPhaseError, match="deployment phase"):
         game.play("a2-a3")
-    assert game.legal_moves() == [] and not any(game.action_mask())
+    assert game.legal_actions() == [] and not any(game.action_mask())
 
 
 def test_rules_errors() -> None:

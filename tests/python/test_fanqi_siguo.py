@@ -11,7 +11,7 @@ def test_fanqi_flip_events_and_armies() -> None:
     game = junqi.Game("fanqi", seed=3)
     assert game.phase == junqi.Phase.MOVE
     assert game.view("south").army is None
-    moves = game.legal_moves()
+    moves = game.legal_actions()
     assert len(moves) == 50 and all(m.is_flip for m in moves)
     first = moves[0]
     assert first.notation == f"flip {first.from_}" and first.to == first.from_
@@ -63,7 +63,7 @@ def test_siguo_time_outs_and_elimination() -> None:
             for _ in range(3):
                 game.play_id(game.legal_action_ids()[0])
     assert game.eliminated == [junqi.Side.SOUTH]
-    assert [e.reason for e in report.public if e.type == "eliminated"] == [junqi.EndReason.TIME_OUTS]
+    assert [e.reason for e in report.public if e.type == "eliminated"] == [junqi.EndReason.TIMEOUTS]
     view = game.view("north")
     assert all(p.owner != junqi.Side.SOUTH for p in view.pieces)
     assert game.to_act == junqi.Side.EAST

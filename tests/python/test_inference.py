@@ -14,7 +14,7 @@ def started(rules: str = "classic", seed: int = 1, plies: int = 40) -> junqi.Gam
     for _ in range(plies):
         if game.is_over:
             break
-        moves = game.legal_moves()
+        moves = game.legal_actions()
         game.play(moves[(seed * 7919 + game.ply) % len(moves)])
     return game
 

@@ -99,7 +99,7 @@ def test_resignation_waits_twenty_plies_with_the_platform_option() -> None:
 def test_new_presets_and_options() -> None:
     assert "siguo-2p" in junqi.rule_sets()
     assert junqi.RuleSet("siguo-2p").sides == [junqi.Side.SOUTH, junqi.Side.NORTH]
-    assert junqi.resolve("sanjun-hk", "fighter", "trap") == junqi.Outcome.WIN
+    assert junqi.resolve("sanjun-hk", "fighter", "trap") == junqi.CombatOutcome.WIN
     with pytest.raises(junqi.RulesError, match="open_after_deploy"):
         junqi.RuleSet({"extends": "fanqi", "name": "x", "options": {"open_after_deploy": True}})
     open_rules = {"extends": "classic", "name": "mingqi", "options": {"open_after_deploy": True}}

@@ -111,7 +111,7 @@ def test_random_games_to_the_end(name: str) -> None:
                 reactions += 1
                 # The owner of the submarine reacts: not the side that just attacked.
                 assert player != mover
-                moves = game.legal_moves()
+                moves = game.legal_actions()
                 assert moves and len({m.from_ for m in moves}) == 1
             else:
                 assert game.phase == Phase.MOVE
@@ -148,7 +148,7 @@ def test_sanjun_modern_plays_to_the_end_printing_views(capsys: pytest.CaptureFix
         player = game.to_act
         assert player is not None
         print(game.view(player))
-        game.play(game.legal_moves()[0])
+        game.play(game.legal_actions()[0])
     print(game.result)
     for side in game.rules.sides:
         print(game.view(side))
@@ -175,10 +175,10 @@ def reaction_game() -> junqi.Game:
     game.deploy("south", south)
     game.deploy("north", north)
 
-    def quiet_south_move() -> junqi.Move:
+    def quiet_south_move() -> junqi.Action:
         view = game.view("south")
         return next(
-            m for m in game.legal_moves()
+            m for m in game.legal_actions()
             if not game.board.is_air(m.from_) and view.piece_at(m.to) is None
         )
 
@@ -201,7 +201,7 @@ def test_a_reaction() -> None:
     assert game.phase == Phase.REACTION and game.to_act == Side.NORTH
     assert game.view("south").phase == Phase.REACTION
     assert game.view("north").to_act == Side.NORTH
-    steps = game.legal_moves()
+    steps = game.legal_actions()
     assert {m.from_ for m in steps} == {"a8"} and {m.to for m in steps} == {"a7", "b8", "a9"}
     assert [i for i, ok in enumerate(game.action_mask()) if ok] == game.legal_action_ids()
 
@@ -351,10 +351,10 @@ def test_a_repelled_recon_must_move_away() -> None:
     game.deploy("south", south)
     game.deploy("north", north)
 
-    def quiet_move(player: str) -> junqi.Move:
+    def quiet_move(player: str) -> junqi.Action:
         view = game.view(player)
         return next(
-            m for m in game.legal_moves()
+            m for m in game.legal_actions()
             if not game.board.is_air(m.from_) and view.piece_at(m.to) is None
         )
 
@@ -368,7 +368,7 @@ def test_a_repelled_recon_must_move_away() -> None:
     assert game.obligation("south") == "h10^" and game.obligation(Side.NORTH) is None
     game.play(quiet_move("north"))
     assert game.to_act == Side.SOUTH and game.obligation(Side.SOUTH) == "h10^"
-    moves = game.legal_moves()
+    moves = game.legal_actions()
     assert moves and {m.from_ for m in moves} == {"h10^"}
     assert not game.is_legal(elsewhere)
     with pytest.raises(junqi.IllegalActionError, match="must move away"):

@@ -25,7 +25,7 @@ pub(crate) fn playing(game: &junqi::Game, s: junqi::Side) -> Result<(), JsValue>
 
 /// A legal action as `{notation, id}`.
 pub(crate) fn action_json(action: junqi::Action, rules: &junqi::RuleSet) -> serde_json::Value {
-    serde_json::json!({"notation": action.to_notation(rules.board()), "id": action.index(rules)})
+    serde_json::json!({"notation": action.to_notation(rules.board()), "id": action.id(rules)})
 }
 
 impl Game {
@@ -121,9 +121,9 @@ impl Game {
     }
 
     /// Plies in a row without a piece leaving the board.
-    #[wasm_bindgen(getter, js_name = quietPlies)]
-    pub fn quiet_plies(&self) -> u32 {
-        self.inner.position().quiet_plies()
+    #[wasm_bindgen(getter, js_name = noCapturePlies)]
+    pub fn no_capture_plies(&self) -> u32 {
+        self.inner.position().no_capture_plies()
     }
 
     /// Whether the game is over.
@@ -282,7 +282,7 @@ impl Game {
     }
 
     /// What `player` may know, as an object: `{player, army, rules, phase, to_act,
-    /// ply, quiet_plies, pieces: [{point, owner, kind, arm}], events, result}` — an
+    /// ply, no_capture_plies, pieces: [{point, owner, kind, arm}], events, result}` — an
     /// enemy piece's `kind` is `null` unless the player was shown it.
     #[wasm_bindgen(unchecked_return_type = "View")]
     pub fn view(&self, player: &str) -> Result<JsValue, JsValue> {

@@ -55,7 +55,7 @@ export interface JunqiError extends Error { kind: ErrorKind; }
 /** One player's information set. */
 export interface View {
   player: Side; army: Side | null; rules: string; phase: string; to_act: Side | null;
-  ply: number; quiet_plies: number; pieces: ViewPiece[]; events: GameEvent[]; result: GameResult | null;
+  ply: number; no_capture_plies: number; pieces: ViewPiece[]; events: GameEvent[]; result: GameResult | null;
 }
 "#;
 

@@ -87,7 +87,7 @@ impl RuleSet {
     /// The notation of action id `id` (every id of the space has one).
     #[wasm_bindgen(js_name = actionAt)]
     pub fn action_at(&self, id: usize) -> Result<String, JsValue> {
-        let a = junqi::Action::from_index(&self.inner, id).map_err(err)?;
+        let a = junqi::Action::from_id(&self.inner, id).map_err(err)?;
         Ok(a.to_notation(self.inner.board()))
     }
 
@@ -95,7 +95,7 @@ impl RuleSet {
     #[wasm_bindgen(js_name = actionId)]
     pub fn action_id(&self, notation: &str) -> Result<usize, JsValue> {
         let a = junqi::Action::parse(self.inner.board(), notation).map_err(err)?;
-        a.index(&self.inner)
+        a.id(&self.inner)
             .ok_or_else(|| crate::err(junqi::NotationError::NotInActionSpace(notation.to_owned())))
     }
 

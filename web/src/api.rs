@@ -365,7 +365,7 @@ async fn action(
     change(&app, &id, &headers, &q, |table, side| {
         table.game.may_act(side)?;
         let action = match (req.id, &req.notation) {
-            (Some(i), None) => Action::from_index(table.game.rules(), i)?,
+            (Some(i), None) => Action::from_id(table.game.rules(), i)?,
             (None, Some(n)) => Action::parse(table.game.board(), n)?,
             _ => {
                 return Err(ApiError::bad_json(

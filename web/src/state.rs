@@ -106,7 +106,7 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
                     junqi::Action::Flip { at } => (board.name_of(at), None),
                     _ => ("", None),
                 };
-                json!({"id": a.index(rules), "notation": a.to_notation(board), "from": from, "to": to})
+                json!({"id": a.id(rules), "notation": a.to_notation(board), "from": from, "to": to})
             })
             .collect(),
         _ => Vec::new(),

@@ -844,7 +844,7 @@ async fn the_clock_times_out_and_the_core_ends_the_game() {
     assert_eq!(s["rules"], "classic-one-timeout");
     assert_eq!(s["clock"]["move_seconds"], 1);
     let over = until_over(&mut c, &g.id, Duration::from_secs(5)).await;
-    assert_eq!(over["result"]["reason"], "time_outs");
+    assert_eq!(over["result"]["reason"], "timeouts");
     assert_eq!(over["result"]["winners"], json!(["north"]));
     assert_eq!(over["clock"]["timeouts"]["south"], 1);
 }

@@ -28,7 +28,7 @@ use super::eval::{Evaluator, WIN};
 use super::greedy::{self, one_ply};
 use super::{Agent, AgentSpec, Budget, InfoState};
 use crate::action::Action;
-use crate::combat::{resolve, Outcome};
+use crate::combat::{resolve, CombatOutcome};
 use crate::piece::Side;
 use crate::position::{Phase, Position, MAX_PIECES};
 use crate::rng::Rng;
@@ -246,9 +246,9 @@ fn policy(eval: &Evaluator, pos: &Position, legal: &[Action], rng: &mut Rng) -> 
                 continue;
             }
             let gain = match resolve(rules, ka, kd) {
-                Outcome::Win if kd == crate::piece::PieceKind::Flag => WIN,
-                Outcome::Win => eval.value(kd),
-                Outcome::Both => eval.value(kd) - eval.value(ka),
+                CombatOutcome::Win if kd == crate::piece::PieceKind::Flag => WIN,
+                CombatOutcome::Win => eval.value(kd),
+                CombatOutcome::Both => eval.value(kd) - eval.value(ka),
                 _ => -1.0,
             };
             if gain > best_gain {

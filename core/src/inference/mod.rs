@@ -43,7 +43,7 @@ mod start;
 use std::sync::Arc;
 
 use crate::board::{Point, PointSet, Role, MAX_POINTS};
-use crate::combat::{Attack, Outcome};
+use crate::combat::{Attack, CombatOutcome};
 use crate::piece::{PieceKind, Side};
 use crate::position::{RevealCause, MAX_PIECES};
 use crate::record::PlayerRecord;
@@ -778,19 +778,19 @@ impl Beliefs {
     }
 
     /// The outcomes the referee may rule for `att` on `def` standing on `def_at`.
-    fn possible(&self, att: PieceKind, def: PieceKind, def_at: Point, observed: Outcome) -> bool {
+    fn possible(&self, att: PieceKind, def: PieceKind, def_at: Point, observed: CombatOutcome) -> bool {
         let opts = self.rules.options();
         let base = match self.rules.combat_outcome(att, def) {
-            Outcome::Illegal => Outcome::Repel,
+            CombatOutcome::Illegal => CombatOutcome::Repel,
             o => o,
         };
         if opts.hq_shelter
             && self.rules.board().role(def_at) == Role::Hq
             && !matches!(def, PieceKind::Mine | PieceKind::Flag)
         {
-            return observed == Outcome::Repel;
+            return observed == CombatOutcome::Repel;
         }
-        if opts.flag_guarded_by_mines && def == PieceKind::Flag && observed == Outcome::Repel {
+        if opts.flag_guarded_by_mines && def == PieceKind::Flag && observed == CombatOutcome::Repel {
             return true;
         }
         // `engineer_scouts: sacrifice`: the engineer is spent on all but mines and flags.
@@ -798,7 +798,7 @@ impl Beliefs {
             && opts.engineer_scouts == crate::rules::Scouting::Sacrifice
             && !matches!(def, PieceKind::Mine | PieceKind::Flag)
         {
-            return observed == Outcome::Lose;
+            return observed == CombatOutcome::Lose;
         }
         // `smallest_digs_mines`: an officer may take on a mine as its stand-in would (an
         // engineer digs, a bomb detonates) when it is its army's smallest piece and the
@@ -815,7 +815,7 @@ impl Beliefs {
         base == observed
     }
 
-    fn combat(&mut self, from: Point, to: Point, outcome: Outcome, struck: bool) {
+    fn combat(&mut self, from: Point, to: Point, outcome: CombatOutcome, struck: bool) {
         let rules = self.rules.clone();
         let board = rules.board();
         let Some(a) = self.slot_at(from) else {
@@ -919,7 +919,7 @@ impl Beliefs {
             self.removed[n] = a as u8;
         } else if res.attacker_moves
             && !(manner == Attack::Flight && board.is_air(to))
-            && (outcome == Outcome::Win || !self.occupied.contains(to))
+            && (outcome == CombatOutcome::Win || !self.occupied.contains(to))
         {
             self.relocate(a, to);
         }

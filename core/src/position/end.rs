@@ -3,7 +3,7 @@
 
 use crate::piece::{Side, SideSet};
 
-use super::{Eliminations, EndReason, GameResult, Phase, PlayError, Position, TimeOutOutcome};
+use super::{Eliminations, EndReason, GameResult, Phase, PlayError, Position, TimeoutOutcome};
 
 /// The players one action puts out, with why, each once (at most four).
 #[derive(Clone, Copy, Debug)]
@@ -55,7 +55,7 @@ impl Position {
         }
         let was_to_act = self.to_act() == Some(side);
         if self.eliminate(side, EndReason::Resignation, &mut report) {
-            self.quiet = 0;
+            self.no_capture = 0;
         }
         if self.phase == Phase::Move && was_to_act {
             self.advance_turn();
@@ -98,7 +98,7 @@ impl Position {
 
     /// The referee's time-out for the side to act: the turn passes; with
     /// `max_timeouts`, a side that reaches it is out.
-    pub fn time_out(&mut self) -> Result<TimeOutOutcome, PlayError> {
+    pub fn time_out(&mut self) -> Result<TimeoutOutcome, PlayError> {
         match self.phase {
             Phase::Deploy => return Err(PlayError::NotMovePhase),
             Phase::Over => return Err(PlayError::GameOver),
@@ -112,12 +112,12 @@ impl Position {
             let count = *count;
             let mut eliminated = Eliminations::default();
             if self.rules.options().max_timeouts.is_some_and(|m| count >= m) {
-                self.react_removed |= self.eliminate(side, EndReason::TimeOuts, &mut eliminated);
+                self.react_removed |= self.eliminate(side, EndReason::Timeouts, &mut eliminated);
             }
             if self.phase == Phase::Reaction {
                 self.finish_reaction(&mut eliminated);
             }
-            return Ok(TimeOutOutcome { side, count, eliminated, result: self.result });
+            return Ok(TimeoutOutcome { side, count, eliminated, result: self.result });
         }
         let side = self.rules.sides()[self.turn as usize];
         let count = &mut self.timeouts[side as usize];
@@ -126,10 +126,10 @@ impl Position {
         let mut eliminated = Eliminations::default();
         let mut removed = false;
         if self.rules.options().max_timeouts.is_some_and(|m| count >= m) {
-            removed = self.eliminate(side, EndReason::TimeOuts, &mut eliminated);
+            removed = self.eliminate(side, EndReason::Timeouts, &mut eliminated);
         }
         self.end_turn(removed, &mut eliminated);
-        Ok(TimeOutOutcome {
+        Ok(TimeoutOutcome {
             side,
             count,
             eliminated,
@@ -200,12 +200,12 @@ impl Position {
     /// side still in, and put out every side that has no legal move on its turn.
     pub(super) fn end_turn(&mut self, removed: bool, report: &mut Eliminations) {
         self.ply += 1;
-        self.quiet = if removed { 0 } else { self.quiet + 1 };
+        self.no_capture = if removed { 0 } else { self.no_capture + 1 };
         if self.phase == Phase::Over {
             return;
         }
         let limit = self.rules.options().no_capture_draw_plies;
-        if limit > 0 && self.quiet >= limit {
+        if limit > 0 && self.no_capture >= limit {
             self.finish(SideSet::EMPTY, EndReason::NoCaptureLimit);
             return;
         }
@@ -221,7 +221,7 @@ impl Position {
                 return;
             }
             if self.eliminate(side, EndReason::NoLegalMove, report) {
-                self.quiet = 0;
+                self.no_capture = 0;
             }
             if self.phase == Phase::Move {
                 self.advance_turn();

@@ -32,7 +32,7 @@ mod string;
 
 pub use string::{PositionStringError, MAX_POSITION_STRING};
 pub use outcome::{
-    Eliminations, EndReason, GameResult, MoveOutcome, Phase, PlayError, Reveal, RevealCause, SeenPiece, TimeOutOutcome,
+    Eliminations, EndReason, GameResult, ActionOutcome, Phase, PlayError, Reveal, RevealCause, SeenPiece, TimeoutOutcome,
     MAX_REVEALS,
 };
 
@@ -76,7 +76,7 @@ pub struct Position {
     turn: u8,
     phase: Phase,
     ply: u32,
-    quiet: u32,
+    no_capture: u32,
     result: Option<GameResult>,
 }
 
@@ -103,7 +103,7 @@ impl Position {
             turn: 0,
             phase: Phase::Deploy,
             ply: 0,
-            quiet: 0,
+            no_capture: 0,
             result: None,
         }
     }
@@ -299,8 +299,14 @@ impl Position {
     }
 
     /// Plies in a row without a piece leaving the board.
+    pub fn no_capture_plies(&self) -> u32 {
+        self.no_capture
+    }
+
+    /// [`Position::no_capture_plies`] under its name of development versions.
+    #[deprecated(since = "0.1.0", note = "the no-capture counter has one name: use `no_capture_plies`")]
     pub fn quiet_plies(&self) -> u32 {
-        self.quiet
+        self.no_capture
     }
 
     /// The result, once the game is over.
@@ -673,7 +679,7 @@ impl Position {
             && self.turn == other.turn
             && self.phase == other.phase
             && self.ply == other.ply
-            && self.quiet == other.quiet
+            && self.no_capture == other.no_capture
             && self.result == other.result
     }
 }

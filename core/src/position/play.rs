@@ -3,13 +3,13 @@
 
 use crate::action::Action;
 use crate::board::{Point, PointBits, PointSet, Role};
-use crate::combat::{resolution, Attack, Outcome};
+use crate::combat::{resolution, Attack, CombatOutcome};
 use crate::movegen::Mover;
 use crate::piece::{PieceKind, Side};
 use crate::rules::{Ability, Mobility, Scouting};
 
 use super::end::Losers;
-use super::{Eliminations, EndReason, MoveOutcome, Phase, PlayError, Position, Reveal, RevealCause, EMPTY, OFF_BOARD};
+use super::{Eliminations, EndReason, ActionOutcome, Phase, PlayError, Position, Reveal, RevealCause, EMPTY, OFF_BOARD};
 
 impl Position {
     /// The legal actions of the side to act, in a fixed order (by start point, then
@@ -237,7 +237,7 @@ impl Position {
 
     /// Plays an action of the side to act. An illegal action is refused with the reason
     /// and leaves the position unchanged.
-    pub fn play(&mut self, action: Action) -> Result<MoveOutcome, PlayError> {
+    pub fn play(&mut self, action: Action) -> Result<ActionOutcome, PlayError> {
         self.check(action)?;
         Ok(self.play_unchecked(action))
     }
@@ -246,7 +246,7 @@ impl Position {
     ///
     /// Playing an illegal action this way leaves the position consistent but not one
     /// the rules could reach; debug builds assert legality.
-    pub fn play_unchecked(&mut self, action: Action) -> MoveOutcome {
+    pub fn play_unchecked(&mut self, action: Action) -> ActionOutcome {
         debug_assert!(self.check(action).is_ok(), "play_unchecked: illegal {action:?}");
         let (from, to) = match action {
             Action::Move { from, to } => (from, to),
@@ -263,7 +263,7 @@ impl Position {
         self.obliged[army as usize] = EMPTY;
         let rules = self.rules.clone();
         let board = rules.board();
-        let mut out = MoveOutcome::new(side, from, to, att_kind);
+        let mut out = ActionOutcome::new(side, from, to, att_kind);
         let manner = crate::movegen::manner(self, from, to, att_kind);
         out.struck = matches!(manner, Attack::Strike | Attack::Bombardment);
         let flying = rules.mobility(att_kind) == Mobility::Fly;
@@ -357,11 +357,11 @@ impl Position {
             removed = true;
         } else if res.attacker_moves
             && !(manner == Attack::Flight && board.is_air(to))
-            && (outcome == Outcome::Win || self.is_empty_at(to))
+            && (outcome == CombatOutcome::Win || self.is_empty_at(to))
         {
             self.relocate(att, to);
         }
-        if flying && outcome == Outcome::Repel {
+        if flying && outcome == CombatOutcome::Repel {
             self.obliged[army as usize] = att;
         }
         let mut n = 0;
@@ -400,7 +400,7 @@ impl Position {
         }
         self.eliminate_together(losers.as_slice(), &mut out.eliminated);
         // A submarine that evaded steps away first, if the rule set asks for it and it can.
-        if outcome == Outcome::Evade
+        if outcome == CombatOutcome::Evade
             && rules.options().evade_step
             && self.phase == Phase::Move
             && !self.evasion_steps(def_at).is_empty()
@@ -418,7 +418,7 @@ impl Position {
 
     /// `open_play` (密布明战法): both pieces of a combat — each given as its id and
     /// point — are shown to every player. Every path that ends a combat calls this.
-    fn open_play_reveal(&mut self, out: &mut MoveOutcome, (att, from): (u8, Point), (def, def_at): (u8, Point)) {
+    fn open_play_reveal(&mut self, out: &mut ActionOutcome, (att, from): (u8, Point), (def, def_at): (u8, Point)) {
         if !self.rules.options().open_play {
             return;
         }
@@ -430,12 +430,12 @@ impl Position {
     }
 
     /// The reacting submarine steps away; then the interrupted turn ends.
-    pub(super) fn evasion_step(&mut self, from: Point, to: Point) -> MoveOutcome {
+    pub(super) fn evasion_step(&mut self, from: Point, to: Point) -> ActionOutcome {
         let id = self.react;
         let slot = self.slots[id as usize];
         let player = self.player_of(slot.owner).unwrap_or(slot.owner);
         self.relocate(id, to);
-        let mut out = MoveOutcome::new(player, from, to, slot.kind);
+        let mut out = ActionOutcome::new(player, from, to, slot.kind);
         out.reaction = true;
         self.finish_reaction(&mut out.eliminated);
         out.result = self.result;
@@ -471,7 +471,7 @@ impl Position {
 
     /// Turns the face-down piece on `at` face up for everyone; the first flip gives the
     /// flipping player that piece's army and the other player the other army.
-    pub(super) fn flip(&mut self, at: Point) -> MoveOutcome {
+    pub(super) fn flip(&mut self, at: Point) -> ActionOutcome {
         let side = self.rules.sides()[self.turn as usize];
         let id = self.cells[at.index()];
         let slot = self.slots[id as usize];
@@ -488,7 +488,7 @@ impl Position {
                 self.armies[p as usize] = free.next();
             }
         }
-        let mut out = MoveOutcome::new(side, at, at, slot.kind);
+        let mut out = ActionOutcome::new(side, at, at, slot.kind);
         out.flipped = true;
         out.armies_assigned = armies_assigned;
         // A flip is progress for the draw rule, like a capture.

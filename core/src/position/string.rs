@@ -4,7 +4,7 @@
 //! `docs/position-strings.md`:
 //!
 //! ```text
-//! <rules> <pieces> <phase> <turn> <ply> <quiet> [<key>=<value> ...]
+//! <rules> <pieces> <phase> <turn> <ply> <no_capture> [<key>=<value> ...]
 //! ```
 //!
 //! `pieces` is `-` or a comma-separated list of `<point>=<owner><kind><marks>` in board
@@ -255,7 +255,7 @@ impl Position {
             self.phase.name(),
             letter(sides[(self.turn as usize).min(sides.len() - 1)]),
             self.ply,
-            self.quiet
+            self.no_capture
         );
         if self.phase == Phase::Deploy {
             let _ = write!(out, " deployed={}", or_dash(letters(self.deployed)));
@@ -520,7 +520,7 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
     }
     let mut pos = Position::new(rules.clone());
     pos.ply = ply;
-    pos.quiet = quiet;
+    pos.no_capture = quiet;
     pos.turn = side_idx(turn) as u8;
     if let Some(t) = out_t {
         pos.out = parse_sides(&rules, t)?;

@@ -6,7 +6,7 @@ A quick tour::
     game = junqi.Game("classic", seed=1)
     game.deploy_random("south")
     game.deploy_random("north")
-    report = game.play(game.legal_moves()[0])
+    report = game.play(game.legal_actions()[0])
     print(game.view("north"))          # North's information set, enemy kinds hidden
 
 The engine itself is Rust (``junqi._junqi``); this package re-exports it. See
@@ -21,6 +21,9 @@ environment) and ``junqi.openspiel`` (every rule set registered as a pyspiel gam
 ``"greedy"``, ``"search:1"`` … ``"search:5"``); ``junqi.agents`` has it with helpers
 (``play``: a whole game between agents).
 """
+
+import warnings
+from typing import Any
 
 from ._junqi import (
     Agent,
@@ -45,12 +48,11 @@ from ._junqi import (
     Event,
     Game,
     GameResult,
-    IllegalMoveError,
     JunqiError,
     Level,
-    Move,
+    Action,
     NotationError,
-    Outcome,
+    CombatOutcome,
     Phase,
     PieceKind,
     PlatformError,
@@ -105,12 +107,11 @@ __all__ = [
     "Event",
     "Game",
     "GameResult",
-    "IllegalMoveError",
     "JunqiError",
     "Level",
-    "Move",
+    "Action",
     "NotationError",
-    "Outcome",
+    "CombatOutcome",
     "Phase",
     "PieceKind",
     "PlatformError",
@@ -141,3 +142,19 @@ __all__ = [
     "resolve_attack",
     "rule_sets",
 ]
+
+
+_DEPRECATED = {
+    "Move": ("Action", Action),
+    "IllegalMoveError": ("IllegalActionError", IllegalActionError),
+    "Outcome": ("CombatOutcome", CombatOutcome),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The names of development versions, kept for one release with a warning."""
+    if name in _DEPRECATED:
+        new, value = _DEPRECATED[name]
+        warnings.warn(f"junqi.{name} is deprecated: use junqi.{new}", DeprecationWarning, stacklevel=2)
+        return value
+    raise AttributeError(f"module 'junqi' has no attribute {name!r}")
