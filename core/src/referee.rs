@@ -321,6 +321,13 @@ pub struct View {
     pub ply: u32,
     /// Plies in a row without a piece leaving the board.
     pub no_capture_plies: u32,
+    /// The sides that have deployed (public).
+    pub deployed: SideSet,
+    /// The sides that are out of the game: resigned, beaten or timed out in 四国
+    /// (public). A front end shows "out" from this, never from the pieces.
+    pub eliminated: SideSet,
+    /// Each side's time-outs so far, by side index (public).
+    pub timeouts: [u8; 4],
     /// Every piece on the board; kinds only where the player knows them.
     pub pieces: Vec<SeenPiece>,
     /// The player's event log (public events and its own private ones).
@@ -330,8 +337,10 @@ pub struct View {
 }
 
 impl View {
-    /// The view as JSON: `{"player", "army", "rules", "phase", "to_act", "ply",
-    /// "no_capture_plies", "pieces", "events", "result"}`.
+    /// The view as JSON: `{"player", "army", "rules", "sides", "phase", "to_act",
+    /// "ply", "no_capture_plies", "deployed", "eliminated", "timeouts", "pieces",
+    /// "events", "result"}` (`"sides"`: the rule set's sides in turn order;
+    /// `"timeouts"`: `{side: count}` for each of them).
     pub fn to_json(&self, rules: &RuleSet) -> Value {
         let mut json = self.state_json(rules);
         json["events"] = self.events.iter().map(|e| e.to_json(rules.board())).collect();
@@ -355,10 +364,14 @@ impl View {
             "player": self.player,
             "army": self.army,
             "rules": rules.name(),
+            "sides": rules.sides(),
             "phase": self.phase,
             "to_act": self.to_act,
             "ply": self.ply,
             "no_capture_plies": self.no_capture_plies,
+            "deployed": self.deployed,
+            "eliminated": self.eliminated,
+            "timeouts": rules.sides().iter().map(|&s| (s.name().to_owned(), Value::from(self.timeouts[s as usize]))).collect::<serde_json::Map<_, _>>(),
             "pieces": self.pieces.iter().map(|p| json!({
                 "point": board.name_of(p.point), "owner": p.owner, "kind": p.kind, "arm": p.arm
             })).collect::<Vec<_>>(),
@@ -984,6 +997,9 @@ impl Game {
             to_act: self.position.to_act(),
             ply: self.position.ply(),
             no_capture_plies: self.position.no_capture_plies(),
+            deployed: self.position.deployed(),
+            eliminated: self.position.eliminated(),
+            timeouts: Side::ALL.map(|s| self.position.timeouts(s)),
             pieces: self.position.view_pieces(player),
             events: self.logs[player as usize].clone(),
             result: self.position.result(),
@@ -1031,6 +1047,9 @@ impl Game {
             to_act: first.to_act,
             ply: first.ply,
             no_capture_plies: first.no_capture_plies,
+            deployed: first.deployed,
+            eliminated: first.eliminated,
+            timeouts: first.timeouts,
             pieces,
             events: public_events(&logs),
             result: first.result,

@@ -45,6 +45,13 @@ impl GameResult {
         self.inner.is_draw()
     }
 
+    /// The reward of ``side`` at the end: +1 to each winner (a team wins whole), -1 to
+    /// every other side, 0 to all for a draw — the engine's one reward rule, as in
+    /// ``VectorEnv`` and the RL adapters.
+    fn reward(&self, side: &Bound<'_, PyAny>) -> PyResult<f32> {
+        Ok(self.inner.reward(crate::enums::side_arg(side)?))
+    }
+
     /// The result as a dict: ``{"winners": ["south"], "reason": "flag_captured"}``.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         json_loads(py, &serde_json::to_string(&self.inner).expect("a result serialises"))
@@ -438,6 +445,24 @@ impl View {
     #[getter]
     fn to_act(&self) -> Option<Side> {
         self.inner.to_act.map(Into::into)
+    }
+
+    /// The sides that have deployed (public).
+    #[getter]
+    fn deployed(&self) -> Vec<Side> {
+        self.inner.deployed.iter().map(Into::into).collect()
+    }
+
+    /// The sides that are out of the game (public): resigned, beaten or timed out.
+    #[getter]
+    fn eliminated(&self) -> Vec<Side> {
+        self.inner.eliminated.iter().map(Into::into).collect()
+    }
+
+    /// Each side's time-outs so far, ``{side: count}`` for the rule set's sides.
+    #[getter]
+    fn timeouts(&self) -> std::collections::HashMap<Side, u8> {
+        self.rules.sides().iter().map(|&s| (s.into(), self.inner.timeouts[s as usize])).collect()
     }
 
     /// Plies played.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import pathlib
 import re
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -32,7 +32,22 @@ def test_each_kind_has_its_documented_exception() -> None:
     assert issubclass(junqi.JunqiError, ValueError)
     for name in ("NotYourTurnError", "WrongPhaseError", "GameOverError", "SideNotInGameError"):
         assert issubclass(getattr(junqi, name), junqi.IllegalActionError)
-    assert junqi.IllegalMoveError is junqi.IllegalActionError  # the old name, for one release
+
+
+def test_names_of_development_versions_warn_and_still_work() -> None:
+    game = junqi.Game.random_start("classic", 1)
+    old_and_new: list[tuple[Callable[[], object], object]] = [
+        (lambda: junqi.IllegalMoveError, junqi.IllegalActionError),
+        (lambda: junqi.Move, junqi.Action),
+        (lambda: junqi.Outcome, junqi.CombatOutcome),
+        (game.legal_moves, game.legal_actions()),
+        (lambda: game.parse_move("a2-a3"), game.parse_action("a2-a3")),
+        (lambda: game.quiet_plies, game.no_capture_plies),
+        (lambda: game.view("south").quiet_plies, game.view("south").no_capture_plies),
+    ]
+    for old, new in old_and_new:
+        with pytest.warns(DeprecationWarning, match="deprecated: use"):
+            assert old() == new
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 import pytest
 
 import junqi
-from junqi import Ability, Arm, EndReason, Event, Outcome, Phase, PieceKind, RevealCause, Side
+from junqi import Ability, Arm, EndReason, Event, CombatOutcome, Phase, PieceKind, RevealCause, Side
 
 SANJUN = ["sanjun-modern", "sanjun-hk", "sanjun-book", "sanjun-forum"]
 
@@ -194,7 +194,7 @@ def test_a_reaction() -> None:
     assert game.phase == Phase.MOVE and game.to_act == Side.SOUTH
     report = game.play("a1^-a8^")  # the fighter attacks the submarine below a8^
     attacked, due = report.public
-    assert attacked.type == "attacked" and attacked.outcome == Outcome.EVADE
+    assert attacked.type == "attacked" and attacked.outcome == CombatOutcome.EVADE
     assert (attacked.from_, attacked.to) == ("a1^", "a8^")
     assert due.type == "reaction_due" and due.player == Side.NORTH and due.point == "a8"
     assert repr(due) == "<Event reaction_due: north must step the submarine on a8 away>"
@@ -275,21 +275,21 @@ def test_resolve_attack() -> None:
     # A gunboat's bombardment of a commander: the gunboat loses, and nothing happens.
     r = junqi.resolve_attack("sanjun-modern", "gunboat", "commander", junqi.Attack.BOMBARDMENT)
     assert isinstance(r, junqi.Resolution)
-    assert r.outcome == Outcome.LOSE
+    assert r.outcome == CombatOutcome.LOSE
     assert not r.attacker_leaves and not r.defender_leaves and not r.attacker_moves
     assert repr(r) == (
-        "Resolution(outcome=Outcome.LOSE, attacker_leaves=False, defender_leaves=False,"
+        "Resolution(outcome=CombatOutcome.LOSE, attacker_leaves=False, defender_leaves=False,"
         " attacker_moves=False)"
     )
     # The same attack made by moving would cost the attacker.
     moved = junqi.resolve_attack(rules, PieceKind.GUNBOAT, PieceKind.COMMANDER, "move")
-    assert moved.outcome == Outcome.LOSE and moved.attacker_leaves
+    assert moved.outcome == CombatOutcome.LOSE and moved.attacker_leaves
     # A fort's strike on a cruiser: the cruiser leaves, the fort stays put.
     r = junqi.resolve_attack(rules, PieceKind.FORT, "cruiser", "strike")
     assert r.defender_leaves and not r.attacker_moves and not r.attacker_leaves
     # A battleship landing onto an infantry wins and moves in.
     r = junqi.resolve_attack(rules, "battleship", "infantry", junqi.Attack.MOVE)
-    assert r.outcome == Outcome.WIN and r.defender_leaves and r.attacker_moves
+    assert r.outcome == CombatOutcome.WIN and r.defender_leaves and r.attacker_moves
     assert not r.attacker_leaves
     # Equal resolutions compare and hash equal; the method agrees with the function.
     same = rules.resolve_attack("battleship", "infantry", "MOVE")
@@ -301,7 +301,7 @@ def test_resolve_attack() -> None:
                 assert junqi.resolve_attack(rules, a, d, attack).outcome == junqi.resolve(rules, a, d)
     # Resolutions are frozen.
     with pytest.raises(AttributeError):
-        r.outcome = Outcome.LOSE  # type: ignore[misc]
+        r.outcome = CombatOutcome.LOSE  # type: ignore[misc]
 
 
 def test_resolve_attack_bad_arguments() -> None:
@@ -363,7 +363,7 @@ def test_a_repelled_recon_must_move_away() -> None:
     assert game.obligation("south") is None
     elsewhere = quiet_move("south")  # an ordinary move of another South piece
     (attacked,) = game.play("i10^-h10^").public  # the recon attacks the trap below h10^
-    assert attacked.type == "attacked" and attacked.outcome == Outcome.REPEL
+    assert attacked.type == "attacked" and attacked.outcome == CombatOutcome.REPEL
     # The recon stays above the trap; from South's next turn on it must move away.
     assert game.obligation("south") == "h10^" and game.obligation(Side.NORTH) is None
     game.play(quiet_move("north"))

@@ -54,8 +54,9 @@ export type ErrorKind =
 export interface JunqiError extends Error { kind: ErrorKind; }
 /** One player's information set. */
 export interface View {
-  player: Side; army: Side | null; rules: string; phase: string; to_act: Side | null;
-  ply: number; no_capture_plies: number; pieces: ViewPiece[]; events: GameEvent[]; result: GameResult | null;
+  player: Side; army: Side | null; rules: string; sides: Side[]; phase: string; to_act: Side | null;
+  ply: number; no_capture_plies: number; deployed: Side[]; eliminated: Side[]; timeouts: { [side: string]: number };
+  pieces: ViewPiece[]; events: GameEvent[]; result: GameResult | null;
 }
 "#;
 

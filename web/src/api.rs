@@ -117,8 +117,14 @@ fn reply(
     Json(state_json(table, viewer, &handle.connected(), wants_svg(q))).into_response()
 }
 
+/// The presets, and each one's seats (its sides in turn order), so that a page offers
+/// the seats the core decides.
 async fn presets() -> Json<Value> {
-    Json(json!({"presets": RuleSet::preset_names()}))
+    let sides: Map<String, Value> = RuleSet::preset_names()
+        .into_iter()
+        .filter_map(|name| RuleSet::preset(name).ok().map(|r| (name.to_owned(), json!(r.sides()))))
+        .collect();
+    Json(json!({"presets": RuleSet::preset_names(), "sides": sides}))
 }
 
 #[derive(Deserialize)]

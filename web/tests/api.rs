@@ -903,7 +903,7 @@ async fn fanqi_flips_and_has_no_deployment() {
     let g = create(&mut c, r#"{"rules": "fanqi"}"#).await;
     let tokens = seats(&g);
     let s = state(&mut c, &g.id, Some(&g.tokens["south"]), true).await;
-    assert_eq!(s["phase"], "play");
+    assert_eq!(s["phase"], "move");
     assert_no_leak(&server, &g.id, Some(Side::South), &s);
     assert!(s["legal"]
         .as_array()

@@ -11,7 +11,17 @@ STRIKE_RANGE: int
 
 __all__ = [
     "Agent",
-    "AgentError",
+    "BufferTooSmallError",
+    "ERROR_KINDS",
+    "GameOverError",
+    "IllegalActionError",
+    "JsonError",
+    "NotYourTurnError",
+    "OutOfRangeError",
+    "SideNotInGameError",
+    "UnknownNameError",
+    "WrongGameError",
+    "WrongPhaseError",
     "Ability",
     "Arm",
     "Attack",
@@ -93,8 +103,6 @@ class RecordError(JunqiError):
 
 class IllegalActionError(JunqiError):
     """An action the rules do not allow now (the game is left unchanged)."""
-
-IllegalMoveError = IllegalActionError
 
 class NotYourTurnError(IllegalActionError):
     """A side acted when another side is to act (the game is left unchanged)."""
@@ -246,7 +254,7 @@ class EndReason:
     NO_CAPTURE_LIMIT: ClassVar[EndReason]
     RESIGNATION: ClassVar[EndReason]
     AGREEMENT: ClassVar[EndReason]
-    TIME_OUTS: ClassVar[EndReason]
+    TIMEOUTS: ClassVar[EndReason]
     NO_MOVABLE_PIECES: ClassVar[EndReason]
     COMMANDER_CAPTURED: ClassVar[EndReason]
     MUTUAL_ELIMINATION: ClassVar[EndReason]
@@ -653,6 +661,8 @@ class GameResult:
     def reason(self) -> EndReason: ...
     @property
     def is_draw(self) -> bool: ...
+    def reward(self, side: _SideArg) -> float:
+        """+1 to each winner, -1 to every other side, 0 to all for a draw."""
     def to_dict(self) -> dict[str, Any]: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
@@ -751,6 +761,12 @@ class View:
     @property
     def quiet_plies(self) -> int:
         """Deprecated: ``no_capture_plies``."""
+    @property
+    def deployed(self) -> list[Side]: ...
+    @property
+    def eliminated(self) -> list[Side]: ...
+    @property
+    def timeouts(self) -> dict[Side, int]: ...
     @property
     def pieces(self) -> list[SeenPiece]: ...
     @property

@@ -49,21 +49,13 @@ def new_game(
 
 
 def team_rewards(rules: RuleSet, game: Game) -> dict[Side, float]:
-    """The terminal reward of every seat of a finished game.
-
-    +1 to every seat of the winning team (siguo's partners share, an eliminated seat
-    included), -1 to every other seat, 0 to everyone for a draw.
+    """The terminal reward of every seat of a finished game (0 to all while it goes on):
+    the core's one reward rule, ``GameResult.reward`` — +1 to every seat of the winning
+    team (siguo's partners share, an eliminated seat included), -1 to every other seat,
+    0 to everyone for a draw.
     """
     result = game.result
-    if result is None or result.is_draw or not result.winners:
-        return {side: 0.0 for side in rules.sides}
-    winners = set(result.winners)
-    rewards: dict[Side, float] = {}
-    for side in rules.sides:
-        team = rules.team_of(side)
-        won = side in winners or any(mate in winners for mate in team)
-        rewards[side] = 1.0 if won else -1.0
-    return rewards
+    return {side: 0.0 if result is None else result.reward(side) for side in rules.sides}
 
 
 def observation_space(rules: RuleSet) -> spaces.Dict:
