@@ -605,6 +605,11 @@ impl Position {
         let slot = &mut self.slots[id as usize];
         let at = Point(slot.at);
         slot.at = OFF_BOARD;
+        // A plane that owed a move away and leaves the board owes nothing any more.
+        let owed = &mut self.obliged[slot.owner as usize];
+        if *owed == id {
+            *owed = EMPTY;
+        }
         if self.cells[at.index()] == id {
             self.arm_occ[slot.kind.arm() as usize].remove(at);
             self.cells[at.index()] = EMPTY;
