@@ -1,7 +1,7 @@
 //! Combat: the outcome of one piece attacking another.
 //!
 //! The table is data (the `combat` list of a rule set, first matching entry wins) and is
-//! compiled into a dense kind × kind matrix when the rule set loads, so [`resolve`] is
+//! compiled into a dense kind × kind matrix when the rule set loads, so [`resolve`](crate::resolve) is
 //! one lookup.
 
 use crate::names::named_enum;
@@ -10,7 +10,6 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::piece::PieceKind;
-use crate::rules::RuleSet;
 
 named_enum! {
     /// The outcome of an attack, from the attacker's point of view.
@@ -51,22 +50,6 @@ impl fmt::Display for CombatOutcome {
     }
 }
 
-/// Resolves `attacker` attacking `defender` under a rule set, without a game.
-///
-/// A kind that is not part of the rule set's army gives [`CombatOutcome::Illegal`].
-///
-/// ```
-/// use junqi::{resolve, CombatOutcome, PieceKind::*, RuleSet};
-/// let rules = RuleSet::preset("classic").unwrap();
-/// assert_eq!(resolve(&rules, Commander, ArmyCommander), CombatOutcome::Win);
-/// assert_eq!(resolve(&rules, Engineer, Mine), CombatOutcome::Win);
-/// assert_eq!(resolve(&rules, Commander, Mine), CombatOutcome::Lose);
-/// assert_eq!(resolve(&rules, Bomb, Commander), CombatOutcome::Both);
-/// ```
-pub fn resolve(rules: &RuleSet, attacker: PieceKind, defender: PieceKind) -> CombatOutcome {
-    rules.combat_outcome(attacker, defender)
-}
-
 named_enum! {
     /// How an attack is made (海陆空三军棋). The outcome is always the table's; who leaves
     /// the board and who moves depend on the manner too.
@@ -96,46 +79,6 @@ pub struct Resolution {
     /// The attacker ends on the defender's place: a mover or a missile that wins, and a
     /// plane that is repelled by a surface piece (it stays above its target).
     pub attacker_moves: bool,
-}
-
-/// Resolves an attack made in a given manner, without a game: the outcome of
-/// [`resolve`] and what it does to both pieces.
-///
-/// ```
-/// use junqi::{resolve_attack, Attack, CombatOutcome, PieceKind::*, RuleSet};
-/// let rules = RuleSet::preset("sanjun-modern").unwrap();
-/// // A gunboat's bombardment of a commander: the gunboat loses, and nothing happens.
-/// let r = resolve_attack(&rules, Gunboat, Commander, Attack::Bombardment);
-/// assert_eq!(r.outcome, CombatOutcome::Lose);
-/// assert!(!r.attacker_leaves && !r.defender_leaves);
-/// // A fort's strike on a cruiser: the cruiser leaves, the fort stays put.
-/// let r = resolve_attack(&rules, Fort, Cruiser, Attack::Strike);
-/// assert!(r.defender_leaves && !r.attacker_moves);
-/// // A battleship landing onto a harbour mouth held by an infantry wins and moves in.
-/// let r = resolve_attack(&rules, Battleship, Infantry, Attack::Move);
-/// assert!(r.defender_leaves && r.attacker_moves);
-/// ```
-pub fn resolve_attack(rules: &RuleSet, attacker: PieceKind, defender: PieceKind, attack: Attack) -> Resolution {
-    resolution(rules, attacker, rules.combat_outcome(attacker, defender), attack)
-}
-
-/// The effect of an outcome for an attack made in a given manner.
-pub(crate) fn resolution(rules: &RuleSet, attacker: PieceKind, outcome: CombatOutcome, attack: Attack) -> Resolution {
-    use crate::rules::{Ability, Mobility};
-    let attacker_leaves = match outcome {
-        CombatOutcome::Lose | CombatOutcome::Both => attack != Attack::Bombardment,
-        CombatOutcome::Evade => rules.has_ability(attacker, Ability::Flight),
-        _ => false,
-    };
-    let moving = matches!(attack, Attack::Move | Attack::Flight);
-    Resolution {
-        outcome,
-        attacker_leaves,
-        defender_leaves: outcome.defender_leaves(),
-        attacker_moves: moving
-            && (outcome == CombatOutcome::Win
-                || outcome == CombatOutcome::Repel && attack == Attack::Move && rules.mobility(attacker) == Mobility::Fly),
-    }
 }
 
 /// What one entry of a combat table says.

@@ -77,6 +77,38 @@ impl std::fmt::Display for ErrorKind {
     }
 }
 
+/// Anything a [`crate::Game`] method can refuse.
+///
+/// Its `Debug` form is its message (as for every error type of the crate), so that
+/// `fn main() -> Result<(), GameError>`, `?` into `Box<dyn Error>` and `unwrap` print
+/// the reason in words rather than the variants (match on the variants to tell the
+/// errors apart).
+///
+/// ```
+/// let mut game = junqi::Game::new("classic", 1).unwrap();
+/// let err = game.play_notation("a2-a6").unwrap_err();
+/// assert_eq!(format!("{err:?}"), err.to_string());
+/// assert!(err.to_string().starts_with("the game is in the deployment phase"));
+/// ```
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The rule set could not be loaded.
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// A setup is not a legal deployment.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// Text that is not an action.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// An action the rules do not allow now.
+    #[error(transparent)]
+    Play(#[from] PlayError),
+    /// A record that cannot be read or does not replay.
+    #[error("invalid record: {0}")]
+    Record(String),
+}
+
 /// An error of the engine: a message in words (its `Display`) and an [`ErrorKind`].
 ///
 /// Implemented by every error type of the crate; the layers around the core convert
@@ -103,7 +135,6 @@ use crate::board::BoardError;
 use crate::inference::SampleError;
 use crate::platform::PlatformError;
 use crate::position::{PlayError, PositionStringError};
-use crate::referee::GameError;
 use crate::render::SvgOptionsError;
 use crate::rules::RulesError;
 use crate::setup::SetupError;

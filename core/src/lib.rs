@@ -114,12 +114,22 @@
 //! ```
 //!
 //! ## Modules
-//! - [`piece`]: kinds, classes, sides · [`board`]: geometry · [`rules`]: rule sets ·
-//!   [`combat`]: outcomes · [`setup`]: deployment · [`action`]: actions and notation ·
-//!   [`position`]: state, movement and play · [`referee`]: games, events, views ·
-//!   [`record`]: records · [`render`]: SVG pictures of boards and views ·
-//!   [`agent`]: players that act from one player's information · [`rng`]: the seeded generator · [`platform`]: surrender, escape, scoring, levels
-//!   and ratings around a game (the QQ platform, docs/sources.md#qq-rules).
+//! From the ground up (each uses only those above it, but for the root's re-exports):
+//! - [`limits`]: size limits · [`rng`]: the seeded generators · [`error`]: the kinds of
+//!   refusal every layer translates · `names`: enums' names, declared once ·
+//!   [`piece`]: kinds, classes, sides, arms
+//! - [`board`]: geometry, points and point sets · [`combat`]: outcomes and combat
+//!   tables · [`rules`]: rule sets, and combat under one · [`setup`]: deployment ·
+//!   [`action`]: actions, notation and ids
+//! - [`position`]: the bare state, movement, play, the end, position strings
+//! - [`record`]: records · [`referee`]: games, events, reports, views
+//! - [`inference`]: what a player can deduce, beliefs, observations ·
+//!   [`agent`]: players that act from one player's information · [`render`]: SVG
+//!   and text pictures of boards and views · [`vector`]: many games at once for
+//!   reinforcement learning · [`platform`]: surrender, escape, scoring, levels and
+//!   ratings around a game (the QQ platform, docs/sources.md#qq-rules) ·
+//!   [`protocol`]: the line protocol for engines, matches and the bridge to the web
+//!   referee
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -130,7 +140,6 @@ pub mod combat;
 pub mod error;
 pub mod inference;
 pub mod limits;
-mod movegen;
 mod names;
 pub mod piece;
 pub mod platform;
@@ -149,7 +158,7 @@ pub use agent::{Agent, AgentError, AgentSpec, InfoState};
 pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, PointSetIter, Role, STRIKE_RANGE};
 pub use inference::{Beliefs, KindSet, ObservationSpec, Observer, Sample, SampleError, Turn};
 pub use error::{Error, ErrorKind};
-pub use combat::{resolve, resolve_attack, Attack, CombatOutcome, Resolution};
+pub use combat::{Attack, CombatOutcome, Resolution};
 pub use piece::{Arm, PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
 pub use position::{
     Eliminations, EndReason, GameResult, ActionOutcome, Phase, PlayError, Position, PositionStringError, SeenPiece,
@@ -158,7 +167,7 @@ pub use position::{
 pub use record::{PlayerRecord, Record, RecordEntry, RulesRef};
 pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, View};
 pub use rng::{random_seed, KeyedRng, Rng};
-pub use rules::{Ability, MineDigging, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
+pub use rules::{resolve, resolve_attack, Ability, MineDigging, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
 pub use setup::{Deployment, Setup, SetupError};
 pub use vector::{FinishedGame, StepOutput, VectorEnv, VectorError};
 

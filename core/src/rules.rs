@@ -12,7 +12,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, BoardError, Point, Role};
-use crate::combat::{CombatEntry, CombatMatrix, KindPattern, CombatOutcome, TableOutcome};
+use crate::combat::{Attack, CombatEntry, CombatMatrix, CombatOutcome, KindPattern, Resolution, TableOutcome};
 use crate::piece::{PieceClass, PieceKind, Side, SideSet};
 
 named_enum! {
@@ -422,7 +422,7 @@ pub enum RulesError {
     #[error("options: unknown kind pattern {0:?} in \"attacks_only_by_ability\"")]
     BadAttacksOnlyByAbility(String),
     /// The rule set is too large for the engine's fixed-size state.
-    #[error("too many pieces: {0} (at most {max})", max = crate::position::MAX_PIECES)]
+    #[error("too many pieces: {0} (at most {max})", max = crate::limits::MAX_PIECES)]
     TooManyPieces(usize),
     /// `{"extends": …}` without a `"name"`: a variant would pass for its preset.
     #[error("a rule set that extends {0:?} needs a \"name\" of its own")]
@@ -472,7 +472,8 @@ pub(crate) struct MoveProfile {
     pub(crate) strikes: bool,
     /// Whether enemy pieces in camps are out of its reach ([`RuleSet::may_attack_camps`]).
     pub(crate) spares_camps: bool,
-    /// Whether occupied HQs are out of its reach: a missile, or a kind of `hq_safe_from`.
+    /// Whether occupied HQs are out of its reach, for every reason: a missile (its
+    /// own rule), or a kind of `hq_safe_from` ([`RuleSet::hq_safe_from`]).
     pub(crate) spares_hqs: bool,
     /// The arms it can never attack (bit `Arm as u8`; [`RuleSet::attacks_arm`]); only
     /// set when the army mixes arms.
@@ -638,7 +639,7 @@ impl RuleSet {
             }
         }
         let army_size: usize = spec.army.values().map(|&n| n as usize).sum();
-        if army_size * spec.sides.len() > crate::position::MAX_PIECES {
+        if army_size * spec.sides.len() > crate::limits::MAX_PIECES {
             return Err(RulesError::TooManyPieces(army_size * spec.sides.len()));
         }
         let mut deploy_points = vec![Vec::new(); 4];
@@ -801,7 +802,7 @@ impl RuleSet {
         &self.spec.sides
     }
 
-    /// Refuses a side that does not play in this rule set ([`PlayError::NotPlaying`],
+    /// Refuses a side that does not play in this rule set ([`PlayError::NotPlaying`](crate::PlayError::NotPlaying),
     /// of kind [`crate::ErrorKind::SideNotInGame`]): the check every layer makes of a
     /// side it is given.
     pub fn check_side(&self, side: Side) -> Result<(), crate::PlayError> {
@@ -864,10 +865,18 @@ impl RuleSet {
         !self.spec.options.camps_protect || self.camp_exempt[kind as usize]
     }
 
-    /// Whether a kind may not attack a piece standing in an HQ (`hq_safe_from`). HQs
-    /// are public, so move generation refuses such an attack.
-    pub fn spares_hqs(&self, kind: PieceKind) -> bool {
+    /// Whether a kind is one of the option `hq_safe_from`: it may not attack a piece
+    /// standing in an HQ. HQs are public, so move generation refuses such an attack.
+    /// (A missile spares occupied HQs too, by its own rule: that is not this option.)
+    pub fn hq_safe_from(&self, kind: PieceKind) -> bool {
         self.hq_safe_from[kind as usize]
+    }
+
+    /// [`RuleSet::hq_safe_from`] under its name of development versions, which said
+    /// less than it meant.
+    #[deprecated(since = "0.1.0", note = "use `hq_safe_from`")]
+    pub fn spares_hqs(&self, kind: PieceKind) -> bool {
+        self.hq_safe_from(kind)
     }
 
     /// Whether a kind may attack some piece of an arm. Arms are public, so move
@@ -1229,4 +1238,59 @@ fn compile_entries(spec: &RuleSpec) -> Result<Box<[[Option<CombatOutcome>; Piece
         }
     }
     Ok(table)
+}
+
+/// Resolves `attacker` attacking `defender` under a rule set, without a game.
+///
+/// A kind that is not part of the rule set's army gives [`CombatOutcome::Illegal`].
+///
+/// ```
+/// use junqi::{resolve, CombatOutcome, PieceKind::*, RuleSet};
+/// let rules = RuleSet::preset("classic").unwrap();
+/// assert_eq!(resolve(&rules, Commander, ArmyCommander), CombatOutcome::Win);
+/// assert_eq!(resolve(&rules, Engineer, Mine), CombatOutcome::Win);
+/// assert_eq!(resolve(&rules, Commander, Mine), CombatOutcome::Lose);
+/// assert_eq!(resolve(&rules, Bomb, Commander), CombatOutcome::Both);
+/// ```
+pub fn resolve(rules: &RuleSet, attacker: PieceKind, defender: PieceKind) -> CombatOutcome {
+    rules.combat_outcome(attacker, defender)
+}
+
+/// Resolves an attack made in a given manner, without a game: the outcome of
+/// [`resolve`] and what it does to both pieces.
+///
+/// ```
+/// use junqi::{resolve_attack, Attack, CombatOutcome, PieceKind::*, RuleSet};
+/// let rules = RuleSet::preset("sanjun-modern").unwrap();
+/// // A gunboat's bombardment of a commander: the gunboat loses, and nothing happens.
+/// let r = resolve_attack(&rules, Gunboat, Commander, Attack::Bombardment);
+/// assert_eq!(r.outcome, CombatOutcome::Lose);
+/// assert!(!r.attacker_leaves && !r.defender_leaves);
+/// // A fort's strike on a cruiser: the cruiser leaves, the fort stays put.
+/// let r = resolve_attack(&rules, Fort, Cruiser, Attack::Strike);
+/// assert!(r.defender_leaves && !r.attacker_moves);
+/// // A battleship landing onto a harbour mouth held by an infantry wins and moves in.
+/// let r = resolve_attack(&rules, Battleship, Infantry, Attack::Move);
+/// assert!(r.defender_leaves && r.attacker_moves);
+/// ```
+pub fn resolve_attack(rules: &RuleSet, attacker: PieceKind, defender: PieceKind, attack: Attack) -> Resolution {
+    resolution(rules, attacker, rules.combat_outcome(attacker, defender), attack)
+}
+
+/// The effect of an outcome for an attack made in a given manner.
+pub(crate) fn resolution(rules: &RuleSet, attacker: PieceKind, outcome: CombatOutcome, attack: Attack) -> Resolution {
+    let attacker_leaves = match outcome {
+        CombatOutcome::Lose | CombatOutcome::Both => attack != Attack::Bombardment,
+        CombatOutcome::Evade => rules.has_ability(attacker, Ability::Flight),
+        _ => false,
+    };
+    let moving = matches!(attack, Attack::Move | Attack::Flight);
+    Resolution {
+        outcome,
+        attacker_leaves,
+        defender_leaves: outcome.defender_leaves(),
+        attacker_moves: moving
+            && (outcome == CombatOutcome::Win
+                || outcome == CombatOutcome::Repel && attack == Attack::Move && rules.mobility(attacker) == Mobility::Fly),
+    }
 }

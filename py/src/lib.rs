@@ -1,10 +1,12 @@
 //! Python bindings for the junqi engine: the `junqi._junqi` extension module, wrapped
 //! by the `junqi` package (`py/python/junqi`).
 //!
-//! Modules: [`errors`] (exceptions), [`enums`] (Side, PieceKind, …), [`board`],
-//! [`rules`] (RuleSet, resolve, resolve_attack, Resolution), [`game`] (Game, Action), [`report`] (Report, Event,
-//! View, …), [`playouts`] (random_playouts), [`vector`] (VectorEnv), [`platform`] (levels and
-//! scoring), [`agent`] (Agent: players run by the engine).
+//! Modules: [`errors`] (exceptions, one per kind of refusal), [`enums`] (Side,
+//! PieceKind, …), [`board`], [`rules`] (RuleSet, resolve, resolve_attack, Resolution),
+//! [`game`] (Game, Action), [`report`] (Report, Event, View, …), [`inference`]
+//! (Beliefs, observations), [`position_string`] (position strings), [`render`]
+//! (picture options), [`playouts`] (random_playouts), [`vector`] (VectorEnv),
+//! [`platform`] (levels and scoring), [`agent`] (Agent: players run by the engine).
 #![forbid(unsafe_code)]
 
 use pyo3::prelude::*;

@@ -21,7 +21,8 @@ use junqi::{Action, ErrorKind, Game, RuleSet, Setup, Side};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::app::{commit, App, GameHandle};
+use crate::app::{App, GameHandle};
+use crate::flow::commit;
 use crate::error::ApiError;
 use crate::limits::Held;
 use crate::seat::{new_game_id, new_token, Seat, SeatKind, SeatRequest};

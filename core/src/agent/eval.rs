@@ -17,7 +17,8 @@
 use std::sync::Arc;
 
 use crate::board::Point;
-use crate::combat::{resolve, CombatOutcome};
+use crate::combat::CombatOutcome;
+use crate::rules::resolve;
 use crate::piece::{PieceKind, Side, SideSet};
 use crate::position::Position;
 use crate::rules::{Mobility, RuleSet};

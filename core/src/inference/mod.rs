@@ -45,7 +45,8 @@ use std::sync::Arc;
 use crate::board::{Point, PointSet, Role, MAX_POINTS};
 use crate::combat::{Attack, CombatOutcome};
 use crate::piece::{PieceKind, Side};
-use crate::position::{RevealCause, MAX_PIECES};
+use crate::limits::MAX_PIECES;
+use crate::position::RevealCause;
 use crate::record::PlayerRecord;
 use crate::referee::{Event, GameError};
 use crate::rules::{Ability, Mobility, RuleSet};
@@ -682,7 +683,7 @@ impl Beliefs {
                 && *decided[mobility as usize].get_or_insert_with(|| match mobility {
                     Mobility::Immobile => false,
                     Mobility::Step | Mobility::RailStraight | Mobility::RailTurn => {
-                        crate::movegen::land_run(rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
+                        crate::position::movegen::land_run(rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
                     }
                     Mobility::Sail => board.sea_step[from.index()].contains(to),
                     // Sea steps, landings, road steps ashore, back to the anchorage.
@@ -850,7 +851,7 @@ impl Beliefs {
         let in_camp = board.role(def_at) == Role::Camp;
         for ta in bits(ma) {
             let ka = PieceKind::ALL[ta % 32];
-            let manner = crate::movegen::manner_in(&rules, self.occupied, from, to, ka, true);
+            let manner = crate::position::movegen::manner_in(&rules, self.occupied, from, to, ka, true);
             let strike = matches!(manner, Attack::Strike | Attack::Bombardment);
             // The manner must match the event, and the mover must be allowed to attack
             // a piece in a camp if the target stands in one.
@@ -864,7 +865,7 @@ impl Beliefs {
                 }
                 if matches!(mobility, Mobility::Step | Mobility::RailStraight | Mobility::RailTurn)
                     && !*reach[mobility as usize].get_or_insert_with(|| {
-                        crate::movegen::land_run(&rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
+                        crate::position::movegen::land_run(&rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
                     })
                 {
                     continue;
@@ -896,18 +897,18 @@ impl Beliefs {
         }
         self.last_att = (a as u8, from.0);
         self.last_def = (d as u8, def_at.0);
-        // What happens to the pieces (combat::resolution, as the referee applies it).
+        // What happens to the pieces (rules::resolution, as the referee applies it).
         let Some((ka, manner)) = manner_of.or_else(|| {
             // A contradiction: follow the board as the most common case would.
             self.consistent = false;
             bits(ma).next().map(|t| {
                 let k = PieceKind::ALL[t % 32];
-                (k, crate::movegen::manner_in(&rules, self.occupied, from, to, k, true))
+                (k, crate::position::movegen::manner_in(&rules, self.occupied, from, to, k, true))
             })
         }) else {
             return;
         };
-        let res = crate::combat::resolution(&rules, ka, outcome, manner);
+        let res = crate::rules::resolution(&rules, ka, outcome, manner);
         let mut n = 0;
         if res.defender_leaves {
             self.remove(d);

@@ -17,7 +17,8 @@ use std::sync::Arc;
 
 use crate::board::Point;
 use crate::piece::{PieceKind, Side};
-use crate::position::{Position, MAX_PIECES};
+use crate::limits::MAX_PIECES;
+use crate::position::Position;
 use crate::referee::{Entry, Game};
 use crate::rng::Rng;
 use crate::setup::Setup;

@@ -5,9 +5,11 @@
 //! may see of it is [`Position::view_pieces`]; the full refereed game with event logs
 //! and records is [`crate::Game`].
 //!
-//! The state and its accessors live here; `play` holds legality and what an
-//! action does, `end` the turn order and every way a side or the game ends, and
-//! `outcome` the types they report with.
+//! The state and its accessors live here; `movegen` generates the pieces' targets,
+//! `play` holds legality and what an action does, `ruling` the referee's rulings on
+//! contact, `leaving` the pieces that leave the board, `end` the turn order and every
+//! way a side or the game ends, `outcome` the types they report with, `renumber` the
+//! renumbering of piece ids, and `string` position strings.
 
 use std::sync::Arc;
 
@@ -16,14 +18,19 @@ use crate::piece::{PieceKind, Side, SideSet};
 use crate::rules::RuleSet;
 use crate::setup::Deployment;
 
-/// Most pieces a game may hold (all sides together).
-pub const MAX_PIECES: usize = 128;
+pub use crate::limits::MAX_PIECES;
 
-const EMPTY: u8 = u8::MAX;
+/// No piece, as a piece id: a cell without a piece, no obliged plane, no reacting
+/// submarine.
+const NO_PIECE: u8 = u8::MAX;
+/// Off the board, as a point: where a piece that left the board stands. (Point ids stop
+/// below it: a board has at most [`MAX_POINTS`] = 255 points, 0 to 254.)
 const OFF_BOARD: u8 = u8::MAX;
+const _: () = assert!(MAX_POINTS <= OFF_BOARD as usize);
 
 mod end;
 mod leaving;
+pub(crate) mod movegen;
 mod outcome;
 mod play;
 mod renumber;
@@ -86,14 +93,14 @@ impl Position {
     pub fn new(rules: Arc<RuleSet>) -> Position {
         Position {
             rules,
-            cells: [EMPTY; MAX_POINTS],
+            cells: [NO_PIECE; MAX_POINTS],
             slots: [NO_SLOT; MAX_PIECES],
             occ: [PointSet::EMPTY; 4],
             occupied: PointSet::EMPTY,
             arm_occ: [PointSet::EMPTY; 3],
             known: [0; 4],
-            obliged: [EMPTY; 4],
-            react: EMPTY,
+            obliged: [NO_PIECE; 4],
+            react: NO_PIECE,
             react_removed: false,
             hidden: PointSet::EMPTY,
             armies: Side::ALL.map(Some),
@@ -317,7 +324,7 @@ impl Position {
     /// The piece on a point: owner and kind (the referee's knowledge).
     pub fn piece_at(&self, p: Point) -> Option<(Side, PieceKind)> {
         let id = self.cells[p.index()];
-        (id != EMPTY).then(|| {
+        (id != NO_PIECE).then(|| {
             let s = self.slots[id as usize];
             (s.owner, s.kind)
         })
@@ -328,13 +335,13 @@ impl Position {
     /// order and each side's deployment in point order.
     pub fn piece_id(&self, p: Point) -> Option<usize> {
         let id = *self.cells.get(p.index())?;
-        (id != EMPTY).then_some(id as usize)
+        (id != NO_PIECE).then_some(id as usize)
     }
 
     /// The owner of the piece on a point (public knowledge).
     pub fn owner_at(&self, p: Point) -> Option<Side> {
         let id = self.cells[p.index()];
-        (id != EMPTY).then(|| self.slots[id as usize].owner)
+        (id != NO_PIECE).then(|| self.slots[id as usize].owner)
     }
 
     /// Every piece on the board: point, owner, kind — in point order.
@@ -345,7 +352,7 @@ impl Position {
     /// Whether `player` knows the identity of the piece on `p`.
     pub fn knows(&self, player: Side, p: Point) -> bool {
         let id = self.cells[p.index()];
-        id != EMPTY && self.known[player as usize] >> id & 1 == 1
+        id != NO_PIECE && self.known[player as usize] >> id & 1 == 1
     }
 
     /// The board as `player` sees it: every piece with its owner, and its kind only if
@@ -356,7 +363,7 @@ impl Position {
             .points()
             .filter_map(|p| {
                 let id = self.cells[p.index()];
-                (id != EMPTY).then(|| {
+                (id != NO_PIECE).then(|| {
                     let s = self.slots[id as usize];
                     SeenPiece {
                         point: p,
@@ -597,7 +604,7 @@ impl Position {
         occ.insert(to);
         self.occupied.remove(from);
         self.occupied.insert(to);
-        self.cells[from.index()] = EMPTY;
+        self.cells[from.index()] = NO_PIECE;
         self.cells[to.index()] = id;
     }
 
@@ -608,11 +615,11 @@ impl Position {
         // A plane that owed a move away and leaves the board owes nothing any more.
         let owed = &mut self.obliged[slot.owner as usize];
         if *owed == id {
-            *owed = EMPTY;
+            *owed = NO_PIECE;
         }
         if self.cells[at.index()] == id {
             self.arm_occ[slot.kind.arm() as usize].remove(at);
-            self.cells[at.index()] = EMPTY;
+            self.cells[at.index()] = NO_PIECE;
             self.occ[slot.owner as usize].remove(at);
             self.occupied.remove(at);
             self.hidden.remove(at);
@@ -653,16 +660,16 @@ impl Position {
     /// Target set of the piece on `from` (empty if none may move).
     #[inline]
     pub(crate) fn targets(&self, from: Point) -> PointSet {
-        crate::movegen::targets(self, from)
+        crate::position::movegen::targets(self, from)
     }
 
     pub(crate) fn is_empty_at(&self, p: Point) -> bool {
-        self.cells[p.index()] == EMPTY
+        self.cells[p.index()] == NO_PIECE
     }
 
     pub(crate) fn slot_at(&self, p: Point) -> Option<Slot> {
         let id = self.cells[p.index()];
-        (id != EMPTY).then(|| self.slots[id as usize])
+        (id != NO_PIECE).then(|| self.slots[id as usize])
     }
 
     /// Test and tooling hook: whether two positions hold the same pieces, knowledge,

@@ -3,13 +3,14 @@
 
 use crate::action::Action;
 use crate::board::{Point, PointBits, PointSet, Role};
-use crate::combat::{resolution, Attack, CombatOutcome};
-use crate::movegen::Mover;
+use crate::combat::{Attack, CombatOutcome};
+use crate::rules::resolution;
+use crate::position::movegen::Mover;
 use crate::piece::{PieceKind, Side};
 use crate::rules::{Ability, Mobility, Scouting};
 
 use super::end::Losers;
-use super::{Eliminations, EndReason, ActionOutcome, Phase, PlayError, Position, Reveal, RevealCause, EMPTY, OFF_BOARD};
+use super::{Eliminations, EndReason, ActionOutcome, Phase, PlayError, Position, Reveal, RevealCause, NO_PIECE, OFF_BOARD};
 
 impl Position {
     /// The legal actions of the side to act, in a fixed order (by start point, then
@@ -98,7 +99,7 @@ impl Position {
     pub fn obligation(&self, player: Side) -> Option<Point> {
         let army = self.armies[player as usize]?;
         let id = self.obliged[army as usize];
-        if id == EMPTY || self.slots[id as usize].at == OFF_BOARD {
+        if id == NO_PIECE || self.slots[id as usize].at == OFF_BOARD {
             return None;
         }
         let at = Point(self.slots[id as usize].at);
@@ -114,7 +115,7 @@ impl Position {
         let mut t = self.targets(at);
         if let Some(me) = self.slot_at(at) {
             for to in t.iter() {
-                if crate::movegen::manner(self, at, to, me.kind) == Attack::Strike {
+                if crate::position::movegen::manner(self, at, to, me.kind) == Attack::Strike {
                     t.remove(to);
                 }
             }
@@ -172,7 +173,7 @@ impl Position {
             }
         };
         let id = self.cells[from.index()];
-        if id == EMPTY {
+        if id == NO_PIECE {
             return Err(PlayError::NoPiece(name(from)));
         }
         if self.hidden.contains(from) {
@@ -190,7 +191,7 @@ impl Position {
         if self.targets(from).contains(to) {
             return Ok(());
         }
-        if crate::movegen::reachable(self, from).contains(to) {
+        if crate::position::movegen::reachable(self, from).contains(to) {
             // Reachable, but an attack the mover knows is forbidden.
             let def = if self.is_empty_at(to) { board.below(to).unwrap_or(to) } else { to };
             if let Some((_, target)) = self.piece_at(def) {
@@ -201,7 +202,7 @@ impl Position {
         if !self.rules.profile(slot.kind).step_attacks
             && self.slot_at(to).is_some_and(|t| !self.rules.team_of(slot.owner).contains(t.owner))
             && matches!(mobility, Mobility::Step | Mobility::RailStraight | Mobility::RailTurn)
-            && crate::movegen::land_run(&self.rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
+            && crate::position::movegen::land_run(&self.rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
         {
             return Err(PlayError::AttacksOnlyByAbility { kind: slot.kind, from: name(from), to: name(to) });
         }
@@ -218,7 +219,7 @@ impl Position {
             Some(_) if self.hidden.contains(to) => Err(PlayError::TargetFaceDown(name(to))),
             Some(t) if t.owner == slot.owner => Err(PlayError::OwnPiece(name(to))),
             Some(t) if self.rules.team_of(slot.owner).contains(t.owner) => Err(PlayError::AllyPiece(name(to))),
-            Some(_) if self.rules.spares_hqs(slot.kind) && board.role(to) == Role::Hq => Err(PlayError::ProtectedByHq(name(to))),
+            Some(_) if self.rules.hq_safe_from(slot.kind) && board.role(to) == Role::Hq => Err(PlayError::ProtectedByHq(name(to))),
             Some(_) if !self.rules.may_attack_camps(slot.kind) && board.role(to) == Role::Camp => {
                 Err(PlayError::ProtectedByCamp(name(to)))
             }
@@ -260,11 +261,11 @@ impl Position {
         let att_slot = self.slots[att as usize];
         let att_kind = att_slot.kind;
         let army = att_slot.owner;
-        self.obliged[army as usize] = EMPTY;
+        self.obliged[army as usize] = NO_PIECE;
         let rules = self.rules.clone();
         let board = rules.board();
         let mut out = ActionOutcome::new(side, from, to, att_kind);
-        let manner = crate::movegen::manner(self, from, to, att_kind);
+        let manner = crate::position::movegen::manner(self, from, to, att_kind);
         out.struck = matches!(manner, Attack::Strike | Attack::Bombardment);
         let flying = rules.mobility(att_kind) == Mobility::Fly;
         let mut removed = false;
@@ -342,7 +343,7 @@ impl Position {
             }
         }
         self.open_play_reveal(&mut out, (att, from), (def, def_at));
-        // Who leaves and who moves (combat::resolution): a bombarding ship never
+        // Who leaves and who moves (rules::resolution): a bombarding ship never
         // leaves; a missile never enters the air; a repelled plane stays above a
         // surface target but where it was against a plane.
         let res = resolution(&rules, att_kind, outcome, manner);
@@ -445,7 +446,7 @@ impl Position {
     /// Leaves the reaction phase and ends the turn that caused it.
     pub(super) fn finish_reaction(&mut self, report: &mut Eliminations) {
         self.phase = Phase::Move;
-        self.react = EMPTY;
+        self.react = NO_PIECE;
         let removed = std::mem::take(&mut self.react_removed);
         self.end_turn(removed, report);
     }
@@ -460,7 +461,7 @@ impl Position {
         let board = rules.board();
         board.passed_over(from, to).find_map(|s| {
             let id = self.cells[s.index()];
-            if id == EMPTY {
+            if id == NO_PIECE {
                 return None;
             }
             let g = self.slots[id as usize];

@@ -43,6 +43,7 @@
 pub mod frame;
 pub mod label;
 mod svg;
+pub(crate) mod text;
 
 pub use svg::{escape, FONTS};
 
