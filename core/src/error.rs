@@ -2,7 +2,9 @@
 //! [`ErrorKind`], decided here.
 //!
 //! Every error type of the crate implements [`Error`], whose [`Error::kind`] says what
-//! sort of refusal it is. The C library, the Python package, the web referee and the
+//! sort of refusal it is: the kinds of the lower layers' errors are decided below, those
+//! of the agents', inference's, the vector environment's, the platform's and the
+//! pictures' errors beside their types (which come after this module). The C library, the Python package, the web referee and the
 //! WebAssembly package only translate a kind — to a `junqi_status`, an exception class,
 //! an HTTP status and code — each in one table; none of them classifies errors itself.
 //! docs/errors.md lists every kind with its C status, Python exception and HTTP answer,
@@ -130,15 +132,10 @@ macro_rules! kinds {
     )*};
 }
 
-use crate::agent::AgentError;
 use crate::board::BoardError;
-use crate::inference::SampleError;
-use crate::platform::PlatformError;
 use crate::position::{PlayError, PositionStringError};
-use crate::render::SvgOptionsError;
 use crate::rules::RulesError;
 use crate::setup::SetupError;
-use crate::vector::VectorError;
 use crate::{NotationError, UnknownKind, UnknownSide};
 
 kinds! {
@@ -192,26 +189,6 @@ kinds! {
     };
     BoardError => |_e| ErrorKind::InvalidRules;
     PositionStringError => |_e| ErrorKind::InvalidPosition;
-    AgentError => |e| match e {
-        AgentError::Unknown(_) | AgentError::Option(_) => ErrorKind::UnknownName,
-        AgentError::Level(_) | AgentError::Budget(_) | AgentError::Threads(_) => ErrorKind::OutOfRange,
-    };
-    VectorError => |e| match e {
-        VectorError::NoGames | VectorError::TooManyGames { .. } | VectorError::ActionCount { .. } => {
-            ErrorKind::OutOfRange
-        }
-        VectorError::OutOfMemory { .. } => ErrorKind::OutOfMemory,
-        VectorError::NoRandomSetup(_) => ErrorKind::InvalidRules,
-        VectorError::IllegalAction { .. } => ErrorKind::IllegalAction,
-        VectorError::BufferSize { .. } => ErrorKind::BufferTooSmall,
-    };
-    SampleError => |_e| ErrorKind::WrongGame;
-    PlatformError => |e| match e {
-        PlatformError::NotOver => ErrorKind::WrongPhase,
-        PlatformError::Seats(_) | PlatformError::Winners(_) => ErrorKind::InvalidResult,
-        PlatformError::Rules(e) => e.kind(),
-    };
-    SvgOptionsError => |_e| ErrorKind::InvalidJson;
     UnknownKind => |_e| ErrorKind::UnknownName;
     UnknownSide => |_e| ErrorKind::UnknownName;
 }

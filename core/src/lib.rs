@@ -115,14 +115,14 @@
 //!
 //! ## Modules
 //! From the ground up (each uses only those above it, but for the root's re-exports):
-//! - [`limits`]: size limits · [`rng`]: the seeded generators · [`error`]: the kinds of
-//!   refusal every layer translates · `names`: enums' names, declared once ·
-//!   [`piece`]: kinds, classes, sides, arms
+//! - `names`: enums' names, declared once · [`limits`]: size limits · [`rng`]: the
+//!   seeded generators · [`piece`]: kinds, classes, sides, arms
 //! - [`board`]: geometry, points and point sets · [`combat`]: outcomes and combat
 //!   tables · [`rules`]: rule sets, and combat under one · [`setup`]: deployment ·
 //!   [`action`]: actions, notation and ids
 //! - [`position`]: the bare state, movement, play, the end, position strings
-//! - [`record`]: records · [`referee`]: games, events, reports, views
+//! - [`error`]: the kinds of refusal every layer translates, and [`GameError`] ·
+//!   [`record`]: records · [`referee`]: games, events, reports, views
 //! - [`inference`]: what a player can deduce, beliefs, observations ·
 //!   [`agent`]: players that act from one player's information · [`render`]: SVG
 //!   and text pictures of boards and views · [`vector`]: many games at once for

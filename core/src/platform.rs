@@ -219,6 +219,18 @@ pub enum PlatformError {
     Rules(#[from] RulesError),
 }
 
+/// The kind of each refusal (docs/errors.md; the table is [`crate::ErrorKind`]'s).
+impl crate::error::Error for PlatformError {
+    fn kind(&self) -> crate::ErrorKind {
+        use crate::ErrorKind;
+        match self {
+            PlatformError::NotOver => ErrorKind::WrongPhase,
+            PlatformError::Seats(_) | PlatformError::Winners(_) => ErrorKind::InvalidResult,
+            PlatformError::Rules(e) => e.kind(),
+        }
+    }
+}
+
 /// The platform's numbers. [`Platform::QQ`] is the QQ platform's (docs/sources.md#qq-rules).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Platform {

@@ -101,6 +101,22 @@ pub enum VectorError {
     },
 }
 
+/// The kind of each refusal (docs/errors.md; the table is [`crate::ErrorKind`]'s).
+impl crate::error::Error for VectorError {
+    fn kind(&self) -> crate::ErrorKind {
+        use crate::ErrorKind;
+        match self {
+            VectorError::NoGames | VectorError::TooManyGames { .. } | VectorError::ActionCount { .. } => {
+                ErrorKind::OutOfRange
+            }
+            VectorError::OutOfMemory { .. } => ErrorKind::OutOfMemory,
+            VectorError::NoRandomSetup(_) => ErrorKind::InvalidRules,
+            VectorError::IllegalAction { .. } => ErrorKind::IllegalAction,
+            VectorError::BufferSize { .. } => ErrorKind::BufferTooSmall,
+        }
+    }
+}
+
 /// Where [`VectorEnv::step`] writes its results, row `i` for game `i`.
 pub struct StepOutput<'a> {
     /// `n × observation_len()` floats: the observation of the player to act next in

@@ -25,6 +25,17 @@ pub enum AgentError {
     Option(String),
 }
 
+/// The kind of each refusal (docs/errors.md; the table is [`crate::ErrorKind`]'s).
+impl crate::error::Error for AgentError {
+    fn kind(&self) -> crate::ErrorKind {
+        use crate::ErrorKind;
+        match self {
+            AgentError::Unknown(_) | AgentError::Option(_) => ErrorKind::UnknownName,
+            AgentError::Level(_) | AgentError::Budget(_) | AgentError::Threads(_) => ErrorKind::OutOfRange,
+        }
+    }
+}
+
 impl fmt::Debug for AgentError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)

@@ -241,6 +241,14 @@ pub enum SampleError {
     Inconsistent,
 }
 
+/// The kind of each refusal (docs/errors.md; the table is [`crate::ErrorKind`]'s).
+impl crate::error::Error for SampleError {
+    fn kind(&self) -> crate::ErrorKind {
+        use crate::ErrorKind;
+        ErrorKind::WrongGame
+    }
+}
+
 impl std::fmt::Debug for SampleError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Display::fmt(self, f)

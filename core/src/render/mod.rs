@@ -121,6 +121,14 @@ impl SvgOptions {
 #[error("invalid SVG options: {0}")]
 pub struct SvgOptionsError(pub String);
 
+/// The kind of each refusal (docs/errors.md; the table is [`crate::ErrorKind`]'s).
+impl crate::error::Error for SvgOptionsError {
+    fn kind(&self) -> crate::ErrorKind {
+        use crate::ErrorKind;
+        ErrorKind::InvalidJson
+    }
+}
+
 /// A player's view as SVG, drawn from that player's seat: see the [module
 /// docs](self). Uses only what the view holds.
 pub fn view_svg(view: &View, rules: &RuleSet, options: &SvgOptions) -> String {
