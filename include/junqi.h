@@ -123,9 +123,9 @@ typedef enum {
    */
   JUNQI_STATUS_NOT_YOUR_TURN = 11,
   /**
-   * The action does not fit the game's phase: a move before every side deployed, a
-   * deployment after the deployment phase or for a side that already deployed, or
-   * any action after the game ended.
+   * The call does not fit the game's phase: a move before every side deployed, a
+   * deployment after the deployment phase, by a side that already deployed or in a
+   * rule set that deals face down; a score of a game that is not over.
    */
   JUNQI_STATUS_WRONG_PHASE = 12,
   /**
@@ -150,6 +150,24 @@ typedef enum {
    * Text that is not a position string (see docs/position-strings.md).
    */
   JUNQI_STATUS_INVALID_POSITION = 17,
+  /**
+   * The game has ended (the game is unchanged).
+   */
+  JUNQI_STATUS_GAME_OVER = 18,
+  /**
+   * Something of another game used with this one: beliefs about another game or
+   * moment.
+   */
+  JUNQI_STATUS_WRONG_GAME = 19,
+  /**
+   * A result that cannot be scored: seats missing or repeated, or winners no game
+   * of the rule set can have.
+   */
+  JUNQI_STATUS_INVALID_RESULT = 20,
+  /**
+   * Not enough memory for what was asked (a vector environment of many games).
+   */
+  JUNQI_STATUS_OUT_OF_MEMORY = 21,
 } junqi_status;
 
 /**
@@ -315,7 +333,7 @@ typedef enum {
   /**
    * A player ran out of time too often (the rule set's `max_timeouts`).
    */
-  JUNQI_END_REASON_TIME_OUTS = 5,
+  JUNQI_END_REASON_TIMEOUTS = 5,
   /**
    * A side's movable pieces are all gone (`lose_without_movable_pieces`, 翻棋).
    */
@@ -714,7 +732,7 @@ junqi_status junqi_phase_name(int phase, const char **name_out);
 
 /**
  * The name of an end reason: `"flag_captured"`, `"no_legal_move"`,
- * `"no_capture_limit"`, `"resignation"`, `"agreement"`, `"time_outs"`,
+ * `"no_capture_limit"`, `"resignation"`, `"agreement"`, `"timeouts"`,
  * `"no_movable_pieces"`, `"commander_captured"`, `"mutual_elimination"` (as in
  * result JSON).
  *
@@ -1016,26 +1034,44 @@ junqi_status junqi_move_parse(const junqi_rules *rules, const char *text, junqi_
 junqi_status junqi_move_print(const junqi_rules *rules, junqi_move mv, char **text_out);
 
 /**
- * The index of a move in the rule set's fixed action space (`0..action_space`).
+ * The id of a move in the rule set's fixed action space (`0..action_space`).
  *
  * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (a point index not on the board);
- * `ILLEGAL_ACTION` (no move could ever join the two points, so it has no index).
+ * `INVALID_NOTATION` (no move could ever join the two points, so it has no id).
  * Thread safety: any thread.
  *
  * # Safety
- * `rules` is NULL or a live `junqi_rules`; `index_out` is NULL or writable.
+ * `rules` is NULL or a live `junqi_rules`; `id_out` is NULL or writable.
  */
-junqi_status junqi_move_index(const junqi_rules *rules, junqi_move mv, uint32_t *index_out);
+junqi_status junqi_move_id(const junqi_rules *rules, junqi_move mv, uint32_t *id_out);
 
 /**
- * The move with a given index in the rule set's action space.
+ * The move with a given id in the rule set's action space.
  *
- * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (index not below the action space
- * size, or the action there is not a move — see `junqi_action_print`).
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (id not below the action space size,
+ * or the action there is not a move — see `junqi_action_print`).
  * Thread safety: any thread.
  *
  * # Safety
  * `rules` is NULL or a live `junqi_rules`; `move_out` is NULL or writable.
+ */
+junqi_status junqi_move_from_id(const junqi_rules *rules, uint32_t id, junqi_move *move_out);
+
+/**
+ * Deprecated: `junqi_move_id` (the name of development versions, kept for one
+ * release).
+ *
+ * # Safety
+ * As `junqi_move_id`.
+ */
+junqi_status junqi_move_index(const junqi_rules *rules, junqi_move mv, uint32_t *index_out);
+
+/**
+ * Deprecated: `junqi_move_from_id` (the name of development versions, kept for one
+ * release).
+ *
+ * # Safety
+ * As `junqi_move_from_id`.
  */
 junqi_status junqi_move_from_index(const junqi_rules *rules, uint32_t index, junqi_move *move_out);
 
@@ -1057,6 +1093,25 @@ junqi_status junqi_move_from_index(const junqi_rules *rules, uint32_t index, jun
  * `rules` is NULL or a live `junqi_rules`; `game_out` is NULL or writable.
  */
 junqi_status junqi_game_new(const junqi_rules *rules, uint64_t seed, junqi_game **game_out);
+
+/**
+ * Starts the seeded start of `seed`: the seed's deal in a rule set that deals
+ * (`fanqi`), else every side deployed at random from the seed, ready for the first
+ * move. The same seed starts the same game in every layer (Rust's
+ * `Game::random_start`, Python's `Game.random_start`, JavaScript's
+ * `Game.randomStart`, each game of a vector environment); see docs/c.md.
+ *
+ * - `rules`: the rule set (borrowed).
+ * - `seed`: the game's seed (a secret between players, as for `junqi_game_new`).
+ * - `game_out`: receives a new handle; free it with `junqi_game_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `INVALID_SETUP` if no setup meets the rule set's
+ * deployment constraints (a broken custom rule set). Thread safety: any thread.
+ *
+ * # Safety
+ * `rules` is NULL or a live `junqi_rules`; `game_out` is NULL or writable.
+ */
+junqi_status junqi_game_random_start(const junqi_rules *rules, uint64_t seed, junqi_game **game_out);
 
 /**
  * Starts a game of a rule set, like `junqi_game_new`, with a fresh seed from the
@@ -1130,6 +1185,7 @@ junqi_status junqi_game_deploy_json(junqi_game *game, int side, const char *setu
 
 /**
  * Deploys a random legal setup for a side; the same seed gives the same setup.
+ * (`junqi_game_deploy_start` deploys the side's setup of the seeded start instead.)
  *
  * - `side`: a `junqi_side` value.
  * - `report_out`: may be NULL; otherwise receives the report as JSON; free it with
@@ -1142,6 +1198,22 @@ junqi_status junqi_game_deploy_json(junqi_game *game, int side, const char *setu
  * `game` is NULL or a live `junqi_game`; `report_out` is NULL or writable.
  */
 junqi_status junqi_game_deploy_random(junqi_game *game, int side, uint64_t seed, char **report_out);
+
+/**
+ * Deploys `side`'s setup of the seeded start of the game's seed: the setup
+ * `junqi_game_random_start` gives it, whoever else deployed what.
+ *
+ * - `side`: a `junqi_side` value.
+ * - `report_out`: may be NULL; otherwise receives the report as JSON; free it with
+ *   `junqi_string_free`.
+ *
+ * Status: as `junqi_game_deploy_random`. On failure the game is unchanged. Thread
+ * safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `report_out` is NULL or writable.
+ */
+junqi_status junqi_game_deploy_start(junqi_game *game, int side, char **report_out);
 
 /**
  * Who acts now, and what kind of action the game waits for.
@@ -1962,3 +2034,7 @@ junqi_status junqi_agent_act(junqi_agent *agent, junqi_game *game, int side, boo
 #endif  // __cplusplus
 
 #endif  /* JUNQI_H */
+
+/* A name of development versions, kept for one release: the end reason is
+ * JUNQI_END_REASON_TIMEOUTS. */
+#define JUNQI_END_REASON_TIME_OUTS JUNQI_END_REASON_TIMEOUTS

@@ -1,7 +1,7 @@
 //! Actions and their notation.
 //!
 //! A move is written `from-to` with point names, e.g. `a2-a6`. Every action of a rule
-//! set also has a stable integer index in a fixed action space
+//! set also has a stable integer id in a fixed action space
 //! ([`RuleSet::action_space`]), for reinforcement-learning users.
 
 use std::fmt;
@@ -36,11 +36,11 @@ pub enum NotationError {
     /// A point name the board does not have.
     #[error("unknown point {0:?}")]
     UnknownPoint(String),
-    /// An action index outside the rule set's action space.
-    #[error("action index {index} is outside the action space (0..{size})")]
-    IndexOutOfRange {
-        /// The index given.
-        index: usize,
+    /// An action id outside the rule set's action space.
+    #[error("action id {id} is outside the action space (0..{size})")]
+    IdOutOfRange {
+        /// The id given.
+        id: usize,
         /// Size of the action space.
         size: usize,
     },
@@ -101,28 +101,61 @@ impl Action {
         D(self, board)
     }
 
-    /// The action's index in the rule set's fixed action space, if it has one.
-    pub fn index(self, rules: &RuleSet) -> Option<usize> {
+    /// The action's id in the rule set's fixed action space, if it has one.
+    ///
+    /// ```
+    /// let rules = junqi::RuleSet::preset("classic").unwrap();
+    /// let a = junqi::Action::parse(rules.board(), "a2-a6").unwrap();
+    /// let id = a.id(&rules).unwrap();
+    /// assert_eq!(junqi::Action::from_id(&rules, id).unwrap(), a);
+    /// ```
+    pub fn id(self, rules: &RuleSet) -> Option<usize> {
         match self {
             Action::Move { from, to } => rules.board().move_index(from, to),
             Action::Flip { at } => rules.deals().then(|| rules.board().move_space() + at.index()),
         }
     }
 
-    /// The action with a given index in the rule set's action space.
-    pub fn from_index(rules: &RuleSet, index: usize) -> Result<Action, NotationError> {
+    /// The action with a given id in the rule set's action space.
+    pub fn from_id(rules: &RuleSet, id: usize) -> Result<Action, NotationError> {
         let board = rules.board();
-        if index >= rules.action_space() {
-            return Err(NotationError::IndexOutOfRange {
-                index,
+        if id >= rules.action_space() {
+            return Err(NotationError::IdOutOfRange {
+                id,
                 size: rules.action_space(),
             });
         }
-        Ok(match board.move_at(index) {
+        Ok(match board.move_at(id) {
             Some((from, to)) => Action::Move { from, to },
             None => Action::Flip {
-                at: board.point_at(index - board.move_space()).expect("index in range"),
+                at: board.point_at(id - board.move_space()).expect("id in range"),
             },
         })
+    }
+
+    /// The action's id (the name of development versions).
+    #[deprecated(since = "0.1.0", note = "an action's number is its id: use `Action::id`")]
+    pub fn index(self, rules: &RuleSet) -> Option<usize> {
+        self.id(rules)
+    }
+
+    /// The action with a given id (the name of development versions).
+    #[deprecated(since = "0.1.0", note = "an action's number is its id: use `Action::from_id`")]
+    pub fn from_index(rules: &RuleSet, index: usize) -> Result<Action, NotationError> {
+        Action::from_id(rules, index)
+    }
+
+    /// The two points of the action: a move's start and target, a flip's point twice
+    /// (the piece stays where it is). What every layer shows as "from" and "to".
+    pub fn endpoints(self) -> (Point, Point) {
+        match self {
+            Action::Move { from, to } => (from, to),
+            Action::Flip { at } => (at, at),
+        }
+    }
+
+    /// Whether the action turns a face-down piece face up (翻棋) rather than moving one.
+    pub fn is_flip(self) -> bool {
+        matches!(self, Action::Flip { .. })
     }
 }

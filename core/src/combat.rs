@@ -1,105 +1,76 @@
 //! Combat: the outcome of one piece attacking another.
 //!
 //! The table is data (the `combat` list of a rule set, first matching entry wins) and is
-//! compiled into a dense kind × kind matrix when the rule set loads, so [`resolve`] is
+//! compiled into a dense kind × kind matrix when the rule set loads, so [`resolve`](crate::resolve) is
 //! one lookup.
 
+use crate::names::named_enum;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::piece::PieceKind;
-use crate::rules::RuleSet;
 
-/// The outcome of an attack, from the attacker's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[repr(u8)]
-pub enum Outcome {
-    /// The defender leaves the board; a moving attacker takes its place.
-    Win,
-    /// The attacker leaves the board.
-    Lose,
-    /// Both leave the board.
-    Both,
-    /// Nobody leaves; the attacker stays where it was.
-    Repel,
-    /// The defender (a submarine) evades; see the sanjun rules.
-    Evade,
-    /// Not a legal attack under this rule set.
-    Illegal,
+named_enum! {
+    /// The outcome of an attack, from the attacker's point of view.
+    #[repr(u8)]
+    pub enum CombatOutcome {
+        /// The defender leaves the board; a moving attacker takes its place.
+        Win = "win",
+        /// The attacker leaves the board.
+        Lose = "lose",
+        /// Both leave the board.
+        Both = "both",
+        /// Nobody leaves; the attacker stays where it was.
+        Repel = "repel",
+        /// The defender (a submarine) evades; see the sanjun rules.
+        Evade = "evade",
+        /// Not a legal attack under this rule set.
+        Illegal = "illegal",
+    }
 }
 
-impl Outcome {
-    /// Every outcome.
-    pub const ALL: [Outcome; 6] =
-        [Outcome::Win, Outcome::Lose, Outcome::Both, Outcome::Repel, Outcome::Evade, Outcome::Illegal];
+impl CombatOutcome {
 
-    /// The snake_case name, e.g. `"win"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Outcome::Win => "win",
-            Outcome::Lose => "lose",
-            Outcome::Both => "both",
-            Outcome::Repel => "repel",
-            Outcome::Evade => "evade",
-            Outcome::Illegal => "illegal",
-        }
-    }
 
     /// Whether the attacker leaves the board.
     pub const fn attacker_leaves(self) -> bool {
-        matches!(self, Outcome::Lose | Outcome::Both)
+        matches!(self, CombatOutcome::Lose | CombatOutcome::Both)
     }
 
     /// Whether the defender leaves the board.
     pub const fn defender_leaves(self) -> bool {
-        matches!(self, Outcome::Win | Outcome::Both)
+        matches!(self, CombatOutcome::Win | CombatOutcome::Both)
     }
 }
 
-impl fmt::Display for Outcome {
+impl fmt::Display for CombatOutcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-/// Resolves `attacker` attacking `defender` under a rule set, without a game.
-///
-/// A kind that is not part of the rule set's army gives [`Outcome::Illegal`].
-///
-/// ```
-/// use junqi::{resolve, Outcome, PieceKind::*, RuleSet};
-/// let rules = RuleSet::preset("classic").unwrap();
-/// assert_eq!(resolve(&rules, Commander, ArmyCommander), Outcome::Win);
-/// assert_eq!(resolve(&rules, Engineer, Mine), Outcome::Win);
-/// assert_eq!(resolve(&rules, Commander, Mine), Outcome::Lose);
-/// assert_eq!(resolve(&rules, Bomb, Commander), Outcome::Both);
-/// ```
-pub fn resolve(rules: &RuleSet, attacker: PieceKind, defender: PieceKind) -> Outcome {
-    rules.combat_outcome(attacker, defender)
-}
-
-/// How an attack is made (海陆空三军棋). The outcome is always the table's; who leaves
-/// the board and who moves depend on the manner too.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Attack {
-    /// The attacker goes onto the defender: a step, a railway run, a sea step, a landing,
-    /// or a plane's air run.
-    Move,
-    /// A missile flies onto the defender.
-    Flight,
-    /// The striker stays where it is: a fort's strike, anti-aircraft fire.
-    Strike,
-    /// A ship's shore bombardment: a strike that never costs the ship.
-    Bombardment,
+named_enum! {
+    /// How an attack is made (海陆空三军棋). The outcome is always the table's; who leaves
+    /// the board and who moves depend on the manner too.
+    pub enum Attack {
+        /// The attacker goes onto the defender: a step, a railway run, a sea step, a landing,
+        /// or a plane's air run.
+        Move = "move",
+        /// A missile flies onto the defender.
+        Flight = "flight",
+        /// The striker stays where it is: a fort's strike, anti-aircraft fire.
+        Strike = "strike",
+        /// A ship's shore bombardment: a strike that never costs the ship.
+        Bombardment = "bombardment",
+    }
 }
 
 /// What an attack does: the outcome and its effect on both pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Resolution {
     /// The table's outcome.
-    pub outcome: Outcome,
+    pub outcome: CombatOutcome,
     /// The attacker leaves the board (`lose` or `both`, except a bombarding ship; a
     /// missile whose target evades is spent too).
     pub attacker_leaves: bool,
@@ -110,61 +81,21 @@ pub struct Resolution {
     pub attacker_moves: bool,
 }
 
-/// Resolves an attack made in a given manner, without a game: the outcome of
-/// [`resolve`] and what it does to both pieces.
-///
-/// ```
-/// use junqi::{resolve_attack, Attack, Outcome, PieceKind::*, RuleSet};
-/// let rules = RuleSet::preset("sanjun-modern").unwrap();
-/// // A gunboat's bombardment of a commander: the gunboat loses, and nothing happens.
-/// let r = resolve_attack(&rules, Gunboat, Commander, Attack::Bombardment);
-/// assert_eq!(r.outcome, Outcome::Lose);
-/// assert!(!r.attacker_leaves && !r.defender_leaves);
-/// // A fort's strike on a cruiser: the cruiser leaves, the fort stays put.
-/// let r = resolve_attack(&rules, Fort, Cruiser, Attack::Strike);
-/// assert!(r.defender_leaves && !r.attacker_moves);
-/// // A battleship landing onto a harbour mouth held by an infantry wins and moves in.
-/// let r = resolve_attack(&rules, Battleship, Infantry, Attack::Move);
-/// assert!(r.defender_leaves && r.attacker_moves);
-/// ```
-pub fn resolve_attack(rules: &RuleSet, attacker: PieceKind, defender: PieceKind, attack: Attack) -> Resolution {
-    resolution(rules, attacker, rules.combat_outcome(attacker, defender), attack)
-}
-
-/// The effect of an outcome for an attack made in a given manner.
-pub(crate) fn resolution(rules: &RuleSet, attacker: PieceKind, outcome: Outcome, attack: Attack) -> Resolution {
-    use crate::rules::{Ability, Mobility};
-    let attacker_leaves = match outcome {
-        Outcome::Lose | Outcome::Both => attack != Attack::Bombardment,
-        Outcome::Evade => rules.has_ability(attacker, Ability::Flight),
-        _ => false,
-    };
-    let moving = matches!(attack, Attack::Move | Attack::Flight);
-    Resolution {
-        outcome,
-        attacker_leaves,
-        defender_leaves: outcome.defender_leaves(),
-        attacker_moves: moving
-            && (outcome == Outcome::Win
-                || outcome == Outcome::Repel && attack == Attack::Move && rules.mobility(attacker) == Mobility::Fly),
-    }
-}
-
 /// What one entry of a combat table says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TableOutcome {
-    /// See [`Outcome::Win`].
+    /// See [`CombatOutcome::Win`].
     Win,
-    /// See [`Outcome::Lose`].
+    /// See [`CombatOutcome::Lose`].
     Lose,
-    /// See [`Outcome::Both`].
+    /// See [`CombatOutcome::Both`].
     Both,
-    /// See [`Outcome::Repel`].
+    /// See [`CombatOutcome::Repel`].
     Repel,
-    /// See [`Outcome::Evade`].
+    /// See [`CombatOutcome::Evade`].
     Evade,
-    /// See [`Outcome::Illegal`].
+    /// See [`CombatOutcome::Illegal`].
     Illegal,
     /// Compare the two kinds' ranks (the rule set's `ranks`): higher wins, equal both.
     Rank,
@@ -196,4 +127,4 @@ pub struct CombatEntry {
 }
 
 /// Dense outcome matrix, indexed `[attacker][defender]`.
-pub(crate) type CombatMatrix = [[Outcome; PieceKind::COUNT]; PieceKind::COUNT];
+pub(crate) type CombatMatrix = [[CombatOutcome; PieceKind::COUNT]; PieceKind::COUNT];

@@ -14,12 +14,12 @@
 //! A rule set is data. Load a preset by name (or your own JSON):
 //!
 //! ```
-//! use junqi::{RuleSet, PieceKind, resolve, Outcome};
+//! use junqi::{RuleSet, PieceKind, resolve, CombatOutcome};
 //! let rules = RuleSet::preset("classic")?;
 //! assert_eq!(rules.board().len(), 60);
 //! assert_eq!(rules.army_size(), 25);
 //! // Combat works without a game:
-//! assert_eq!(resolve(&rules, PieceKind::Engineer, PieceKind::Mine), Outcome::Win);
+//! assert_eq!(resolve(&rules, PieceKind::Engineer, PieceKind::Mine), CombatOutcome::Win);
 //! # Ok::<(), junqi::RulesError>(())
 //! ```
 //!
@@ -61,7 +61,7 @@
 //! # game.deploy_random(Side::North, 8)?;
 //! assert_eq!(game.to_act(), Some(Side::South));
 //! let action = game.legal_actions()[0];
-//! let id = action.index(game.rules()).unwrap();
+//! let id = action.id(game.rules()).unwrap();
 //! let report = game.play_id(id)?;
 //! println!("{}", report.public[0].describe(game.board()));
 //! assert!(game.play_notation("a1-a12").is_err()); // refused, nothing changes
@@ -95,9 +95,9 @@
 //! reaction ([`Phase::Reaction`]) before play goes on.
 //!
 //! ```
-//! use junqi::{resolve, Outcome, Position, PieceKind::*, RuleSet, Side};
+//! use junqi::{resolve, CombatOutcome, Position, PieceKind::*, RuleSet, Side};
 //! let rules = RuleSet::preset("sanjun-modern")?;
-//! assert_eq!(resolve(&rules, Battleship, Commander), Outcome::Lose); // a division commander ashore
+//! assert_eq!(resolve(&rules, Battleship, Commander), CombatOutcome::Lose); // a division commander ashore
 //! let b = rules.board();
 //! let p = |n| b.point(n).unwrap();
 //! let mut pos = Position::from_arrangement(
@@ -114,12 +114,22 @@
 //! ```
 //!
 //! ## Modules
-//! - [`piece`]: kinds, classes, sides · [`board`]: geometry · [`rules`]: rule sets ·
-//!   [`combat`]: outcomes · [`setup`]: deployment · [`action`]: actions and notation ·
-//!   [`position`]: state, movement and play · [`referee`]: games, events, views ·
-//!   [`record`]: records · [`render`]: SVG pictures of boards and views ·
-//!   [`agent`]: players that act from one player's information · [`rng`]: the seeded generator · [`platform`]: surrender, escape, scoring, levels
-//!   and ratings around a game (the QQ platform, docs/sources.md#qq-rules).
+//! From the ground up (each uses only those above it, but for the root's re-exports):
+//! - `names`: enums' names, declared once · [`limits`]: size limits · [`rng`]: the
+//!   seeded generators · [`piece`]: kinds, classes, sides, arms
+//! - [`board`]: geometry, points and point sets · [`combat`]: outcomes and combat
+//!   tables · [`rules`]: rule sets, and combat under one · [`setup`]: deployment ·
+//!   [`action`]: actions, notation and ids
+//! - [`position`]: the bare state, movement, play, the end, position strings
+//! - [`error`]: the kinds of refusal every layer translates, and [`GameError`] ·
+//!   [`record`]: records · [`referee`]: games, events, reports, views
+//! - [`inference`]: what a player can deduce, beliefs, observations ·
+//!   [`agent`]: players that act from one player's information · [`render`]: SVG
+//!   and text pictures of boards and views · [`vector`]: many games at once for
+//!   reinforcement learning · [`platform`]: surrender, escape, scoring, levels and
+//!   ratings around a game (the QQ platform, docs/sources.md#qq-rules) ·
+//!   [`protocol`]: the line protocol for engines, matches and the bridge to the web
+//!   referee
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -127,9 +137,10 @@ pub mod action;
 pub mod agent;
 pub mod board;
 pub mod combat;
+pub mod error;
 pub mod inference;
 pub mod limits;
-mod movegen;
+mod names;
 pub mod piece;
 pub mod platform;
 pub mod position;
@@ -146,18 +157,29 @@ pub use action::{parse_point, Action, NotationError};
 pub use agent::{Agent, AgentError, AgentSpec, InfoState};
 pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, PointSetIter, Role, STRIKE_RANGE};
 pub use inference::{Beliefs, KindSet, ObservationSpec, Observer, Sample, SampleError, Turn};
-pub use combat::{resolve, resolve_attack, Attack, Outcome, Resolution};
+pub use error::{Error, ErrorKind};
+pub use combat::{Attack, CombatOutcome, Resolution};
 pub use piece::{Arm, PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};
 pub use position::{
-    Eliminations, EndReason, GameResult, MoveOutcome, Phase, PlayError, Position, PositionStringError, SeenPiece,
-    TimeOutOutcome,
+    Eliminations, EndReason, GameResult, ActionOutcome, Phase, PlayError, Position, PositionStringError, SeenPiece,
+    TimeoutOutcome,
 };
 pub use record::{PlayerRecord, Record, RecordEntry, RulesRef};
 pub use referee::{describe_result, Event, Game, GameError, Report, RevealCause, View};
 pub use rng::{random_seed, KeyedRng, Rng};
-pub use rules::{Ability, MineDigging, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
+pub use rules::{resolve, resolve_attack, Ability, MineDigging, Mobility, Options, RuleSet, RuleSpec, RulesError, Scouting};
 pub use setup::{Deployment, Setup, SetupError};
 pub use vector::{FinishedGame, StepOutput, VectorEnv, VectorError};
+
+/// The combat outcome under its name of development versions.
+#[deprecated(since = "0.1.0", note = "the combat result is named as such: use `CombatOutcome`")]
+pub type Outcome = CombatOutcome;
+/// What an action did, under its name of development versions.
+#[deprecated(since = "0.1.0", note = "use `ActionOutcome`")]
+pub type MoveOutcome = ActionOutcome;
+/// What a time-out did, under its name of development versions.
+#[deprecated(since = "0.1.0", note = "use `TimeoutOutcome`")]
+pub type TimeOutOutcome = TimeoutOutcome;
 
 /// Gives error types a `Debug` form equal to their message: what `unwrap`, `?` into
 /// `Box<dyn Error>` and `fn main() -> Result<…>` print is the reason in words (with

@@ -1,10 +1,16 @@
-//! Size limits on the JSON text the engine reads: a rule set, a board, a setup or a
-//! record longer than its limit is refused before it is parsed, with a specific error.
+//! Size limits: the pieces a game holds, and the JSON text the engine reads — a rule
+//! set, a board, a setup or a record longer than its limit is refused before it is
+//! parsed, with a specific error.
 //!
 //! The limits are far above anything real — the largest preset rule set is under
 //! 10 kB, a board under 25 kB, a record of a long 海陆空 game under 100 kB — and keep
 //! the cost of reading untrusted input bounded. (serde_json also refuses nesting deeper
 //! than 128 levels.)
+
+/// Most pieces a game may hold, all sides together: 128 (a position's fixed-size
+/// state; a rule set whose armies need more is refused with
+/// [`crate::RulesError::TooManyPieces`]).
+pub const MAX_PIECES: usize = 128;
 
 /// Longest rule set JSON accepted ([`crate::RuleSet::from_json`]): 1 MiB.
 pub const MAX_RULES_JSON: usize = 1 << 20;

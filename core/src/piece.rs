@@ -4,6 +4,7 @@
 //! `docs/pieces.md`); [`PieceKind::from_name`] also accepts the Chinese names,
 //! traditional or simplified.
 
+use crate::names::named_enum;
 use std::fmt;
 use std::str::FromStr;
 
@@ -83,44 +84,34 @@ piece_kinds! {
     Recon = "recon", Plane, ["侦察机", "偵察機"];
 }
 
-/// The broad class of a piece kind (`docs/pieces.md`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PieceClass {
-    /// The flag (军旗).
-    Flag,
-    /// Officers, including the engineer.
-    Officer,
-    /// Weapons: mines, bombs, guns…
-    Weapon,
-    /// Ships (海军).
-    Ship,
-    /// Planes (空军).
-    Plane,
+named_enum! {
+    /// The broad class of a piece kind (`docs/pieces.md`).
+    pub enum PieceClass {
+        /// The flag (军旗).
+        Flag = "flag",
+        /// Officers, including the engineer.
+        Officer = "officer",
+        /// Weapons: mines, bombs, guns…
+        Weapon = "weapon",
+        /// Ships (海军).
+        Ship = "ship",
+        /// Planes (空军).
+        Plane = "plane",
+    }
 }
 
-/// The arm a piece belongs to. Arms are public (`docs/referee.md`): what started on an
-/// anchorage is a ship, on an airport a plane, anywhere else an army piece.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[repr(u8)]
-pub enum Arm {
-    /// The army: flag, officers, weapons (陆军).
-    Army,
-    /// The navy: ships (海军).
-    Navy,
-    /// The air force: planes (空军).
-    Air,
-}
-
-impl Arm {
-    /// The snake_case name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Arm::Army => "army",
-            Arm::Navy => "navy",
-            Arm::Air => "air",
-        }
+named_enum! {
+    /// The arm a piece belongs to. Arms are public (`docs/referee.md`): what started on an
+    /// anchorage is a ship, on an airport a plane, anywhere else an army piece.
+    #[derive(PartialOrd, Ord)]
+    #[repr(u8)]
+    pub enum Arm {
+        /// The army: flag, officers, weapons (陆军).
+        Army = "army",
+        /// The navy: ships (海军).
+        Navy = "navy",
+        /// The air force: planes (空军).
+        Air = "air",
     }
 }
 
@@ -228,42 +219,26 @@ impl<'de> Deserialize<'de> for PieceKind {
     }
 }
 
-/// A side (an army, and in two- and four-player games the player who commands it).
-///
-/// Turn order is a property of the rule set; the board says which points belong to
-/// which side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[repr(u8)]
-pub enum Side {
-    /// The side at the bottom of the board (moves first in `classic`).
-    South = 0,
-    /// The side on the right in four-player games.
-    East = 1,
-    /// The side at the top of the board.
-    North = 2,
-    /// The side on the left in four-player games.
-    West = 3,
+named_enum! {
+    /// A side (an army, and in two- and four-player games the player who commands it).
+    ///
+    /// Turn order is a property of the rule set; the board says which points belong to
+    /// which side.
+    #[derive(PartialOrd, Ord)]
+    #[repr(u8)]
+    pub enum Side {
+        /// The side at the bottom of the board (moves first in `classic`).
+        South = "south",
+        /// The side on the right in four-player games.
+        East = "east",
+        /// The side at the top of the board.
+        North = "north",
+        /// The side on the left in four-player games.
+        West = "west",
+    }
 }
 
 impl Side {
-    /// All four sides, in index order.
-    pub const ALL: [Side; 4] = [Side::South, Side::East, Side::North, Side::West];
-
-    /// The side at a dense index, the inverse of `side as usize`.
-    pub fn from_index(index: usize) -> Option<Side> {
-        Side::ALL.get(index).copied()
-    }
-
-    /// The lower-case name, e.g. `"south"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Side::South => "south",
-            Side::East => "east",
-            Side::North => "north",
-            Side::West => "west",
-        }
-    }
 
     /// Parses `"south"`, `"north"`, … (case-insensitive) or the Chinese 南/北/东/西.
     pub fn from_name(name: &str) -> Option<Side> {

@@ -37,6 +37,7 @@
 //! assert_eq!(scores[1].delta, -1);
 //! ```
 
+use crate::names::named_enum;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -133,35 +134,21 @@ impl Seat {
     }
 }
 
-/// Which scoring rule decided a seat's change.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ScoreRule {
-    /// A win, scored in full.
-    Win,
-    /// A win within 30 plies (two players) or 40 (four): no points.
-    QuickWin,
-    /// A win by a seat above 50 points against an opponent below 50: no points.
-    Protected,
-    /// A loss.
-    Loss,
-    /// A draw: no points.
-    Draw,
-    /// An escape while the escaper's partner was still in: nobody scores.
-    NoScore,
-}
-
-impl ScoreRule {
-    /// The snake_case name, e.g. `"quick_win"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ScoreRule::Win => "win",
-            ScoreRule::QuickWin => "quick_win",
-            ScoreRule::Protected => "protected",
-            ScoreRule::Loss => "loss",
-            ScoreRule::Draw => "draw",
-            ScoreRule::NoScore => "no_score",
-        }
+named_enum! {
+    /// Which scoring rule decided a seat's change.
+    pub enum ScoreRule {
+        /// A win, scored in full.
+        Win = "win",
+        /// A win within 30 plies (two players) or 40 (four): no points.
+        QuickWin = "quick_win",
+        /// A win by a seat above 50 points against an opponent below 50: no points.
+        Protected = "protected",
+        /// A loss.
+        Loss = "loss",
+        /// A draw: no points.
+        Draw = "draw",
+        /// An escape while the escaper's partner was still in: nobody scores.
+        NoScore = "no_score",
     }
 }
 
@@ -230,6 +217,18 @@ pub enum PlatformError {
     /// The platform's rules could not be applied to a rule set.
     #[error(transparent)]
     Rules(#[from] RulesError),
+}
+
+/// The kind of each refusal (docs/errors.md; the table is [`crate::ErrorKind`]'s).
+impl crate::error::Error for PlatformError {
+    fn kind(&self) -> crate::ErrorKind {
+        use crate::ErrorKind;
+        match self {
+            PlatformError::NotOver => ErrorKind::WrongPhase,
+            PlatformError::Seats(_) | PlatformError::Winners(_) => ErrorKind::InvalidResult,
+            PlatformError::Rules(e) => e.kind(),
+        }
+    }
 }
 
 /// The platform's numbers. [`Platform::QQ`] is the QQ platform's (docs/sources.md#qq-rules).

@@ -6,11 +6,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::action::Action;
 use crate::board::{Board, BoardSpec};
 use crate::piece::{PieceKind, Side};
 use crate::position::GameResult;
-use crate::referee::{Entry, Game, GameError};
+use crate::error::GameError;
 use crate::rules::{RuleSet, RuleSpec};
 use crate::setup::Setup;
 
@@ -64,13 +63,13 @@ impl<'de> Deserialize<'de> for RulesRef {
 impl RulesRef {
     /// The whole rule set, always: a record must not depend on what a preset's name
     /// will mean later.
-    fn of(rules: &RuleSet) -> RulesRef {
+    pub(crate) fn of(rules: &RuleSet) -> RulesRef {
         RulesRef::Spec(Box::new(rules.spec().clone()))
     }
 
     /// What to add to a replay error: a record that names only its preset may have been
     /// made under an earlier version of it than the one frozen for such records.
-    fn hint(&self) -> String {
+    pub(crate) fn hint(&self) -> String {
         match self {
             RulesRef::Preset(name) => format!(
                 " (the record names only its rule set, {name:?}, read as that preset stood on 2026-12-01; \
@@ -170,38 +169,6 @@ pub struct Record {
 }
 
 impl Record {
-    pub(crate) fn of_game(game: &Game) -> Record {
-        let rules = game.rules();
-        let board = game.board();
-        let builtin = Board::preset(board.name()).is_some_and(|b| std::ptr::eq(&*b, board) || b.spec() == board.spec());
-        Record {
-            format: RECORD_FORMAT.to_owned(),
-            rules: RulesRef::of(rules),
-            board: (!builtin).then(|| board.spec().clone()),
-            seed: game.seed(),
-            actions: game
-                .entries()
-                .iter()
-                .map(|e| match e {
-                    Entry::Deploy(side, setup) => RecordEntry::Deploy {
-                        deploy: *side,
-                        setup: Setup::clone(setup),
-                    },
-                    Entry::Play(a) => RecordEntry::Action(a.to_notation(board)),
-                    Entry::Resign(side) => RecordEntry::Resign { resign: *side },
-                    Entry::Escape(side) => RecordEntry::Escape { escape: *side },
-                    Entry::TimeOut(side) => RecordEntry::TimeOut { timeout: *side },
-                    Entry::Draw => RecordEntry::Action("draw".to_owned()),
-                    Entry::Start(text) => RecordEntry::Start { start: text.clone() },
-                    Entry::Deal(deal) => RecordEntry::Deal {
-                        deal: deal.iter().map(|(p, s, k)| (board.name_of(*p).to_owned(), (*s, *k))).collect(),
-                    },
-                })
-                .collect(),
-            result: game.result(),
-        }
-    }
-
     /// Reads a record from JSON.
     pub fn from_json(json: &str) -> Result<Record, GameError> {
         check_size(json)?;
@@ -219,66 +186,6 @@ impl Record {
     /// The record as JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a record serialises")
-    }
-
-    /// Replays the record into a game, checking the stored result.
-    pub fn replay(&self) -> Result<Game, GameError> {
-        let rules = self.rules.load(self.board.as_ref())?;
-        let mut entries = self.actions.iter().enumerate().peekable();
-        let mut game = match entries.peek() {
-            Some((_, RecordEntry::Deal { deal })) => {
-                let mut cards = Vec::with_capacity(deal.len());
-                for (name, (side, kind)) in deal {
-                    let p = rules
-                        .board()
-                        .point(name)
-                        .ok_or_else(|| GameError::Record(format!("deal: unknown point {name:?}")))?;
-                    cards.push((p, *side, *kind));
-                }
-                entries.next();
-                // A deal that is not a deal of this rule set is a broken record.
-                Game::with_deal(rules, self.seed, &cards).map_err(|e| GameError::Record(format!("deal: {e}")))?
-            }
-            Some((_, RecordEntry::Start { start })) => {
-                let game = Game::from_position_string_with(rules, start, self.seed)
-                    .map_err(|e| GameError::Record(format!("start: {e}")))?;
-                entries.next();
-                game
-            }
-            _ if rules.deals() => return Err(GameError::Record("a dealt game's record starts with its deal".into())),
-            _ => Game::with_rules(rules, self.seed),
-        };
-        for (i, entry) in entries {
-            let step = match entry {
-                RecordEntry::Deploy { deploy, setup } => game.deploy(*deploy, setup),
-                RecordEntry::Resign { resign } => game.resign(*resign),
-                RecordEntry::Escape { escape } => game.escape(*escape),
-                RecordEntry::Deal { .. } => Err(GameError::Record("a deal may only come first".into())),
-                RecordEntry::Start { .. } => Err(GameError::Record("a start position may only come first".into())),
-                RecordEntry::TimeOut { timeout } => {
-                    if game.to_act() == Some(*timeout) {
-                        game.time_out()
-                    } else {
-                        Err(GameError::Record(format!("{timeout} times out but is not to act")))
-                    }
-                }
-                RecordEntry::Action(t) if t == "draw" => game.agree_draw(),
-                RecordEntry::Action(t) => Action::parse(game.board(), t)
-                    .map_err(GameError::from)
-                    .and_then(|a| game.play(a)),
-            };
-            step.map_err(|e| GameError::Record(format!("entry {i}: {e}{}", self.rules.hint())))?;
-        }
-        if game.result() != self.result {
-            let say = |r: Option<GameResult>| r.map_or("no result".to_owned(), |r| crate::referee::describe_result(&r));
-            return Err(GameError::Record(format!(
-                "the replay ends with {}, the record says {}{}",
-                say(game.result()),
-                say(self.result),
-                self.rules.hint()
-            )));
-        }
-        Ok(game)
     }
 }
 
@@ -318,22 +225,5 @@ impl PlayerRecord {
             )));
         }
         Ok(r)
-    }
-}
-
-impl Game {
-    /// What `player` saw of this game (see [`PlayerRecord`]).
-    pub fn player_record(&self, player: Side) -> PlayerRecord {
-        PlayerRecord {
-            format: PLAYER_RECORD_FORMAT.to_owned(),
-            rules: RulesRef::of(self.rules()),
-            player,
-            setup: self.entries().iter().find_map(|e| match e {
-                Entry::Deploy(s, setup) if *s == player => Some(Setup::clone(setup)),
-                _ => None,
-            }),
-            events: self.events(player).iter().map(|e| e.to_json(self.board())).collect(),
-            result: self.result(),
-        }
     }
 }

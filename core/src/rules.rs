@@ -5,133 +5,109 @@
 //! ([`RuleSet::from_json`]), either complete or `{"extends": "classic", …}` with only
 //! the keys that differ.
 
+use crate::names::named_enum;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, BoardError, Point, Role};
-use crate::combat::{CombatEntry, CombatMatrix, KindPattern, Outcome, TableOutcome};
+use crate::combat::{Attack, CombatEntry, CombatMatrix, CombatOutcome, KindPattern, Resolution, TableOutcome};
 use crate::piece::{PieceClass, PieceKind, Side, SideSet};
 
-/// How a kind of piece moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Mobility {
-    /// Never moves (flag, mine).
-    Immobile,
-    /// One step along a road or railway edge.
-    Step,
-    /// A step, or a run along one straight railway line.
-    RailStraight,
-    /// A step, or a railway run that may turn at any railway point (the engineer).
-    RailTurn,
-    /// One step along a sea lane (ships).
-    Sail,
-    /// A sea step; from an anchorage onto its harbour mouth (landing), road steps on
-    /// land, and from a harbour mouth back onto its anchorage (battleship, cruiser).
-    SailAndLand,
-    /// One straight run along an air line, over everything (planes).
-    Fly,
-}
-
-impl Mobility {
-    /// The snake_case name used in JSON, e.g. `"rail_turn"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mobility::Immobile => "immobile",
-            Mobility::Step => "step",
-            Mobility::RailStraight => "rail_straight",
-            Mobility::RailTurn => "rail_turn",
-            Mobility::Sail => "sail",
-            Mobility::SailAndLand => "sail_and_land",
-            Mobility::Fly => "fly",
-        }
+named_enum! {
+    /// How a kind of piece moves.
+    pub enum Mobility {
+        /// Never moves (flag, mine).
+        Immobile = "immobile",
+        /// One step along a road or railway edge.
+        Step = "step",
+        /// A step, or a run along one straight railway line.
+        RailStraight = "rail_straight",
+        /// A step, or a railway run that may turn at any railway point (the engineer).
+        RailTurn = "rail_turn",
+        /// One step along a sea lane (ships).
+        Sail = "sail",
+        /// A sea step; from an anchorage onto its harbour mouth (landing), road steps on
+        /// land, and from a harbour mouth back onto its anchorage (battleship, cruiser).
+        SailAndLand = "sail_and_land",
+        /// One straight run along an air line, over everything (planes).
+        Fly = "fly",
     }
 }
 
-/// A power a kind has besides moving (海陆空三军棋). A *strike* is an attack in which
-/// the striker does not move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[repr(u8)]
-pub enum Ability {
-    /// Strikes an enemy piece on a neighbouring land point or on a coast-linked sea
-    /// point (the fort).
-    Strike,
-    /// Shore bombardment: strikes an enemy piece on a coast-linked land point, and
-    /// never leaves the board for it (the gunboat).
-    Bombard,
-    /// Strikes an enemy plane at most [`crate::board::STRIKE_RANGE`] away, and shoots
-    /// down an enemy plane flying over or onto it (aa_gun, gunboat).
-    AntiAir,
-    /// Flies from under the air lattice along an air line, over everything, onto an
-    /// enemy piece (the missile).
-    Flight,
-    /// Learns the identity of every piece it attacks (the recon plane).
-    Scout,
+named_enum! {
+    /// A power a kind has besides moving (海陆空三军棋). A *strike* is an attack in which
+    /// the striker does not move.
+    #[derive(PartialOrd, Ord)]
+    #[repr(u8)]
+    pub enum Ability {
+        /// Strikes an enemy piece on a neighbouring land point or on a coast-linked sea
+        /// point (the fort).
+        Strike = "strike",
+        /// Shore bombardment: strikes an enemy piece on a coast-linked land point, and
+        /// never leaves the board for it (the gunboat).
+        Bombard = "bombard",
+        /// Strikes an enemy plane at most [`crate::board::STRIKE_RANGE`] away, and shoots
+        /// down an enemy plane flying over or onto it (aa_gun, gunboat).
+        AntiAir = "anti_air",
+        /// Flies from under the air lattice along an air line, over everything, onto an
+        /// enemy piece (the missile).
+        Flight = "flight",
+        /// Learns the identity of every piece it attacks (the recon plane).
+        Scout = "scout",
+    }
 }
 
 impl Ability {
-    /// Every ability.
-    pub const ALL: [Ability; 5] =
-        [Ability::Strike, Ability::Bombard, Ability::AntiAir, Ability::Flight, Ability::Scout];
 
-    /// The snake_case name used in JSON.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Ability::Strike => "strike",
-            Ability::Bombard => "bombard",
-            Ability::AntiAir => "anti_air",
-            Ability::Flight => "flight",
-            Ability::Scout => "scout",
-        }
-    }
 
     const fn bit(self) -> u8 {
         1 << self as u8
     }
 }
 
-/// Who learns the defender's identity when an engineer attacks (`engineer_scouts`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Scouting {
-    /// Nobody (default).
-    #[default]
-    Off,
-    /// The attacking engineer's owner (the games book, docs/sources.md#book-engineer-scouts).
-    Attacker,
-    /// Every player (the rules Q&A, docs/sources.md#qa-engineer-scouts).
-    Everyone,
-    /// Every player, and the engineer is spent: it leaves the board and the defender
-    /// stays (docs/sources.md#qa-engineer-scouts:
-    /// "敌方的的棋子将被所有玩家看见，但此时工兵也将消失").
-    /// A mine or a flag is still taken as the combat table says: digging mines is the
-    /// engineer's other ability, which the same line keeps.
-    Sacrifice,
+named_enum! {
+    /// Who learns the defender's identity when an engineer attacks (`engineer_scouts`).
+    #[derive(Default)]
+    pub enum Scouting {
+        /// Nobody (default).
+        #[default]
+        Off = "off",
+        /// The attacking engineer's owner (the games book, docs/sources.md#book-engineer-scouts).
+        Attacker = "attacker",
+        /// Every player (the rules Q&A, docs/sources.md#qa-engineer-scouts).
+        Everyone = "everyone",
+        /// Every player, and the engineer is spent: it leaves the board and the defender
+        /// stays (docs/sources.md#qa-engineer-scouts:
+        /// "敌方的的棋子将被所有玩家看见，但此时工兵也将消失").
+        /// A mine or a flag is still taken as the combat table says: digging mines is the
+        /// engineer's other ability, which the same line keeps.
+        Sacrifice = "sacrifice",
+    }
 }
 
-/// When a piece other than the engineer may take on mines, and how (`smallest_digs_mines`,
-/// 翻棋: docs/sources.md#fanqi-smallest-digs and docs/sources.md#fanqi-smallest-detonates).
-/// The smallest piece attacks a mine as a stand-in kind ([`MineDigging::stand_in`]) and the
-/// combat table gives the outcome: as an engineer it digs the mine (the mine leaves, the
-/// piece takes its point), as a bomb it detonates it (both leave).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MineDigging {
-    /// Only the pieces the combat table lets win against a mine (default).
-    #[default]
-    Off,
-    /// Once an army has no engineer left, its lowest-ranked officers still on the board
-    /// attack mines as an engineer does: they dig them (docs/sources.md#fanqi-smallest-digs:
-    /// "工兵没了用最小的挖它").
-    EngineersGone,
-    /// Once the army's engineers **and** bombs are gone, its lowest-ranked officers
-    /// attack mines as a bomb does: they detonate them, and both leave
-    /// (docs/sources.md#fanqi-smallest-detonates:
-    /// "如果工兵和炸弹死完，可以拿最小的棋子引爆地雷（踩地雷）").
-    EngineersAndBombsGone,
+named_enum! {
+    /// When a piece other than the engineer may take on mines, and how (`smallest_digs_mines`,
+    /// 翻棋: docs/sources.md#fanqi-smallest-digs and docs/sources.md#fanqi-smallest-detonates).
+    /// The smallest piece attacks a mine as a stand-in kind ([`MineDigging::stand_in`]) and the
+    /// combat table gives the outcome: as an engineer it digs the mine (the mine leaves, the
+    /// piece takes its point), as a bomb it detonates it (both leave).
+    #[derive(Default)]
+    pub enum MineDigging {
+        /// Only the pieces the combat table lets win against a mine (default).
+        #[default]
+        Off = "off",
+        /// Once an army has no engineer left, its lowest-ranked officers still on the board
+        /// attack mines as an engineer does: they dig them (docs/sources.md#fanqi-smallest-digs:
+        /// "工兵没了用最小的挖它").
+        EngineersGone = "engineers_gone",
+        /// Once the army's engineers **and** bombs are gone, its lowest-ranked officers
+        /// attack mines as a bomb does: they detonate them, and both leave
+        /// (docs/sources.md#fanqi-smallest-detonates:
+        /// "如果工兵和炸弹死完，可以拿最小的棋子引爆地雷（踩地雷）").
+        EngineersAndBombsGone = "engineers_and_bombs_gone",
+    }
 }
 
 impl MineDigging {
@@ -151,14 +127,6 @@ impl MineDigging {
         }
     }
 
-    /// The snake_case name used in JSON.
-    pub const fn name(self) -> &'static str {
-        match self {
-            MineDigging::Off => "off",
-            MineDigging::EngineersGone => "engineers_gone",
-            MineDigging::EngineersAndBombsGone => "engineers_and_bombs_gone",
-        }
-    }
 }
 
 /// Rule-set options (docs/classic.md, "Options").
@@ -454,7 +422,7 @@ pub enum RulesError {
     #[error("options: unknown kind pattern {0:?} in \"attacks_only_by_ability\"")]
     BadAttacksOnlyByAbility(String),
     /// The rule set is too large for the engine's fixed-size state.
-    #[error("too many pieces: {0} (at most {max})", max = crate::position::MAX_PIECES)]
+    #[error("too many pieces: {0} (at most {max})", max = crate::limits::MAX_PIECES)]
     TooManyPieces(usize),
     /// `{"extends": …}` without a `"name"`: a variant would pass for its preset.
     #[error("a rule set that extends {0:?} needs a \"name\" of its own")]
@@ -504,7 +472,8 @@ pub(crate) struct MoveProfile {
     pub(crate) strikes: bool,
     /// Whether enemy pieces in camps are out of its reach ([`RuleSet::may_attack_camps`]).
     pub(crate) spares_camps: bool,
-    /// Whether occupied HQs are out of its reach: a missile, or a kind of `hq_safe_from`.
+    /// Whether occupied HQs are out of its reach, for every reason: a missile (its
+    /// own rule), or a kind of `hq_safe_from` ([`RuleSet::hq_safe_from`]).
     pub(crate) spares_hqs: bool,
     /// The arms it can never attack (bit `Arm as u8`; [`RuleSet::attacks_arm`]); only
     /// set when the army mixes arms.
@@ -539,6 +508,25 @@ const RECORD_1_PRESETS: &[(&str, &str)] = &[
 ];
 
 impl RuleSet {
+    /// Loads a rule set given as text: a preset's name, or a rule set as JSON (text
+    /// that starts with `{`). Every layer that takes "a preset name or rule-set JSON"
+    /// (the CLI, Python, the web, the WebAssembly package) reads it with this.
+    ///
+    /// ```
+    /// use junqi::RuleSet;
+    /// assert_eq!(RuleSet::load("siguo").unwrap().name(), "siguo");
+    /// let mine = RuleSet::load(r#"{"extends": "classic", "name": "mine", "options": {"rail_max_steps": 3}}"#).unwrap();
+    /// assert_eq!(mine.name(), "mine");
+    /// assert!(RuleSet::load("chess").is_err());
+    /// ```
+    pub fn load(text: &str) -> Result<Arc<RuleSet>, RulesError> {
+        if text.trim_start().starts_with('{') {
+            RuleSet::from_json(text).map(Arc::new)
+        } else {
+            RuleSet::preset(text)
+        }
+    }
+
     /// Loads a built-in rule set by name.
     ///
     /// ```
@@ -651,7 +639,7 @@ impl RuleSet {
             }
         }
         let army_size: usize = spec.army.values().map(|&n| n as usize).sum();
-        if army_size * spec.sides.len() > crate::position::MAX_PIECES {
+        if army_size * spec.sides.len() > crate::limits::MAX_PIECES {
             return Err(RulesError::TooManyPieces(army_size * spec.sides.len()));
         }
         let mut deploy_points = vec![Vec::new(); 4];
@@ -693,7 +681,7 @@ impl RuleSet {
         // A piece that never moves never attacks, unless it strikes.
         for kind in PieceKind::ALL {
             if mobility[kind as usize] == Mobility::Immobile && abilities[kind as usize] == 0 {
-                combat[kind as usize] = [Outcome::Illegal; PieceKind::COUNT];
+                combat[kind as usize] = [CombatOutcome::Illegal; PieceKind::COUNT];
             }
         }
         let mut camp_exempt = [false; PieceKind::COUNT];
@@ -729,7 +717,7 @@ impl RuleSet {
         let mut attacks_arm = [0u8; PieceKind::COUNT];
         for a in spec.army.keys() {
             for d in spec.army.keys() {
-                if combat[*a as usize][*d as usize] != Outcome::Illegal {
+                if combat[*a as usize][*d as usize] != CombatOutcome::Illegal {
                     attacks_arm[*a as usize] |= 1 << d.arm() as u8;
                 }
             }
@@ -814,6 +802,17 @@ impl RuleSet {
         &self.spec.sides
     }
 
+    /// Refuses a side that does not play in this rule set ([`PlayError::NotPlaying`](crate::PlayError::NotPlaying),
+    /// of kind [`crate::ErrorKind::SideNotInGame`]): the check every layer makes of a
+    /// side it is given.
+    pub fn check_side(&self, side: Side) -> Result<(), crate::PlayError> {
+        if self.spec.sides.contains(&side) {
+            Ok(())
+        } else {
+            Err(crate::PlayError::NotPlaying(side))
+        }
+    }
+
     /// The side's team: itself and its allies.
     pub fn team_of(&self, side: Side) -> SideSet {
         self.allies[side as usize]
@@ -866,10 +865,18 @@ impl RuleSet {
         !self.spec.options.camps_protect || self.camp_exempt[kind as usize]
     }
 
-    /// Whether a kind may not attack a piece standing in an HQ (`hq_safe_from`). HQs
-    /// are public, so move generation refuses such an attack.
-    pub fn spares_hqs(&self, kind: PieceKind) -> bool {
+    /// Whether a kind is one of the option `hq_safe_from`: it may not attack a piece
+    /// standing in an HQ. HQs are public, so move generation refuses such an attack.
+    /// (A missile spares occupied HQs too, by its own rule: that is not this option.)
+    pub fn hq_safe_from(&self, kind: PieceKind) -> bool {
         self.hq_safe_from[kind as usize]
+    }
+
+    /// [`RuleSet::hq_safe_from`] under its name of development versions, which said
+    /// less than it meant.
+    #[deprecated(since = "0.1.0", note = "use `hq_safe_from`")]
+    pub fn spares_hqs(&self, kind: PieceKind) -> bool {
+        self.hq_safe_from(kind)
     }
 
     /// Whether a kind may attack some piece of an arm. Arms are public, so move
@@ -886,7 +893,7 @@ impl RuleSet {
     }
 
     /// The combat outcome for an attacker and a defender (see [`crate::resolve`]).
-    pub fn combat_outcome(&self, attacker: PieceKind, defender: PieceKind) -> Outcome {
+    pub fn combat_outcome(&self, attacker: PieceKind, defender: PieceKind) -> CombatOutcome {
         self.combat[attacker as usize][defender as usize]
     }
 
@@ -1005,7 +1012,7 @@ fn check_options(spec: &RuleSpec, combat: &CombatMatrix, abilities: &[u8; PieceK
     }
     if spec.army.contains_key(&PieceKind::Bomb) && spec.army.contains_key(&PieceKind::Flag) {
         let o = combat[PieceKind::Bomb as usize][PieceKind::Flag as usize];
-        let hits = matches!(o, Outcome::Win | Outcome::Both);
+        let hits = matches!(o, CombatOutcome::Win | CombatOutcome::Both);
         if hits != opts.bomb_may_hit_flag {
             return Err(RulesError::Incompatible {
                 option: "bomb_may_hit_flag",
@@ -1125,7 +1132,7 @@ fn pattern_matches(spec: &RuleSpec, pattern: &KindPattern, kind: PieceKind) -> R
 
 fn compile_combat(spec: &RuleSpec) -> Result<Box<CombatMatrix>, RulesError> {
     let explicit = compile_entries(spec)?;
-    let mut table = Box::new([[Outcome::Illegal; PieceKind::COUNT]; PieceKind::COUNT]);
+    let mut table = Box::new([[CombatOutcome::Illegal; PieceKind::COUNT]; PieceKind::COUNT]);
     // The stand-in for `ship` against `other`, if the rule set gives one.
     let stand_in = |ship: PieceKind, other: PieceKind| -> Result<Option<PieceKind>, RulesError> {
         let Some(map) = spec.equivalents.get(&ship) else { return Ok(None) };
@@ -1148,14 +1155,14 @@ fn compile_combat(spec: &RuleSpec) -> Result<Box<CombatMatrix>, RulesError> {
                 Some(o) => o,
                 None if a.arm() != d.arm() => {
                     if let Some(sa) = stand_in(a, d)? {
-                        explicit[sa as usize][d as usize].unwrap_or(Outcome::Illegal)
+                        explicit[sa as usize][d as usize].unwrap_or(CombatOutcome::Illegal)
                     } else if let Some(sd) = stand_in(d, a)? {
-                        explicit[a as usize][sd as usize].unwrap_or(Outcome::Illegal)
+                        explicit[a as usize][sd as usize].unwrap_or(CombatOutcome::Illegal)
                     } else {
-                        Outcome::Illegal
+                        CombatOutcome::Illegal
                     }
                 }
-                None => Outcome::Illegal,
+                None => CombatOutcome::Illegal,
             };
         }
     }
@@ -1164,7 +1171,7 @@ fn compile_combat(spec: &RuleSpec) -> Result<Box<CombatMatrix>, RulesError> {
 
 /// The outcome of the first matching entry for every pair of army kinds (`None` where
 /// no entry matches). Stand-in kinds need not be in the army, so every kind is covered.
-fn compile_entries(spec: &RuleSpec) -> Result<Box<[[Option<Outcome>; PieceKind::COUNT]; PieceKind::COUNT]>, RulesError> {
+fn compile_entries(spec: &RuleSpec) -> Result<Box<[[Option<CombatOutcome>; PieceKind::COUNT]; PieceKind::COUNT]>, RulesError> {
     let mut table = Box::new([[None; PieceKind::COUNT]; PieceKind::COUNT]);
     // Validate every entry once, even those no army kind reaches.
     for e in &spec.combat {
@@ -1204,12 +1211,12 @@ fn compile_entries(spec: &RuleSpec) -> Result<Box<[[Option<Outcome>; PieceKind::
                     continue;
                 }
                 table[a as usize][d as usize] = Some(match e.outcome {
-                    TableOutcome::Win => Outcome::Win,
-                    TableOutcome::Lose => Outcome::Lose,
-                    TableOutcome::Both => Outcome::Both,
-                    TableOutcome::Repel => Outcome::Repel,
-                    TableOutcome::Evade => Outcome::Evade,
-                    TableOutcome::Illegal => Outcome::Illegal,
+                    TableOutcome::Win => CombatOutcome::Win,
+                    TableOutcome::Lose => CombatOutcome::Lose,
+                    TableOutcome::Both => CombatOutcome::Both,
+                    TableOutcome::Repel => CombatOutcome::Repel,
+                    TableOutcome::Evade => CombatOutcome::Evade,
+                    TableOutcome::Illegal => CombatOutcome::Illegal,
                     TableOutcome::Rank => {
                         let (Some(ra), Some(rd)) = (spec.ranks.get(&a), spec.ranks.get(&d)) else {
                             // Only kinds of the army (or stand-ins) must have ranks.
@@ -1220,9 +1227,9 @@ fn compile_entries(spec: &RuleSpec) -> Result<Box<[[Option<Outcome>; PieceKind::
                             break;
                         };
                         match ra.cmp(rd) {
-                            std::cmp::Ordering::Greater => Outcome::Win,
-                            std::cmp::Ordering::Equal => Outcome::Both,
-                            std::cmp::Ordering::Less => Outcome::Lose,
+                            std::cmp::Ordering::Greater => CombatOutcome::Win,
+                            std::cmp::Ordering::Equal => CombatOutcome::Both,
+                            std::cmp::Ordering::Less => CombatOutcome::Lose,
                         }
                     }
                 });
@@ -1231,4 +1238,59 @@ fn compile_entries(spec: &RuleSpec) -> Result<Box<[[Option<Outcome>; PieceKind::
         }
     }
     Ok(table)
+}
+
+/// Resolves `attacker` attacking `defender` under a rule set, without a game.
+///
+/// A kind that is not part of the rule set's army gives [`CombatOutcome::Illegal`].
+///
+/// ```
+/// use junqi::{resolve, CombatOutcome, PieceKind::*, RuleSet};
+/// let rules = RuleSet::preset("classic").unwrap();
+/// assert_eq!(resolve(&rules, Commander, ArmyCommander), CombatOutcome::Win);
+/// assert_eq!(resolve(&rules, Engineer, Mine), CombatOutcome::Win);
+/// assert_eq!(resolve(&rules, Commander, Mine), CombatOutcome::Lose);
+/// assert_eq!(resolve(&rules, Bomb, Commander), CombatOutcome::Both);
+/// ```
+pub fn resolve(rules: &RuleSet, attacker: PieceKind, defender: PieceKind) -> CombatOutcome {
+    rules.combat_outcome(attacker, defender)
+}
+
+/// Resolves an attack made in a given manner, without a game: the outcome of
+/// [`resolve`] and what it does to both pieces.
+///
+/// ```
+/// use junqi::{resolve_attack, Attack, CombatOutcome, PieceKind::*, RuleSet};
+/// let rules = RuleSet::preset("sanjun-modern").unwrap();
+/// // A gunboat's bombardment of a commander: the gunboat loses, and nothing happens.
+/// let r = resolve_attack(&rules, Gunboat, Commander, Attack::Bombardment);
+/// assert_eq!(r.outcome, CombatOutcome::Lose);
+/// assert!(!r.attacker_leaves && !r.defender_leaves);
+/// // A fort's strike on a cruiser: the cruiser leaves, the fort stays put.
+/// let r = resolve_attack(&rules, Fort, Cruiser, Attack::Strike);
+/// assert!(r.defender_leaves && !r.attacker_moves);
+/// // A battleship landing onto a harbour mouth held by an infantry wins and moves in.
+/// let r = resolve_attack(&rules, Battleship, Infantry, Attack::Move);
+/// assert!(r.defender_leaves && r.attacker_moves);
+/// ```
+pub fn resolve_attack(rules: &RuleSet, attacker: PieceKind, defender: PieceKind, attack: Attack) -> Resolution {
+    resolution(rules, attacker, rules.combat_outcome(attacker, defender), attack)
+}
+
+/// The effect of an outcome for an attack made in a given manner.
+pub(crate) fn resolution(rules: &RuleSet, attacker: PieceKind, outcome: CombatOutcome, attack: Attack) -> Resolution {
+    let attacker_leaves = match outcome {
+        CombatOutcome::Lose | CombatOutcome::Both => attack != Attack::Bombardment,
+        CombatOutcome::Evade => rules.has_ability(attacker, Ability::Flight),
+        _ => false,
+    };
+    let moving = matches!(attack, Attack::Move | Attack::Flight);
+    Resolution {
+        outcome,
+        attacker_leaves,
+        defender_leaves: outcome.defender_leaves(),
+        attacker_moves: moving
+            && (outcome == CombatOutcome::Win
+                || outcome == CombatOutcome::Repel && attack == Attack::Move && rules.mobility(attacker) == Mobility::Fly),
+    }
 }

@@ -101,6 +101,22 @@ pub enum VectorError {
     },
 }
 
+/// The kind of each refusal (docs/errors.md; the table is [`crate::ErrorKind`]'s).
+impl crate::error::Error for VectorError {
+    fn kind(&self) -> crate::ErrorKind {
+        use crate::ErrorKind;
+        match self {
+            VectorError::NoGames | VectorError::TooManyGames { .. } | VectorError::ActionCount { .. } => {
+                ErrorKind::OutOfRange
+            }
+            VectorError::OutOfMemory { .. } => ErrorKind::OutOfMemory,
+            VectorError::NoRandomSetup(_) => ErrorKind::InvalidRules,
+            VectorError::IllegalAction { .. } => ErrorKind::IllegalAction,
+            VectorError::BufferSize { .. } => ErrorKind::BufferTooSmall,
+        }
+    }
+}
+
 /// Where [`VectorEnv::step`] writes its results, row `i` for game `i`.
 pub struct StepOutput<'a> {
     /// `n × observation_len()` floats: the observation of the player to act next in
@@ -203,8 +219,11 @@ pub struct VectorEnv {
 }
 
 impl VectorEnv {
-    /// `n` games of `rules`, seeded from `seed`, each deployed at random (or dealt),
-    /// observing nothing, one thread, no ply limit (see the `with_` methods).
+    /// `n` games of `rules`, seeded from `seed`, observing nothing, one thread, no ply
+    /// limit (see the `with_` methods). Each episode of each game is the seeded start
+    /// [`Game::random_start`] of a seed drawn from `seed`, the game's index and the
+    /// episode's number alone (so never of the thread count); a finished game's
+    /// [`Game::seed`] is that seed, which starts the same game anywhere.
     ///
     /// `n` is 1 to [`crate::limits::MAX_VECTOR_GAMES`] (else
     /// [`VectorError::NoGames`] or [`VectorError::TooManyGames`]); the games' slots
@@ -680,7 +699,7 @@ fn step_chunk(ctx: &Ctx<'_>, w: Work<'_>) -> Vec<(usize, FinishedGame)> {
     let mut observations = w.observations;
     for (k, slot) in w.slots.iter_mut().enumerate() {
         let i = w.base + k;
-        let action = Action::from_index(rules, w.actions[k] as usize).expect("checked legal");
+        let action = Action::from_id(rules, w.actions[k] as usize).expect("checked legal");
         // `step` found the id in this slot's list of legal ids.
         let report = slot.game.play_legal(action);
         if ctx.observe {
@@ -708,12 +727,9 @@ fn step_chunk(ctx: &Ctx<'_>, w: Work<'_>) -> Vec<(usize, FinishedGame)> {
         w.terminated[k] = result.is_some();
         w.truncated[k] = cut;
         if let Some(r) = result {
-            if !r.winners.is_empty() {
-                for (reward, &seat) in rewards.iter_mut().zip(rules.sides()) {
-                    // Winners are players (seats): in 翻棋 a seat may command either army.
-                    let won = r.winners.contains(seat);
-                    *reward = if won { 1.0 } else { -1.0 };
-                }
+            // Winners are players (seats): in 翻棋 a seat may command either army.
+            for (reward, &seat) in rewards.iter_mut().zip(rules.sides()) {
+                *reward = r.reward(seat);
             }
         }
         if result.is_some() || cut {
@@ -762,20 +778,14 @@ fn game_seed(seed: u64, slot: usize, episode: u64) -> u64 {
     Rng::new(a ^ episode.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
 }
 
-/// A new game from a seed: dealt, or every seat deployed at random from the seed.
+/// A new game from a seed: the seeded start of [`Game::random_start`].
 fn start_game(
     rules: &Arc<RuleSet>,
     seed: u64,
     observe: bool,
 ) -> Result<(Game, Vec<Beliefs>), VectorError> {
-    let mut game = Game::with_rules(rules.clone(), seed);
-    let mut rng = Rng::new(seed);
-    if !rules.deals() {
-        for &side in rules.sides() {
-            game.deploy_random(side, rng.next_u64())
-                .map_err(|_| VectorError::NoRandomSetup(rules.name().to_owned()))?;
-        }
-    }
+    let game = Game::random_start(rules.clone(), seed)
+        .map_err(|_| VectorError::NoRandomSetup(rules.name().to_owned()))?;
     let beliefs = if observe {
         rules.sides().iter().map(|&s| game.beliefs(s)).collect()
     } else {
@@ -790,7 +800,7 @@ fn legal_ids_into(game: &Game, buf: &mut Vec<Action>, ids: &mut Vec<u32>) {
     game.position().legal_actions_into(buf);
     let rules = game.rules();
     ids.clear();
-    ids.extend(buf.iter().filter_map(|a| a.index(rules)).map(|i| i as u32));
+    ids.extend(buf.iter().filter_map(|a| a.id(rules)).map(|i| i as u32));
     ids.sort_unstable();
 }
 

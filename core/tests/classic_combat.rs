@@ -2,7 +2,7 @@
 //! an independent reading of the rules, under each table option.
 mod common;
 use common::*;
-use junqi::{resolve, Outcome, PieceKind, PieceKind::*, RuleSet};
+use junqi::{resolve, CombatOutcome, PieceKind, PieceKind::*, RuleSet};
 
 fn rank(k: PieceKind) -> u8 {
     match k {
@@ -20,35 +20,35 @@ fn rank(k: PieceKind) -> u8 {
 }
 
 /// docs/classic.md's combat rules, written out independently of the JSON table.
-fn expected(a: PieceKind, d: PieceKind, mine_survives: bool, bomb_may_hit_flag: bool) -> Outcome {
+fn expected(a: PieceKind, d: PieceKind, mine_survives: bool, bomb_may_hit_flag: bool) -> CombatOutcome {
     if matches!(a, Flag | Mine) {
-        return Outcome::Illegal; // never move, so never attack
+        return CombatOutcome::Illegal; // never move, so never attack
     }
     if d == Flag {
         // "Bomb: both leave the board, whatever the other piece is (a bomb that hits the
         // flag captures it)"; any other attacker captures it and takes the point.
         return match (a, bomb_may_hit_flag) {
-            (Bomb, true) => Outcome::Both,
-            (Bomb, false) => Outcome::Repel,
-            _ => Outcome::Win,
+            (Bomb, true) => CombatOutcome::Both,
+            (Bomb, false) => CombatOutcome::Repel,
+            _ => CombatOutcome::Win,
         };
     }
     if a == Bomb || d == Bomb {
-        return Outcome::Both;
+        return CombatOutcome::Both;
     }
     if d == Mine {
         return if a == Engineer {
-            Outcome::Win
+            CombatOutcome::Win
         } else if mine_survives {
-            Outcome::Lose
+            CombatOutcome::Lose
         } else {
-            Outcome::Both
+            CombatOutcome::Both
         };
     }
     match rank(a).cmp(&rank(d)) {
-        std::cmp::Ordering::Greater => Outcome::Win,
-        std::cmp::Ordering::Equal => Outcome::Both,
-        std::cmp::Ordering::Less => Outcome::Lose,
+        std::cmp::Ordering::Greater => CombatOutcome::Win,
+        std::cmp::Ordering::Equal => CombatOutcome::Both,
+        std::cmp::Ordering::Less => CombatOutcome::Lose,
     }
 }
 
@@ -65,8 +65,8 @@ fn check_all(rules: &RuleSet, mine_survives: bool, bomb_may_hit_flag: bool) {
         }
     }
     // Kinds outside the army are never legal.
-    assert_eq!(resolve(rules, Tank, Engineer), Outcome::Illegal);
-    assert_eq!(resolve(rules, Engineer, Submarine), Outcome::Illegal);
+    assert_eq!(resolve(rules, Tank, Engineer), CombatOutcome::Illegal);
+    assert_eq!(resolve(rules, Engineer, Submarine), CombatOutcome::Illegal);
 }
 
 #[test]
@@ -87,15 +87,15 @@ fn every_pair_bomb_may_not_hit_flag() {
 #[test]
 fn spot_checks() {
     let r = classic();
-    assert_eq!(resolve(&r, Commander, ArmyCommander), Outcome::Win);
-    assert_eq!(resolve(&r, PlatoonLeader, Engineer), Outcome::Win);
-    assert_eq!(resolve(&r, Engineer, Commander), Outcome::Lose);
-    assert_eq!(resolve(&r, DivisionCommander, DivisionCommander), Outcome::Both);
-    assert_eq!(resolve(&r, Engineer, Mine), Outcome::Win);
-    assert_eq!(resolve(&r, Commander, Mine), Outcome::Lose);
-    assert_eq!(resolve(&r, Bomb, Mine), Outcome::Both);
-    assert_eq!(resolve(&r, Bomb, Flag), Outcome::Both);
-    assert_eq!(resolve(&r, Engineer, Flag), Outcome::Win);
+    assert_eq!(resolve(&r, Commander, ArmyCommander), CombatOutcome::Win);
+    assert_eq!(resolve(&r, PlatoonLeader, Engineer), CombatOutcome::Win);
+    assert_eq!(resolve(&r, Engineer, Commander), CombatOutcome::Lose);
+    assert_eq!(resolve(&r, DivisionCommander, DivisionCommander), CombatOutcome::Both);
+    assert_eq!(resolve(&r, Engineer, Mine), CombatOutcome::Win);
+    assert_eq!(resolve(&r, Commander, Mine), CombatOutcome::Lose);
+    assert_eq!(resolve(&r, Bomb, Mine), CombatOutcome::Both);
+    assert_eq!(resolve(&r, Bomb, Flag), CombatOutcome::Both);
+    assert_eq!(resolve(&r, Engineer, Flag), CombatOutcome::Win);
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn combat_on_the_board() {
     // Win: the attacker takes the point.
     let mut pos = arrange(&r, &[("c5", South, Commander), ("c6", North, Engineer), ("a12", North, Engineer)], South);
     let out = pos.play(mv("c5", "c6")).unwrap();
-    assert_eq!(out.combat, Some((North, Engineer, Outcome::Win)));
+    assert_eq!(out.combat, Some((North, Engineer, CombatOutcome::Win)));
     assert_eq!(pos.piece_at(pt(&r, "c6")), Some((South, Commander)));
     assert_eq!(pos.piece_at(pt(&r, "c5")), None);
     // Lose: the attacker leaves, the defender stays.
@@ -131,7 +131,7 @@ fn combat_on_the_board() {
     let mv2 = |f: &str, t: &str| Action::Move { from: pt(&r2, f), to: pt(&r2, t) };
     let mut pos = arrange(&r2, &[("b2", South, Bomb), ("b1", North, Flag), ("a12", North, Engineer)], South);
     let out = pos.play(mv2("b2", "b1")).unwrap();
-    assert_eq!(out.combat, Some((North, Flag, Outcome::Repel)));
+    assert_eq!(out.combat, Some((North, Flag, CombatOutcome::Repel)));
     assert_eq!(pos.piece_at(pt(&r2, "b2")), Some((South, Bomb)));
     assert_eq!(pos.piece_at(pt(&r2, "b1")), Some((North, Flag)));
     assert_eq!(pos.result(), None);
@@ -154,10 +154,10 @@ fn shelter_and_guard_options_repel_unseen_targets_outside_fanqi() {
     );
     assert!(pos.is_legal(mv("b11", "b12")));
     let out = pos.play(mv("b11", "b12")).unwrap();
-    assert_eq!(out.combat, Some((North, DivisionCommander, Outcome::Repel)));
+    assert_eq!(out.combat, Some((North, DivisionCommander, CombatOutcome::Repel)));
     assert_eq!(pos.piece_at(pt(&r, "b12")), Some((North, DivisionCommander)));
     pos.play(mv("e12", "e11")).unwrap();
     let out = pos.play(mv("d11", "d12")).unwrap();
-    assert_eq!(out.combat, Some((North, Flag, Outcome::Repel)), "the flag's mine still stands");
+    assert_eq!(out.combat, Some((North, Flag, CombatOutcome::Repel)), "the flag's mine still stands");
     assert!(pos.result().is_none());
 }

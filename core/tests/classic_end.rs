@@ -102,9 +102,9 @@ fn a_capture_resets_the_quiet_count() {
     pos.play(mv(&r, "c3", "c2")).unwrap();
     pos.play(mv(&r, "c10", "c11")).unwrap();
     pos.play(mv(&r, "a3", "a4")).unwrap();
-    assert_eq!(pos.quiet_plies(), 3);
+    assert_eq!(pos.no_capture_plies(), 3);
     pos.play(mv(&r, "a5", "a4")).unwrap(); // platoon leader attacks the commander and loses
-    assert_eq!(pos.quiet_plies(), 0);
+    assert_eq!(pos.no_capture_plies(), 0);
     assert!(pos.result().is_none());
 }
 

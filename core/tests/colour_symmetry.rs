@@ -313,7 +313,7 @@ fn fanqi_mutual_elimination_is_a_draw_whoever_attacks() {
         }
         let mut pos = common::arrange(&rules, &pieces, attacker);
         let out = pos.play(Action::parse(rules.board(), &format!("{from}-{to}")).unwrap()).unwrap();
-        assert_eq!(out.combat.map(|c| c.2), Some(junqi::Outcome::Both));
+        assert_eq!(out.combat.map(|c| c.2), Some(junqi::CombatOutcome::Both));
         let result = out.result.expect("the game is over");
         assert!(result.is_draw(), "{attacker} attacking: {result:?}");
         assert_eq!(result.reason, EndReason::MutualElimination);

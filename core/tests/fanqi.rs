@@ -92,7 +92,7 @@ fn only_face_up_pieces_are_attacked_and_face_down_ones_block() {
     play(&mut g, "flip c7"); // South flips the north engineer
     play(&mut g, "flip a1"); // North flips anything
     let report = play(&mut g, "c6-c7");
-    assert!(matches!(report.public[0], Event::Attacked { outcome: junqi::Outcome::Win, .. }));
+    assert!(matches!(report.public[0], Event::Attacked { outcome: junqi::CombatOutcome::Win, .. }));
 }
 
 #[test]
@@ -150,7 +150,7 @@ fn flips_count_as_progress_for_the_draw() {
     let mut g = dealt(&r, &[("b4", South, Commander), ("b9", North, Commander)]);
     play(&mut g, "flip b4");
     play(&mut g, "flip b9");
-    assert_eq!(g.position().quiet_plies(), 0);
+    assert_eq!(g.position().no_capture_plies(), 0);
     for m in ["b4-b3", "b9-b8", "b3-b4", "b8-b9", "b4-b3"] {
         play(&mut g, m);
         assert!(g.result().is_none());

@@ -45,7 +45,7 @@ fn play_out(game: &mut Game, seed: u64) {
         let ids = game.legal_action_ids();
         assert_eq!(actions.len(), ids.len(), "every legal action has an id");
         for (a, id) in actions.iter().zip(&ids) {
-            assert_eq!(Action::from_index(game.rules(), *id).unwrap(), *a);
+            assert_eq!(Action::from_id(game.rules(), *id).unwrap(), *a);
         }
         if actions.is_empty() {
             break;
@@ -258,5 +258,5 @@ fn a_long_combat_table_compiles() {
     combat.extend(classic["combat"].as_array().unwrap().iter().cloned());
     let json = serde_json::json!({"extends": "classic", "name": "long", "combat": combat}).to_string();
     let rules = RuleSet::from_json(&json).unwrap();
-    assert_eq!(rules.combat_outcome(junqi::PieceKind::Engineer, junqi::PieceKind::Mine), junqi::Outcome::Win);
+    assert_eq!(rules.combat_outcome(junqi::PieceKind::Engineer, junqi::PieceKind::Mine), junqi::CombatOutcome::Win);
 }

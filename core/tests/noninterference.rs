@@ -14,7 +14,7 @@
 mod common;
 use std::collections::{HashMap, HashSet};
 
-use junqi::{Action, EndReason, Event, Game, Outcome, Point, Rng, Setup, Side};
+use junqi::{Action, EndReason, Event, Game, CombatOutcome, Point, Rng, Setup, Side};
 use proptest::prelude::*;
 
 /// (preset, options) pairs the property runs on.
@@ -86,9 +86,9 @@ fn play_random(variant: (&str, &str), seed: u64, plies: usize) -> Played {
                     fought.insert(a);
                     fought.insert(d);
                     match outcome {
-                        Outcome::Win => drop(origin.insert(to, a)),
-                        Outcome::Lose => drop(origin.insert(to, d)),
-                        Outcome::Both => {}
+                        CombatOutcome::Win => drop(origin.insert(to, a)),
+                        CombatOutcome::Lose => drop(origin.insert(to, d)),
+                        CombatOutcome::Both => {}
                         _ => {
                             origin.insert(from, a);
                             origin.insert(to, d);
@@ -168,7 +168,7 @@ fn trace_from(
             legal = g.legal_actions();
             errors.reserve(g.rules().action_space());
             for i in 0..g.rules().action_space() {
-                let a = Action::from_index(g.rules(), i).unwrap();
+                let a = Action::from_id(g.rules(), i).unwrap();
                 if let Err(e) = g.position().check(a) {
                     errors.push((i, e));
                 }
@@ -252,7 +252,7 @@ fn same_inference(a: &Game, b: &Game, player: Side, label: &str) {
                 .collect();
             // Piece ids too: the referee's ids would tell a face-down piece's army (翻棋).
             let ids: Vec<Option<usize>> = g.board().points().map(|p| pos.piece_id(p)).collect();
-            (pos.pieces().collect::<Vec<_>>(), knows, ids, g.to_act(), pos.ply(), pos.quiet_plies())
+            (pos.pieces().collect::<Vec<_>>(), knows, ids, g.to_act(), pos.ply(), pos.no_capture_plies())
         };
         assert_eq!(seen(&da), seen(&db), "[{label}] {player}'s determinization differs (seed {seed})");
         assert_eq!(da.record(), db.record(), "[{label}] {player}'s sampled record differs");
@@ -461,7 +461,7 @@ fn legality_next_to_an_enemy_hq_ignores_what_is_inside() {
                 let pos = junqi::Position::from_arrangement(rules.clone(), &pieces, Side::South).unwrap();
                 let legal = pos.legal_actions();
                 let errors: Vec<String> = (0..rules.action_space())
-                    .filter_map(|i| pos.check(Action::from_index(&rules, i).unwrap()).err())
+                    .filter_map(|i| pos.check(Action::from_id(&rules, i).unwrap()).err())
                     .map(|e| e.to_string())
                     .collect();
                 match &seen {

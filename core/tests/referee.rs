@@ -1,7 +1,7 @@
 //! The referee (docs/referee.md): views, events, private reveals, records.
 mod common;
 use common::*;
-use junqi::{Event, Game, Outcome, PieceKind::*, Record, RevealCause, RuleSet, Side::*};
+use junqi::{Event, Game, CombatOutcome, PieceKind::*, Record, RevealCause, RuleSet, Side::*};
 
 fn random_game(seed: u64, plies: usize) -> Game {
     let mut g = Game::new("classic", seed).unwrap();
@@ -54,7 +54,7 @@ fn attack_events_say_who_left_not_what_they_were() {
     let report = g.play_notation("a6-a7").unwrap();
     assert_eq!(
         report.public,
-        vec![Event::Attacked { side: South, from: pt(&r, "a6"), to: pt(&r, "a7"), outcome: Outcome::Win }]
+        vec![Event::Attacked { side: South, from: pt(&r, "a6"), to: pt(&r, "a7"), outcome: CombatOutcome::Win }]
     );
     assert!(report.private.is_empty());
     let json = report.to_json(g.board()).to_string();
@@ -126,9 +126,9 @@ fn action_ids_and_mask_agree_with_legal_actions() {
     assert_eq!(mask.len(), g.rules().action_space());
     assert_eq!(mask.iter().filter(|&&m| m).count(), ids.len());
     for a in g.legal_actions() {
-        let i = a.index(g.rules()).unwrap();
+        let i = a.id(g.rules()).unwrap();
         assert!(mask[i]);
-        assert_eq!(junqi::Action::from_index(g.rules(), i).unwrap(), a);
+        assert_eq!(junqi::Action::from_id(g.rules(), i).unwrap(), a);
     }
     let mut h = g.clone();
     let before = h.position().ply();
@@ -228,10 +228,10 @@ fn events_in_words_name_the_outcome_and_who_left() {
     let r = classic();
     let b = r.board();
     let attack = |outcome| Event::Attacked { side: South, from: pt(&r, "c6"), to: pt(&r, "c7"), outcome };
-    assert_eq!(attack(Outcome::Lose).describe(b), "south c6xc7: lose (the attacker left the board)");
-    assert_eq!(attack(Outcome::Win).describe(b), "south c6xc7: win (the defender left the board)");
-    assert_eq!(attack(Outcome::Both).describe(b), "south c6xc7: both (both left the board)");
-    assert_eq!(attack(Outcome::Repel).describe(b), "south c6xc7: repel (nobody left the board)");
+    assert_eq!(attack(CombatOutcome::Lose).describe(b), "south c6xc7: lose (the attacker left the board)");
+    assert_eq!(attack(CombatOutcome::Win).describe(b), "south c6xc7: win (the defender left the board)");
+    assert_eq!(attack(CombatOutcome::Both).describe(b), "south c6xc7: both (both left the board)");
+    assert_eq!(attack(CombatOutcome::Repel).describe(b), "south c6xc7: repel (nobody left the board)");
     let shown = |kind| Event::Revealed { point: pt(&r, "c7"), owner: North, kind, cause: junqi::RevealCause::AntiAir };
     assert_eq!(shown(junqi::PieceKind::AaGun).describe(b), "north's piece on c7 is an aa_gun (anti_air)");
     assert_eq!(shown(Flag).describe(b), "north's piece on c7 is a flag (anti_air)");
@@ -350,8 +350,8 @@ fn a_name_only_record_means_the_preset_as_it_stood_then() {
     };
     let then = empty("sanjun-hk").rules().clone();
     let today = RuleSet::preset("sanjun-hk").unwrap();
-    assert_eq!(junqi::resolve(&then, Commander, Missile), Outcome::Both);
-    assert_eq!(junqi::resolve(&today, Commander, Missile), Outcome::Lose);
+    assert_eq!(junqi::resolve(&then, Commander, Missile), CombatOutcome::Both);
+    assert_eq!(junqi::resolve(&today, Commander, Missile), CombatOutcome::Lose);
     assert!(then.options().attacks_only_by_ability.is_empty());
     // Presets that did not change are today's, shared.
     assert!(std::sync::Arc::ptr_eq(empty("classic").rules(), &RuleSet::preset("classic").unwrap()));

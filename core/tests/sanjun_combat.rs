@@ -1,7 +1,7 @@
 //! 海陆空三军棋 combat tables: every attacker/defender pair of every preset, checked
 //! against a second, independent transcription of docs/sanjun.md §5 written here as
 //! code. The presets' JSON tables and these functions must agree on all 30 × 30 pairs.
-use junqi::{resolve, Outcome, Outcome::*, PieceKind, PieceKind::*, RuleSet};
+use junqi::{resolve, CombatOutcome, CombatOutcome::*, PieceKind, PieceKind::*, RuleSet};
 
 fn officer_rank(k: PieceKind) -> Option<u8> {
     Some(match k {
@@ -43,7 +43,7 @@ fn ship_grade(k: PieceKind) -> Option<u8> {
     })
 }
 
-fn cmp(a: u8, b: u8) -> Outcome {
+fn cmp(a: u8, b: u8) -> CombatOutcome {
     match a.cmp(&b) {
         std::cmp::Ordering::Greater => Win,
         std::cmp::Ordering::Equal => Both,
@@ -72,7 +72,7 @@ fn stand_in(ship: PieceKind) -> Option<(PieceKind, PieceKind)> {
 }
 
 /// An army piece (officer, engineer or graded weapon) attacking an army piece, modern.
-fn army_row(a: PieceKind, d: PieceKind) -> Outcome {
+fn army_row(a: PieceKind, d: PieceKind) -> CombatOutcome {
     if a == Engineer {
         return match d {
             Engineer => Both,
@@ -102,7 +102,7 @@ fn army_row(a: PieceKind, d: PieceKind) -> Outcome {
 }
 
 /// docs/sanjun.md §5, the `sanjun-modern` table.
-fn modern(a: PieceKind, d: PieceKind) -> Outcome {
+fn modern(a: PieceKind, d: PieceKind) -> CombatOutcome {
     if immobile(a) {
         return Illegal;
     }
@@ -174,7 +174,7 @@ fn hits_army(a: PieceKind) -> bool {
     !immobile(a) && !matches!(a, Destroyer | Submarine)
 }
 
-fn hk(a: PieceKind, d: PieceKind) -> Outcome {
+fn hk(a: PieceKind, d: PieceKind) -> CombatOutcome {
     if officer_rank(a).is_some() && matches!(d, Bomb | Fort) {
         return Win;
     }
@@ -206,7 +206,7 @@ fn hk(a: PieceKind, d: PieceKind) -> Outcome {
     modern(a, d)
 }
 
-fn book(a: PieceKind, d: PieceKind) -> Outcome {
+fn book(a: PieceKind, d: PieceKind) -> CombatOutcome {
     if d == Mine && hits_army(a) {
         return match a {
             Engineer | Fighter => Win,
@@ -227,7 +227,7 @@ fn book(a: PieceKind, d: PieceKind) -> Outcome {
     modern(a, d)
 }
 
-fn forum(a: PieceKind, d: PieceKind) -> Outcome {
+fn forum(a: PieceKind, d: PieceKind) -> CombatOutcome {
     if hits_army(a) {
         match d {
             Flag => return if matches!(a, Engineer | AaGun) { Win } else { Illegal },
@@ -261,7 +261,7 @@ fn forum(a: PieceKind, d: PieceKind) -> Outcome {
     modern(a, d)
 }
 
-fn check(preset: &str, expected: fn(PieceKind, PieceKind) -> Outcome) {
+fn check(preset: &str, expected: fn(PieceKind, PieceKind) -> CombatOutcome) {
     let rules = RuleSet::preset(preset).unwrap();
     let army: Vec<PieceKind> = rules.army().map(|(k, _)| k).collect();
     assert_eq!(army.len(), 30, "{preset}: 30 kinds, one of each");

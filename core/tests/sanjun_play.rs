@@ -3,7 +3,7 @@ mod common;
 use std::sync::Arc;
 
 use common::{arrange, names, pt, targets};
-use junqi::{Action, EndReason, Game, Outcome, Phase, PieceKind::*, PlayError, RuleSet, Side::*};
+use junqi::{Action, EndReason, Game, CombatOutcome, Phase, PieceKind::*, PlayError, RuleSet, Side::*};
 
 fn rules(name: &str) -> Arc<RuleSet> {
     RuleSet::preset(name).unwrap()
@@ -132,7 +132,7 @@ fn an_aa_gun_strikes_a_plane_two_steps_away_but_not_three() {
     assert!(matches!(pos.check(mv(&r, "c3-d5^")), Err(PlayError::Unreachable { .. })));
     let out = pos.play(mv(&r, "c3-c5^")).unwrap();
     assert!(out.struck);
-    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Win));
+    assert_eq!(out.combat.map(|c| c.2), Some(CombatOutcome::Win));
     assert_eq!(pos.piece_at(pt(&r, "c3")), Some((South, AaGun)), "the striker does not move");
     assert!(pos.piece_at(pt(&r, "c5^")).is_none());
     assert!(pos.knows(North, pt(&r, "c3")), "the gun is shown to the plane's owner");
@@ -155,7 +155,7 @@ fn a_recon_scouts_a_mine_privately_and_must_move_away() {
     );
     let north_before = pos.view_pieces(North);
     let out = pos.play(mv(&r, "e1^-e12^")).unwrap();
-    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Repel));
+    assert_eq!(out.combat.map(|c| c.2), Some(CombatOutcome::Repel));
     assert!(pos.knows(South, pt(&r, "e12")), "the recon's owner learns the mine");
     assert_eq!(pos.piece_at(pt(&r, "e12^")), Some((South, Recon)), "the plane stays above its target");
     assert_eq!(out.reveals[0].map(|x| (x.to, x.kind)), Some((Some(South), Mine)));
@@ -191,7 +191,7 @@ fn a_submarine_evades_and_its_owner_chooses_the_step() {
         North,
     );
     let out = pos.play(mv(&r, "e14^-e7^")).unwrap();
-    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Evade));
+    assert_eq!(out.combat.map(|c| c.2), Some(CombatOutcome::Evade));
     assert_eq!(out.reaction_due, Some(pt(&r, "e7")));
     assert_eq!(pos.phase(), Phase::Reaction);
     assert_eq!(pos.to_act(), Some(South), "the submarine's owner reacts");
@@ -205,7 +205,7 @@ fn a_submarine_evades_and_its_owner_chooses_the_step() {
     assert_eq!(pos.ply(), 1, "the reaction belongs to North's ply");
 
     // sanjun-hk: the submarine evades without a step; modern: the fighter is repelled.
-    for (name, outcome) in [("sanjun-hk", Outcome::Evade), ("sanjun-modern", Outcome::Repel)] {
+    for (name, outcome) in [("sanjun-hk", CombatOutcome::Evade), ("sanjun-modern", CombatOutcome::Repel)] {
         let r = rules(name);
         let mut pos = arrange(
             &r,
@@ -227,7 +227,7 @@ fn a_missile_attacking_a_submarine_that_evades_is_spent() {
         South,
     );
     let out = pos.play(mv(&r, "e3-e8")).unwrap();
-    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Evade));
+    assert_eq!(out.combat.map(|c| c.2), Some(CombatOutcome::Evade));
     assert!(pos.piece_at(pt(&r, "e3")).is_none(), "the missile leaves the board");
     assert_eq!(pos.to_act(), Some(North));
     assert_eq!(pos.phase(), Phase::Reaction);
@@ -258,7 +258,7 @@ fn a_battleship_lands_through_a_harbour_mouth_and_captures_the_flag() {
         pos.play(mv(&r, n)).unwrap();
     }
     let out = pos.play(mv(&r, "d13-d14")).unwrap();
-    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Win));
+    assert_eq!(out.combat.map(|c| c.2), Some(CombatOutcome::Win));
     let result = out.result.unwrap();
     assert_eq!((result.winner(), result.reason), (Some(South), EndReason::FlagCaptured));
 }
@@ -285,7 +285,7 @@ fn a_gunboat_bombardment_against_a_commander_does_nothing() {
     assert!(targets(&pos, "d9").contains(&"d10".to_owned()));
     let out = pos.play(mv(&r, "d9-d10")).unwrap();
     assert!(out.struck);
-    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Lose), "a battalion commander against a commander");
+    assert_eq!(out.combat.map(|c| c.2), Some(CombatOutcome::Lose), "a battalion commander against a commander");
     assert_eq!(pos.piece_at(pt(&r, "d9")), Some((South, Gunboat)), "the bombardment never costs the gunboat");
     assert_eq!(pos.piece_at(pt(&r, "d10")), Some((North, Commander)));
     // Against a weaker officer the target leaves and the gunboat stays at sea.
@@ -387,7 +387,7 @@ fn a_hk_missile_attacks_only_along_air_lines() {
     let mut pos = arrange(&r, &[("e3", South, Missile), ("e1", South, Flag), ("d3", North, Infantry), ("e14", North, Flag), ("b13", North, Tank)], South);
     assert!(targets(&pos, "e3").contains(&"d3".to_owned()));
     let out = pos.play(mv(&r, "e3-d3")).unwrap();
-    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Both));
+    assert_eq!(out.combat.map(|c| c.2), Some(CombatOutcome::Both));
     assert!(pos.piece_at(pt(&r, "d3")).is_none() && pos.piece_at(pt(&r, "e3")).is_none());
 }
 
@@ -396,15 +396,15 @@ fn a_hk_officer_attacking_a_missile_loses() {
     // Issue 34, item 3 (docs/sources.md#hk-officers: 官兵遇武器即敗): in sanjun-hk an officer or
     // soldier attacking a missile loses; modern gives both.
     let pieces = [("e3", South, Commander), ("e1", South, Flag), ("e4", North, Missile), ("e14", North, Flag), ("b13", North, Tank)];
-    for (preset, want) in [("sanjun-hk", Outcome::Lose), ("sanjun-modern", Outcome::Both)] {
+    for (preset, want) in [("sanjun-hk", CombatOutcome::Lose), ("sanjun-modern", CombatOutcome::Both)] {
         let r = rules(preset);
         let mut pos = arrange(&r, &pieces, South);
         let out = pos.play(mv(&r, "e3-e4")).unwrap();
         assert_eq!(out.combat.map(|c| c.2), Some(want), "{preset}");
     }
     let hk = rules("sanjun-hk");
-    assert_eq!(junqi::resolve(&hk, Engineer, Missile), Outcome::Lose, "the engineer is a soldier too");
-    assert_eq!(junqi::resolve(&hk, Missile, Commander), Outcome::Both, "a missile that hits takes its target with it");
+    assert_eq!(junqi::resolve(&hk, Engineer, Missile), CombatOutcome::Lose, "the engineer is a soldier too");
+    assert_eq!(junqi::resolve(&hk, Missile, Commander), CombatOutcome::Both, "a missile that hits takes its target with it");
 }
 
 #[test]
@@ -490,7 +490,7 @@ fn arms_are_public_so_small_ships_cannot_target_land_pieces() {
         South,
     );
     let out = pos.play(mv(&r, "c6-c7")).unwrap();
-    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Repel));
+    assert_eq!(out.combat.map(|c| c.2), Some(CombatOutcome::Repel));
     assert_eq!(pos.piece_at(pt(&r, "c6")), Some((South, Infantry)));
 }
 
@@ -520,7 +520,7 @@ fn forum_only_engineers_and_aa_guns_attack_the_flag() {
     );
     // Legal (the tank cannot know what is on e3) and ruled a repel.
     let out = pos.play(mv(&r, "e2-e3")).unwrap();
-    assert_eq!(out.combat.map(|c| c.2), Some(Outcome::Repel));
+    assert_eq!(out.combat.map(|c| c.2), Some(CombatOutcome::Repel));
     pos.play(mv(&r, "b13-b12")).unwrap();
     let out = pos.play(mv(&r, "d3-e3")).unwrap();
     assert_eq!(out.result.map(|x| (x.winner(), x.reason)), Some((Some(South), EndReason::FlagCaptured)));
@@ -579,7 +579,7 @@ fn open_play_shows_both_pieces_of_every_combat() {
 }
 
 /// The open-play reveals of an action: (kind, told to) per revealed piece.
-fn open_reveals(out: &junqi::MoveOutcome) -> Vec<(junqi::PieceKind, Option<junqi::Side>)> {
+fn open_reveals(out: &junqi::ActionOutcome) -> Vec<(junqi::PieceKind, Option<junqi::Side>)> {
     out.reveals
         .iter()
         .flatten()
@@ -705,8 +705,8 @@ fn random_games_of_every_preset_end_without_panics() {
                 let legal = game.legal_actions();
                 assert!(!legal.is_empty(), "{name} seed {seed}: no legal action but no result");
                 for a in &legal {
-                    let i = a.index(&r).unwrap_or_else(|| panic!("{name}: {} has no index", a.to_notation(r.board())));
-                    assert_eq!(Action::from_index(&r, i).unwrap(), *a);
+                    let i = a.id(&r).unwrap_or_else(|| panic!("{name}: {} has no index", a.to_notation(r.board())));
+                    assert_eq!(Action::from_id(&r, i).unwrap(), *a);
                 }
                 if game.phase() == Phase::Reaction {
                     reactions += 1;

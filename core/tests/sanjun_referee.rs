@@ -137,7 +137,7 @@ fn trace(rules: &Arc<RuleSet>, setups: &[(Side, Setup)], actions: &[Action], pla
             legal = g.legal_actions();
             let fifth = g.position().ply() as usize % 5;
             for i in (fifth..g.rules().action_space()).step_by(5) {
-                if let Err(e) = g.position().check(Action::from_index(g.rules(), i).unwrap()) {
+                if let Err(e) = g.position().check(Action::from_id(g.rules(), i).unwrap()) {
                     errors.push((i, e));
                 }
             }

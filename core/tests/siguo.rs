@@ -107,7 +107,7 @@ fn time_outs_pass_the_turn_and_five_put_a_player_out() {
                 g.play(a).unwrap();
             }
         } else {
-            assert!(report.public.contains(&Event::Eliminated { side: South, reason: EndReason::TimeOuts }));
+            assert!(report.public.contains(&Event::Eliminated { side: South, reason: EndReason::Timeouts }));
         }
     }
     assert!(g.position().eliminated().contains(South));

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use common::{arrange, game_with, pt, rules_with, targets};
 use junqi::{
-    resolve, Action, EndReason, Event, Game, Outcome, PieceKind::*, PlayError, RevealCause,
+    resolve, Action, EndReason, Event, Game, CombatOutcome, PieceKind::*, PlayError, RevealCause,
     RuleSet, RulesError, Side::*,
 };
 
@@ -32,7 +32,7 @@ fn dig(
     r: &Arc<RuleSet>,
     attacker: junqi::PieceKind,
     others: &[(&str, junqi::PieceKind)],
-) -> Outcome {
+) -> CombatOutcome {
     let mut pieces = vec![
         ("a9", South, attacker),
         ("a10", North, Mine),
@@ -52,21 +52,21 @@ fn fanqi_smallest_piece_digs_mines_once_the_engineers_are_gone() {
         junqi::MineDigging::EngineersGone
     );
     // No engineer left: the platoon leader, South's smallest, takes the mine.
-    assert_eq!(dig(&r, PlatoonLeader, &[("e2", Commander)]), Outcome::Win);
+    assert_eq!(dig(&r, PlatoonLeader, &[("e2", Commander)]), CombatOutcome::Win);
     // A bigger piece still dies on it.
     assert_eq!(
         dig(&r, CompanyCommander, &[("e2", PlatoonLeader)]),
-        Outcome::Lose
+        CombatOutcome::Lose
     );
     // An engineer is left (anywhere): the platoon leader dies on the mine.
-    assert_eq!(dig(&r, PlatoonLeader, &[("e2", Engineer)]), Outcome::Lose);
+    assert_eq!(dig(&r, PlatoonLeader, &[("e2", Engineer)]), CombatOutcome::Lose);
     // Without platoon leaders the company commander is the smallest.
     assert_eq!(
         dig(&r, CompanyCommander, &[("e2", Commander)]),
-        Outcome::Win
+        CombatOutcome::Win
     );
     // Bombs do not matter by default ...
-    assert_eq!(dig(&r, PlatoonLeader, &[("e2", Bomb)]), Outcome::Win);
+    assert_eq!(dig(&r, PlatoonLeader, &[("e2", Bomb)]), CombatOutcome::Win);
     // ... but with "engineers_and_bombs_gone" (docs/sources.md#fanqi-smallest-detonates)
     // they do.
     let both = Arc::new(
@@ -76,21 +76,21 @@ fn fanqi_smallest_piece_digs_mines_once_the_engineers_are_gone() {
         )
         .unwrap(),
     );
-    assert_eq!(dig(&both, PlatoonLeader, &[("e2", Bomb)]), Outcome::Lose);
+    assert_eq!(dig(&both, PlatoonLeader, &[("e2", Bomb)]), CombatOutcome::Lose);
     // ... and then the smallest piece detonates the mine rather than digging it.
     assert_eq!(
         dig(&both, PlatoonLeader, &[("e2", Commander)]),
-        Outcome::Both
+        CombatOutcome::Both
     );
     // Classic keeps the table: off by default, an option there.
     assert_eq!(
         dig(&rules("classic"), PlatoonLeader, &[("e2", Commander)]),
-        Outcome::Lose
+        CombatOutcome::Lose
     );
     let classic = rules_with(r#"{"smallest_digs_mines": "engineers_gone"}"#);
     assert_eq!(
         dig(&classic, PlatoonLeader, &[("e2", Commander)]),
-        Outcome::Win
+        CombatOutcome::Win
     );
 }
 
@@ -100,8 +100,8 @@ fn with_engineers_and_bombs_gone_the_smallest_piece_detonates_the_mine() {
     // and piece both leave; "engineers_gone" (docs/sources.md#fanqi-smallest-digs: 挖) digs,
     // the piece taking the mine's point.
     for (mode, outcome, stays) in [
-        ("engineers_and_bombs_gone", Outcome::Both, None),
-        ("engineers_gone", Outcome::Win, Some((South, PlatoonLeader))),
+        ("engineers_and_bombs_gone", CombatOutcome::Both, None),
+        ("engineers_gone", CombatOutcome::Win, Some((South, PlatoonLeader))),
     ] {
         let r = Arc::new(with_options("fanqi", &format!(r#"{{"smallest_digs_mines": "{mode}"}}"#)).unwrap());
         let pieces = [("a9", South, PlatoonLeader), ("e2", South, Commander), ("a10", North, Mine), ("b12", North, Flag), ("e12", North, Commander)];
@@ -238,7 +238,7 @@ fn five_time_outs_lose_in_classic() {
         let result = g.result().unwrap();
         assert_eq!(
             (result.winner(), result.reason),
-            (Some(North), EndReason::TimeOuts),
+            (Some(North), EndReason::Timeouts),
             "{name}"
         );
     }
@@ -262,7 +262,7 @@ fn sacrifice_scouting_shows_the_defender_to_everyone_and_spends_the_engineer() {
         side: South,
         from: pt(&r, "a6"),
         to: pt(&r, "a7"),
-        outcome: Outcome::Lose
+        outcome: CombatOutcome::Lose
     }));
     // The engineer would have lost anyway; against a piece it beats it is spent too.
     assert_eq!(
@@ -282,7 +282,7 @@ fn sacrifice_scouting_shows_the_defender_to_everyone_and_spends_the_engineer() {
     let out = pos.play(mv(&r, "a6-a7")).unwrap();
     assert_eq!(
         out.combat.map(|c| c.2),
-        Some(Outcome::Lose),
+        Some(CombatOutcome::Lose),
         "not the table's both"
     );
     assert!(pos.knows(North, pt(&r, "a7")) && pos.knows(South, pt(&r, "a7")));
@@ -298,7 +298,7 @@ fn sacrifice_scouting_shows_the_defender_to_everyone_and_spends_the_engineer() {
     );
     assert_eq!(
         pos.play(mv(&r, "a10-a11")).unwrap().combat.map(|c| c.2),
-        Some(Outcome::Win)
+        Some(CombatOutcome::Win)
     );
     assert_eq!(pos.piece_at(pt(&r, "a11")), Some((South, Engineer)));
 }
@@ -332,10 +332,10 @@ fn sanjun_bombs_may_be_kept_out_of_hqs_and_bomb_may_hit_flag_works() {
     );
     assert!(with_options("sanjun-hk", r#"{"hq_safe_from": ["@nothing"]}"#).is_err());
     // bomb_may_hit_flag: on by default (the bomb takes the flag), off: repelled.
-    assert_eq!(resolve(&r, Bomb, Flag), Outcome::Win);
+    assert_eq!(resolve(&r, Bomb, Flag), CombatOutcome::Win);
     for preset in ["sanjun-modern", "sanjun-hk", "sanjun-book"] {
         let off = with_options(preset, r#"{"bomb_may_hit_flag": false}"#).unwrap();
-        assert_eq!(resolve(&off, Bomb, Flag), Outcome::Repel, "{preset}");
+        assert_eq!(resolve(&off, Bomb, Flag), CombatOutcome::Repel, "{preset}");
     }
     // In sanjun-forum only engineers and aa guns attack the flag: turning the option on
     // is refused, not ignored.
@@ -353,10 +353,10 @@ fn sanjun_bombs_may_be_kept_out_of_hqs_and_bomb_may_hit_flag_works() {
 
 #[test]
 fn hk_fighter_beats_the_trap() {
-    assert_eq!(resolve(&rules("sanjun-hk"), Fighter, Trap), Outcome::Win);
+    assert_eq!(resolve(&rules("sanjun-hk"), Fighter, Trap), CombatOutcome::Win);
     assert_eq!(
         resolve(&rules("sanjun-modern"), Fighter, Trap),
-        Outcome::Repel
+        CombatOutcome::Repel
     );
     let r = rules("sanjun-hk");
     let mut pos = arrange(

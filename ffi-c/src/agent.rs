@@ -9,7 +9,6 @@ use std::ffi::{c_char, c_int};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use junqi_core::agent::{self, Agent};
-use junqi_core::{Game, Phase, PlayError, Side};
 
 use crate::boundary::guard;
 use crate::game::{game_mut, game_ref, give_report, junqi_game, playing_side};
@@ -70,35 +69,6 @@ unsafe fn agent_mut<'a>(p: *mut junqi_agent) -> Result<AgentMut<'a>> {
     let h = unsafe { handle_mut(p, "agent") }?;
     check_poison(h)?;
     Ok(AgentMut(h))
-}
-
-/// Refuses unless `side` is the side to act (moving or reacting): the core's own
-/// refusals, so the texts and statuses are those of `junqi_game_play_as`.
-fn check_to_act(game: &Game, side: Side) -> Result<()> {
-    match (game.phase(), game.to_act()) {
-        (Phase::Over, _) | (_, None) => Err(PlayError::GameOver.into()),
-        (Phase::Deploy, _) => Err(PlayError::NotMovePhase.into()),
-        (_, Some(to_act)) if to_act != side => Err(PlayError::NotYourTurn { side, to_act }.into()),
-        _ => Ok(()),
-    }
-}
-
-/// Refuses unless `side` may deploy now.
-fn check_deploying(game: &Game, side: Side) -> Result<()> {
-    if game.rules().deals() {
-        return Err(Error::new(
-            junqi_status::WrongPhase,
-            PlayError::Dealt.to_string(),
-        ));
-    }
-    match game.phase() {
-        Phase::Over => Err(PlayError::GameOver.into()),
-        Phase::Deploy if game.deployed().contains(side) => {
-            Err(PlayError::AlreadyDeployed(side).into())
-        }
-        Phase::Deploy => Ok(()),
-        _ => Err(PlayError::NotDeployPhase.into()),
-    }
 }
 
 /// Makes an agent from its name; the same name and seed give the same choices (for
@@ -206,7 +176,7 @@ pub unsafe extern "C" fn junqi_agent_deploy(
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::optional(report_out) };
         let side = playing_side(&game, side)?;
-        check_deploying(&game, side)?;
+        game.may_deploy(side)?;
         let rules = game.rules().clone();
         let setup = agent.agent().deploy(&rules, side);
         let report = game.deploy(side, &setup)?;
@@ -250,10 +220,10 @@ pub unsafe extern "C" fn junqi_agent_choose(
         // SAFETY: forwarded caller contract: NULL or writable.
         let id_out = unsafe { Out::optional(id_out) };
         let side = playing_side(&game, side)?;
-        check_to_act(&game, side)?;
+        game.may_act(side)?;
         let info = game.info_state(side);
         let action = agent.agent().choose(&info);
-        let id = action.index(game.rules()).ok_or_else(|| {
+        let id = action.id(game.rules()).ok_or_else(|| {
             Error::new(
                 junqi_status::IllegalAction,
                 "the agent chose an action outside the action space",

@@ -12,7 +12,7 @@ use crate::boundary::guard;
 use crate::ptr::{
     free_handle, handle_mut, handle_ref, into_c_string, into_handle, str_arg, Out, OutSlice,
 };
-use crate::rules::{check_json, give_rules, junqi_rules, string_out};
+use crate::rules::{give_rules, junqi_rules, string_out};
 use crate::status::{junqi_status, Error, Result};
 use crate::types::{
     junqi_phase, junqi_result, junqi_side, phase_to_c, result_to_c, side_arg, side_to_c,
@@ -126,14 +126,8 @@ pub(crate) fn give_game(out: Out<*mut junqi_game>, game: Game) {
 /// A side that must play in the game.
 pub(crate) fn playing_side(game: &Game, side: c_int) -> Result<Side> {
     let side = side_arg(side)?;
-    if game.rules().sides().contains(&side) {
-        Ok(side)
-    } else {
-        Err(Error::new(
-            junqi_status::SideNotInGame,
-            format!("{side} does not play in {}", game.rules().name()),
-        ))
-    }
+    game.rules().check_side(side)?;
+    Ok(side)
 }
 
 fn report_json(game: &Game, report: &Report) -> String {
@@ -174,6 +168,37 @@ pub unsafe extern "C" fn junqi_game_new(
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(game_out, "game_out") }?;
         give_game(out, Game::with_rules(Arc::clone(&rules.inner), seed));
+        Ok(())
+    })
+}
+
+/// Starts the seeded start of `seed`: the seed's deal in a rule set that deals
+/// (`fanqi`), else every side deployed at random from the seed, ready for the first
+/// move. The same seed starts the same game in every layer (Rust's
+/// `Game::random_start`, Python's `Game.random_start`, JavaScript's
+/// `Game.randomStart`, each game of a vector environment); see docs/c.md.
+///
+/// - `rules`: the rule set (borrowed).
+/// - `seed`: the game's seed (a secret between players, as for `junqi_game_new`).
+/// - `game_out`: receives a new handle; free it with `junqi_game_free`.
+///
+/// Status: `OK`; `NULL_POINTER`; `INVALID_SETUP` if no setup meets the rule set's
+/// deployment constraints (a broken custom rule set). Thread safety: any thread.
+///
+/// # Safety
+/// `rules` is NULL or a live `junqi_rules`; `game_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_random_start(
+    rules: *const junqi_rules,
+    seed: u64,
+    game_out: *mut *mut junqi_game,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `rules`.
+        let rules = unsafe { handle_ref(rules, "rules") }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::new(game_out, "game_out") }?;
+        give_game(out, Game::random_start(Arc::clone(&rules.inner), seed)?);
         Ok(())
     })
 }
@@ -297,7 +322,6 @@ pub unsafe extern "C" fn junqi_game_deploy_json(
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::optional(report_out) };
         let side = playing_side(&game, side)?;
-        check_json(text, "the setup")?;
         let report = game.deploy_json(side, text)?;
         give_report(out, &game, &report);
         Ok(())
@@ -305,6 +329,7 @@ pub unsafe extern "C" fn junqi_game_deploy_json(
 }
 
 /// Deploys a random legal setup for a side; the same seed gives the same setup.
+/// (`junqi_game_deploy_start` deploys the side's setup of the seeded start instead.)
 ///
 /// - `side`: a `junqi_side` value.
 /// - `report_out`: may be NULL; otherwise receives the report as JSON; free it with
@@ -329,6 +354,36 @@ pub unsafe extern "C" fn junqi_game_deploy_random(
         let out = unsafe { Out::optional(report_out) };
         let side = playing_side(&game, side)?;
         let report = game.deploy_random(side, seed)?;
+        give_report(out, &game, &report);
+        Ok(())
+    })
+}
+
+/// Deploys `side`'s setup of the seeded start of the game's seed: the setup
+/// `junqi_game_random_start` gives it, whoever else deployed what.
+///
+/// - `side`: a `junqi_side` value.
+/// - `report_out`: may be NULL; otherwise receives the report as JSON; free it with
+///   `junqi_string_free`.
+///
+/// Status: as `junqi_game_deploy_random`. On failure the game is unchanged. Thread
+/// safety: see `junqi_game`.
+///
+/// # Safety
+/// `game` is NULL or a live `junqi_game`; `report_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_deploy_start(
+    game: *mut junqi_game,
+    side: c_int,
+    report_out: *mut *mut c_char,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `game`.
+        let mut game = unsafe { game_mut(game) }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::optional(report_out) };
+        let side = playing_side(&game, side)?;
+        let report = game.deploy_start(side)?;
         give_report(out, &game, &report);
         Ok(())
     })
@@ -893,7 +948,6 @@ pub unsafe extern "C" fn junqi_game_from_record(
         let text = unsafe { str_arg(json, "json") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(game_out, "game_out") }?;
-        check_json(text, "the record")?;
         let record = Record::from_json(text)?;
         give_game(out, Game::from_record(&record)?);
         Ok(())

@@ -4,7 +4,7 @@
 
 use std::ffi::c_char;
 
-use junqi_core::platform::{level_for, Platform, PlatformError, Seat};
+use junqi_core::platform::{level_for, Platform, Seat};
 use junqi_core::GameResult;
 
 use crate::boundary::guard;
@@ -12,22 +12,6 @@ use crate::game::{game_ref, junqi_game};
 use crate::ptr::{handle_ref, str_arg, Out};
 use crate::rules::{junqi_rules, string_out};
 use crate::status::{junqi_status, Error, Result};
-
-impl From<PlatformError> for Error {
-    fn from(e: PlatformError) -> Error {
-        #[allow(unreachable_patterns)]
-        let status = match &e {
-            PlatformError::NotOver => junqi_status::WrongPhase,
-            PlatformError::Seats(_) => junqi_status::SideNotInGame,
-            // A result no game can have (both sides winners): the request is not of
-            // the shape a result has.
-            PlatformError::Winners(_) => junqi_status::InvalidJson,
-            PlatformError::Rules(_) => junqi_status::InvalidRules,
-            _ => junqi_status::IllegalAction,
-        };
-        Error::new(status, e.to_string())
-    }
-}
 
 fn bad_json(what: &str, e: impl std::fmt::Display) -> Error {
     Error::new(junqi_status::InvalidJson, format!("{what}: {e}"))

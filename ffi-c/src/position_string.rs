@@ -3,23 +3,13 @@
 
 use std::ffi::{c_char, c_int};
 
-use junqi_core::{Game, PositionStringError};
+use junqi_core::Game;
 
 use crate::boundary::guard;
 use crate::game::{game_ref, give_game, junqi_game, playing_side};
 use crate::ptr::{str_arg, Out};
 use crate::rules::string_out;
-use crate::status::{junqi_status, Error};
-
-impl From<PositionStringError> for Error {
-    fn from(e: PositionStringError) -> Error {
-        let status = match e {
-            PositionStringError::Rules(_) => junqi_status::UnknownName,
-            _ => junqi_status::InvalidPosition,
-        };
-        Error::new(status, e.to_string())
-    }
-}
+use crate::status::junqi_status;
 
 /// The game's current position as a position string: REFEREE knowledge, every
 /// identity told (see docs/position-strings.md). Give a player

@@ -9,7 +9,7 @@ use crate::boundary::guard;
 use crate::game::{game_ref, junqi_game, playing_side};
 use crate::ptr::{handle_ref, str_arg, Out};
 use crate::rules::{junqi_rules, string_out};
-use crate::status::{junqi_status, Error, Result};
+use crate::status::{junqi_status, Result};
 use crate::types::side_arg;
 
 /// Options from a C string: NULL for the defaults, else JSON such as
@@ -23,7 +23,7 @@ unsafe fn options_arg(p: *const c_char) -> Result<SvgOptions> {
     }
     // SAFETY: forwarded caller contract: a NUL-terminated string.
     let text = unsafe { str_arg(p, "options_json") }?;
-    SvgOptions::from_json(text).map_err(|e| Error::new(junqi_status::InvalidJson, e.to_string()))
+    Ok(SvgOptions::from_json(text)?)
 }
 
 /// One player's view as an SVG picture, drawn from that player's seat (its army at the

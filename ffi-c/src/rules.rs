@@ -24,20 +24,6 @@ pub struct junqi_rules {
     pub(crate) inner: Arc<RuleSet>,
 }
 
-/// Checks that a text is well-formed JSON, so that malformed text gets
-/// `JUNQI_STATUS_INVALID_JSON` and well-formed text of the wrong shape gets the
-/// specific status of what it should have been.
-pub(crate) fn check_json(text: &str, what: &str) -> Result<()> {
-    serde_json::from_str::<serde_json::Value>(text)
-        .map(|_| ())
-        .map_err(|e| {
-            Error::new(
-                junqi_status::InvalidJson,
-                format!("{what} is not valid JSON: {e}"),
-            )
-        })
-}
-
 pub(crate) fn point_arg(board: &Board, index: u32) -> Result<Point> {
     board.point_at(index as usize).ok_or_else(|| {
         Error::out_of_range(format!(
@@ -123,7 +109,6 @@ pub unsafe extern "C" fn junqi_rules_from_json(
         let text = unsafe { str_arg(json, "json") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(rules_out, "rules_out") }?;
-        check_json(text, "the rule set")?;
         give_rules(out, Arc::new(RuleSet::from_json(text)?));
         Ok(())
     })
@@ -292,12 +277,7 @@ pub unsafe extern "C" fn junqi_rules_team(
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(mask_out, "mask_out") }?;
         let side = side_arg(side)?;
-        if !rules.inner.sides().contains(&side) {
-            return Err(Error::new(
-                junqi_status::SideNotInGame,
-                format!("{side} does not play in {}", rules.inner.name()),
-            ));
-        }
+        rules.inner.check_side(side)?;
         out.write(side_mask(rules.inner.team_of(side)));
         Ok(())
     })
@@ -521,7 +501,7 @@ pub unsafe extern "C" fn junqi_action_parse(
         let out = unsafe { Out::new(index_out, "index_out") }?;
         let board = rules.inner.board();
         let action = Action::parse(board, text)?;
-        out.write(action_index(&rules.inner, action)?);
+        out.write(action_id(&rules.inner, action)?);
         Ok(())
     })
 }
@@ -547,7 +527,7 @@ pub unsafe extern "C" fn junqi_action_print(
         let rules = unsafe { handle_ref(rules, "rules") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(text_out, "text_out") }?;
-        let action = Action::from_index(&rules.inner, index as usize)?;
+        let action = Action::from_id(&rules.inner, index as usize)?;
         string_out(out, action.to_notation(rules.inner.board()));
         Ok(())
     })
@@ -640,44 +620,44 @@ pub unsafe extern "C" fn junqi_move_print(
     })
 }
 
-/// The index of a move in the rule set's fixed action space (`0..action_space`).
+/// The id of a move in the rule set's fixed action space (`0..action_space`).
 ///
 /// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (a point index not on the board);
-/// `ILLEGAL_ACTION` (no move could ever join the two points, so it has no index).
+/// `INVALID_NOTATION` (no move could ever join the two points, so it has no id).
 /// Thread safety: any thread.
 ///
 /// # Safety
-/// `rules` is NULL or a live `junqi_rules`; `index_out` is NULL or writable.
+/// `rules` is NULL or a live `junqi_rules`; `id_out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn junqi_move_index(
+pub unsafe extern "C" fn junqi_move_id(
     rules: *const junqi_rules,
     mv: junqi_move,
-    index_out: *mut u32,
+    id_out: *mut u32,
 ) -> junqi_status {
     guard(|| {
         // SAFETY: forwarded caller contract for `rules`.
         let rules = unsafe { handle_ref(rules, "rules") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
-        let out = unsafe { Out::new(index_out, "index_out") }?;
+        let out = unsafe { Out::new(id_out, "id_out") }?;
         let board = rules.inner.board();
         let action = action_arg(board, mv)?;
-        out.write(action_index(&rules.inner, action)?);
+        out.write(action_id(&rules.inner, action)?);
         Ok(())
     })
 }
 
-/// The move with a given index in the rule set's action space.
+/// The move with a given id in the rule set's action space.
 ///
-/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (index not below the action space
-/// size, or the action there is not a move — see `junqi_action_print`).
+/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE` (id not below the action space size,
+/// or the action there is not a move — see `junqi_action_print`).
 /// Thread safety: any thread.
 ///
 /// # Safety
 /// `rules` is NULL or a live `junqi_rules`; `move_out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn junqi_move_from_index(
+pub unsafe extern "C" fn junqi_move_from_id(
     rules: *const junqi_rules,
-    index: u32,
+    id: u32,
     move_out: *mut junqi_move,
 ) -> junqi_status {
     guard(|| {
@@ -685,21 +665,48 @@ pub unsafe extern "C" fn junqi_move_from_index(
         let rules = unsafe { handle_ref(rules, "rules") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(move_out, "move_out") }?;
-        let action = Action::from_index(&rules.inner, index as usize)?;
-        let mv = move_of(action)
-            .ok_or_else(|| Error::out_of_range(format!("action {index} is not a move")))?;
+        let action = Action::from_id(&rules.inner, id as usize)?;
+        let mv = move_of(action).ok_or_else(|| Error::out_of_range(format!("action {id} is not a move")))?;
         out.write(mv);
         Ok(())
     })
 }
 
-/// The index of `action` in the rule set's action space, or the core's "not a move on
+/// Deprecated: `junqi_move_id` (the name of development versions, kept for one
+/// release).
+///
+/// # Safety
+/// As `junqi_move_id`.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_move_index(
+    rules: *const junqi_rules,
+    mv: junqi_move,
+    index_out: *mut u32,
+) -> junqi_status {
+    // SAFETY: forwarded caller contract.
+    unsafe { junqi_move_id(rules, mv, index_out) }
+}
+
+/// Deprecated: `junqi_move_from_id` (the name of development versions, kept for one
+/// release).
+///
+/// # Safety
+/// As `junqi_move_from_id`.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_move_from_index(
+    rules: *const junqi_rules,
+    index: u32,
+    move_out: *mut junqi_move,
+) -> junqi_status {
+    // SAFETY: forwarded caller contract.
+    unsafe { junqi_move_from_id(rules, index, move_out) }
+}
+
+/// The id of `action` in the rule set's action space, or the core's "not a move on
 /// this board" error.
-fn action_index(rules: &junqi_core::RuleSet, action: Action) -> Result<u32> {
-    action.index(rules).map(|i| i as u32).ok_or_else(|| {
-        Error::new(
-            junqi_status::IllegalAction,
-            junqi_core::NotationError::NotInActionSpace(action.to_notation(rules.board())).to_string(),
-        )
-    })
+fn action_id(rules: &junqi_core::RuleSet, action: Action) -> Result<u32> {
+    action
+        .id(rules)
+        .map(|i| i as u32)
+        .ok_or_else(|| junqi_core::NotationError::NotInActionSpace(action.to_notation(rules.board())).into())
 }

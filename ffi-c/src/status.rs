@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 
-use junqi_core::{AgentError, GameError, NotationError, PlayError, RulesError, SetupError};
+use junqi_core::ErrorKind;
 
 /// The result of every fallible function of the library.
 ///
@@ -42,9 +42,9 @@ pub enum junqi_status {
     IllegalAction = 10,
     /// A side acted when it was not its turn (the game is unchanged).
     NotYourTurn = 11,
-    /// The action does not fit the game's phase: a move before every side deployed, a
-    /// deployment after the deployment phase or for a side that already deployed, or
-    /// any action after the game ended.
+    /// The call does not fit the game's phase: a move before every side deployed, a
+    /// deployment after the deployment phase, by a side that already deployed or in a
+    /// rule set that deals face down; a score of a game that is not over.
     WrongPhase = 12,
     /// The side does not play in this game's rule set, or is already out of the game.
     SideNotInGame = 13,
@@ -58,11 +58,21 @@ pub enum junqi_status {
     Poisoned = 16,
     /// Text that is not a position string (see docs/position-strings.md).
     InvalidPosition = 17,
+    /// The game has ended (the game is unchanged).
+    GameOver = 18,
+    /// Something of another game used with this one: beliefs about another game or
+    /// moment.
+    WrongGame = 19,
+    /// A result that cannot be scored: seats missing or repeated, or winners no game
+    /// of the rule set can have.
+    InvalidResult = 20,
+    /// Not enough memory for what was asked (a vector environment of many games).
+    OutOfMemory = 21,
 }
 
 impl junqi_status {
     /// Every status, in value order.
-    pub(crate) const ALL: [junqi_status; 18] = [
+    pub(crate) const ALL: [junqi_status; 22] = [
         junqi_status::Ok,
         junqi_status::NullPointer,
         junqi_status::InvalidUtf8,
@@ -81,6 +91,10 @@ impl junqi_status {
         junqi_status::Panic,
         junqi_status::Poisoned,
         junqi_status::InvalidPosition,
+        junqi_status::GameOver,
+        junqi_status::WrongGame,
+        junqi_status::InvalidResult,
+        junqi_status::OutOfMemory,
     ];
 
     /// The C constant's name, NUL-terminated.
@@ -104,6 +118,10 @@ impl junqi_status {
             junqi_status::Panic => "JUNQI_STATUS_PANIC\0",
             junqi_status::Poisoned => "JUNQI_STATUS_POISONED\0",
             junqi_status::InvalidPosition => "JUNQI_STATUS_INVALID_POSITION\0",
+            junqi_status::GameOver => "JUNQI_STATUS_GAME_OVER\0",
+            junqi_status::WrongGame => "JUNQI_STATUS_WRONG_GAME\0",
+            junqi_status::InvalidResult => "JUNQI_STATUS_INVALID_RESULT\0",
+            junqi_status::OutOfMemory => "JUNQI_STATUS_OUT_OF_MEMORY\0",
         }
     }
 }
@@ -136,79 +154,34 @@ impl Error {
     }
 }
 
-impl From<RulesError> for Error {
-    fn from(e: RulesError) -> Error {
-        let status = match e {
-            RulesError::UnknownPreset(_) => junqi_status::UnknownName,
-            _ => junqi_status::InvalidRules,
-        };
-        Error::new(status, e.to_string())
+/// The status of each kind of refusal the core reports (`junqi::ErrorKind`, see
+/// docs/errors.md): the C library's one table of them.
+pub(crate) const fn status_of(kind: ErrorKind) -> junqi_status {
+    match kind {
+        ErrorKind::UnknownName => junqi_status::UnknownName,
+        ErrorKind::OutOfRange => junqi_status::OutOfRange,
+        ErrorKind::InvalidJson => junqi_status::InvalidJson,
+        ErrorKind::InvalidRules => junqi_status::InvalidRules,
+        ErrorKind::InvalidSetup => junqi_status::InvalidSetup,
+        ErrorKind::InvalidNotation => junqi_status::InvalidNotation,
+        ErrorKind::InvalidPosition => junqi_status::InvalidPosition,
+        ErrorKind::InvalidRecord => junqi_status::InvalidRecord,
+        ErrorKind::IllegalAction => junqi_status::IllegalAction,
+        ErrorKind::NotYourTurn => junqi_status::NotYourTurn,
+        ErrorKind::WrongPhase => junqi_status::WrongPhase,
+        ErrorKind::GameOver => junqi_status::GameOver,
+        ErrorKind::SideNotInGame => junqi_status::SideNotInGame,
+        ErrorKind::WrongGame => junqi_status::WrongGame,
+        ErrorKind::InvalidResult => junqi_status::InvalidResult,
+        ErrorKind::BufferTooSmall => junqi_status::BufferTooSmall,
+        ErrorKind::OutOfMemory => junqi_status::OutOfMemory,
     }
 }
 
-impl From<SetupError> for Error {
-    fn from(e: SetupError) -> Error {
-        let status = match e {
-            SetupError::UnknownPoint(_) | SetupError::UnknownKind(_) => junqi_status::UnknownName,
-            SetupError::NoSuchSide { .. } => junqi_status::SideNotInGame,
-            _ => junqi_status::InvalidSetup,
-        };
-        Error::new(status, e.to_string())
-    }
-}
-
-impl From<NotationError> for Error {
-    fn from(e: NotationError) -> Error {
-        let status = match e {
-            NotationError::Malformed(_) => junqi_status::InvalidNotation,
-            NotationError::UnknownPoint(_) => junqi_status::UnknownName,
-            NotationError::IndexOutOfRange { .. } => junqi_status::OutOfRange,
-            _ => junqi_status::IllegalAction,
-        };
-        Error::new(status, e.to_string())
-    }
-}
-
-impl From<PlayError> for Error {
-    fn from(e: PlayError) -> Error {
-        #[allow(unreachable_patterns)]
-        let status = match e {
-            PlayError::NotYourTurn { .. } => junqi_status::NotYourTurn,
-            PlayError::NotPlaying(_) => junqi_status::SideNotInGame,
-            PlayError::GameOver
-            | PlayError::NotMovePhase
-            | PlayError::NotDeployPhase
-            | PlayError::AlreadyDeployed(_) => junqi_status::WrongPhase,
-            // Everything else, including a pending reaction (only the submarine's step
-            // is allowed) and a plane that must move away: not allowed now.
-            _ => junqi_status::IllegalAction,
-        };
-        Error::new(status, e.to_string())
-    }
-}
-
-impl From<AgentError> for Error {
-    fn from(e: AgentError) -> Error {
-        #[allow(unreachable_patterns)] // the core's error enums may grow
-        let status = match e {
-            AgentError::Unknown(_) => junqi_status::UnknownName,
-            _ => junqi_status::OutOfRange,
-        };
-        Error::new(status, e.to_string())
-    }
-}
-
-impl From<GameError> for Error {
-    fn from(e: GameError) -> Error {
-        #[allow(unreachable_patterns)] // the core's error enums may grow
-        match e {
-            GameError::Rules(e) => e.into(),
-            GameError::Setup(e) => e.into(),
-            GameError::Notation(e) => e.into(),
-            GameError::Play(e) => e.into(),
-            e @ GameError::Record(_) => Error::new(junqi_status::InvalidRecord, e.to_string()),
-            other => Error::new(junqi_status::IllegalAction, other.to_string()),
-        }
+/// Any error of the core, by its kind, with the core's message.
+impl<E: junqi_core::Error> From<E> for Error {
+    fn from(e: E) -> Error {
+        Error::new(status_of(e.kind()), e.to_string())
     }
 }
 

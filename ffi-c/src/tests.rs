@@ -5,7 +5,7 @@
 use std::ffi::{c_char, CStr, CString};
 use std::ptr::null_mut;
 
-use junqi_core::{Attack, EndReason, Outcome, Phase, PieceKind, Side};
+use junqi_core::{Attack, EndReason, CombatOutcome, Phase, PieceKind, Side};
 
 use crate::boundary::guard;
 use crate::status::{junqi_status, Error};
@@ -91,8 +91,8 @@ fn enums_mirror_the_core() {
         assert_eq!(types::side_to_c(side) as i32, side as i32);
     }
     assert_eq!(
-        types::outcome_to_c(Outcome::Evade) as i32,
-        Outcome::Evade as i32
+        types::outcome_to_c(CombatOutcome::Evade) as i32,
+        CombatOutcome::Evade as i32
     );
 }
 
@@ -305,7 +305,7 @@ fn obligations_through_the_c_api() {
                         for &id in &ids[..n] {
                             let mut mv = junqi_move { from: 0, to: 0 };
                             assert_eq!(
-                                junqi_move_from_index(rules, id, &mut mv),
+                                junqi_move_from_id(rules, id, &mut mv),
                                 junqi_status::Ok
                             );
                             assert_eq!(mv.from, point);
@@ -386,10 +386,12 @@ fn invalid_utf8_and_json() {
             junqi_rules_preset(bad.as_ptr().cast(), &mut out),
             junqi_status::InvalidUtf8
         );
+        // Text that is not JSON is of the kind of what it should have been
+        // (docs/errors.md).
         let text = CString::new("{").unwrap();
         assert_eq!(
             junqi_rules_from_json(text.as_ptr(), &mut out),
-            junqi_status::InvalidJson
+            junqi_status::InvalidRules
         );
         assert_eq!(
             junqi_game_from_record(text.as_ptr(), null_mut()),
@@ -398,7 +400,7 @@ fn invalid_utf8_and_json() {
         let mut game = null_mut();
         assert_eq!(
             junqi_game_from_record(text.as_ptr(), &mut game),
-            junqi_status::InvalidJson
+            junqi_status::InvalidRecord
         );
         assert!(game.is_null());
     }
@@ -736,11 +738,32 @@ fn platform_score_refuses_both_sides_as_winners() {
     .unwrap();
     let mut out = null_mut();
     let st = unsafe { junqi_platform_score(rules, request.as_ptr(), &mut out) };
-    assert_eq!(st, junqi_status::InvalidJson);
+    assert_eq!(st, junqi_status::InvalidResult);
     assert!(out.is_null());
     assert_eq!(
         last_error(),
         "result: south and north all won: a decided game has a losing side (a draw names no winner)"
     );
     unsafe { junqi_rules_free(rules) };
+}
+
+/// The C column of docs/errors.md: each kind of the core has the status the page
+/// gives, and every status of a kind is a distinct value.
+#[test]
+fn each_error_kind_has_its_documented_status() {
+    let page = include_str!("../../docs/errors.md");
+    let rows: Vec<(String, String)> = page
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            (cells[1].trim_matches('`').to_owned(), cells[3].trim_matches('`').to_owned())
+        })
+        .collect();
+    assert_eq!(rows.len(), junqi_core::ErrorKind::COUNT);
+    for (kind, (name, status)) in junqi_core::ErrorKind::ALL.into_iter().zip(&rows) {
+        assert_eq!(kind.name(), name);
+        let ours = crate::status::status_of(kind);
+        assert_eq!(ours.c_name().trim_end_matches('\0'), status, "{kind}");
+    }
 }

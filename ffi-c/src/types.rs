@@ -8,7 +8,7 @@
 use std::ffi::{c_char, c_int, CString};
 use std::sync::OnceLock;
 
-use junqi_core::{Attack, EndReason, GameResult, Outcome, Phase, PieceKind, Resolution, Side, SideSet};
+use junqi_core::{Attack, EndReason, GameResult, CombatOutcome, Phase, PieceKind, Resolution, Side, SideSet};
 
 use crate::boundary::guard;
 use crate::ptr::{str_arg, Out};
@@ -111,7 +111,7 @@ pub enum junqi_end_reason {
     /// The players agreed to a draw.
     Agreement = 4,
     /// A player ran out of time too often (the rule set's `max_timeouts`).
-    TimeOuts = 5,
+    Timeouts = 5,
     /// A side's movable pieces are all gone (`lose_without_movable_pieces`, 翻棋).
     NoMovablePieces = 6,
     /// A side's commander left the board (`commander_capture`, 海陆空三军棋's 夺取主帅).
@@ -313,15 +313,15 @@ pub(crate) fn phase_to_c(phase: Phase) -> junqi_phase {
     }
 }
 
-pub(crate) fn outcome_to_c(outcome: Outcome) -> junqi_outcome {
+pub(crate) fn outcome_to_c(outcome: CombatOutcome) -> junqi_outcome {
     #[allow(unreachable_patterns)] // the core may add outcomes before this mirror does
     match outcome {
-        Outcome::Win => junqi_outcome::Win,
-        Outcome::Lose => junqi_outcome::Lose,
-        Outcome::Both => junqi_outcome::Both,
-        Outcome::Repel => junqi_outcome::Repel,
-        Outcome::Evade => junqi_outcome::Evade,
-        Outcome::Illegal => junqi_outcome::Illegal,
+        CombatOutcome::Win => junqi_outcome::Win,
+        CombatOutcome::Lose => junqi_outcome::Lose,
+        CombatOutcome::Both => junqi_outcome::Both,
+        CombatOutcome::Repel => junqi_outcome::Repel,
+        CombatOutcome::Evade => junqi_outcome::Evade,
+        CombatOutcome::Illegal => junqi_outcome::Illegal,
         _ => junqi_outcome::Other,
     }
 }
@@ -376,7 +376,7 @@ pub(crate) fn reason_to_c(reason: EndReason) -> junqi_end_reason {
         EndReason::NoCaptureLimit => junqi_end_reason::NoCaptureLimit,
         EndReason::Resignation => junqi_end_reason::Resignation,
         EndReason::Agreement => junqi_end_reason::Agreement,
-        EndReason::TimeOuts => junqi_end_reason::TimeOuts,
+        EndReason::Timeouts => junqi_end_reason::Timeouts,
         EndReason::NoMovablePieces => junqi_end_reason::NoMovablePieces,
         EndReason::CommanderCaptured => junqi_end_reason::CommanderCaptured,
         EndReason::MutualElimination => junqi_end_reason::MutualElimination,
@@ -442,12 +442,12 @@ fn outcome_names() -> &'static [CString] {
     static NAMES: OnceLock<Vec<CString>> = OnceLock::new();
     static_names(&NAMES, || {
         [
-            Outcome::Win,
-            Outcome::Lose,
-            Outcome::Both,
-            Outcome::Repel,
-            Outcome::Evade,
-            Outcome::Illegal,
+            CombatOutcome::Win,
+            CombatOutcome::Lose,
+            CombatOutcome::Both,
+            CombatOutcome::Repel,
+            CombatOutcome::Evade,
+            CombatOutcome::Illegal,
         ]
         .iter()
         .map(|o| o.name().to_owned())
@@ -480,7 +480,7 @@ pub(crate) const REASONS: [EndReason; 10] = [
     EndReason::NoCaptureLimit,
     EndReason::Resignation,
     EndReason::Agreement,
-    EndReason::TimeOuts,
+    EndReason::Timeouts,
     EndReason::NoMovablePieces,
     EndReason::CommanderCaptured,
     EndReason::MutualElimination,
@@ -563,12 +563,7 @@ pub unsafe extern "C" fn junqi_side_from_name(
         let text = unsafe { str_arg(name, "name") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(side_out, "side_out") }?;
-        let side = Side::from_name(text).ok_or_else(|| {
-            Error::new(
-                junqi_status::UnknownName,
-                junqi_core::UnknownSide(text.to_owned()).to_string(),
-            )
-        })?;
+        let side = text.parse::<Side>()?;
         out.write(side_to_c(side));
         Ok(())
     })
@@ -614,9 +609,7 @@ pub unsafe extern "C" fn junqi_piece_kind_from_name(
         let text = unsafe { str_arg(name, "name") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(kind_out, "kind_out") }?;
-        let kind = text
-            .parse::<PieceKind>()
-            .map_err(|e| Error::new(junqi_status::UnknownName, e.to_string()))?;
+        let kind = text.parse::<PieceKind>()?;
         out.write(kind_to_c(kind));
         Ok(())
     })
@@ -673,7 +666,7 @@ pub unsafe extern "C" fn junqi_phase_name(
 }
 
 /// The name of an end reason: `"flag_captured"`, `"no_legal_move"`,
-/// `"no_capture_limit"`, `"resignation"`, `"agreement"`, `"time_outs"`,
+/// `"no_capture_limit"`, `"resignation"`, `"agreement"`, `"timeouts"`,
 /// `"no_movable_pieces"`, `"commander_captured"`, `"mutual_elimination"` (as in
 /// result JSON).
 ///

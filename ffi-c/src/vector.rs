@@ -86,21 +86,6 @@ pub struct junqi_vector_buffers {
     pub games_len: usize,
 }
 
-impl From<VectorError> for Error {
-    fn from(e: VectorError) -> Error {
-        #[allow(unreachable_patterns)]
-        let status = match e {
-            VectorError::NoRandomSetup(_) => junqi_status::InvalidRules,
-            VectorError::IllegalAction { .. } => junqi_status::IllegalAction,
-            VectorError::BufferSize { .. } => junqi_status::BufferTooSmall,
-            // NoGames, TooManyGames, OutOfMemory (no memory for that many games),
-            // ActionCount.
-            _ => junqi_status::OutOfRange,
-        };
-        Error::new(status, e.to_string())
-    }
-}
-
 impl junqi_vector_env {
     fn check_poison(&self) -> Result<()> {
         if self.poisoned.load(Ordering::Relaxed) {

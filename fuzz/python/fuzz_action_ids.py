@@ -1,7 +1,7 @@
 """atheris: action ids (``Game.play_id``, ``play`` with an int, ``is_legal``,
 ``RuleSet.action_at``, ``Board.move_at``) with fuzzed integers, huge and negative ones
 included. An id is legal and plays, or is refused (``NotationError`` /
-``IllegalMoveError``, ``OverflowError`` beyond 64 bits) with the game unchanged.
+``IllegalActionError``, ``OverflowError`` beyond 64 bits) with the game unchanged.
 
 The first byte chooses the preset; the rest are choices of ids and time-outs.
 

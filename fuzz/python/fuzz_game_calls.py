@@ -113,7 +113,7 @@ def _call(game: junqi.Game, b: Bytes) -> None:
     elif op == 12:
         fn, args = (lambda: junqi.Game.from_record(game.record()).same_state(game) or _fail("replay")), ()
     elif op == 13:
-        moves = game.legal_moves()
+        moves = game.legal_actions()
         text = b.pick(moves).notation if moves and b.byte() < 160 else b.text(12)
         if b.byte() & 1 and text:
             text = text[:-1] + b.pick(("^", "x", "-", " ", "0", "é"))
@@ -122,7 +122,7 @@ def _call(game: junqi.Game, b: Bytes) -> None:
         scale = b.pick(SCALES)
         fn, args = (lambda s: game.view(s).to_svg(scale=scale, legend=bool(b.byte() & 1))), (side,)
     elif op == 15:
-        moves = game.legal_moves()
+        moves = game.legal_actions()
         fn, args = game.play_as, (side, b.pick(moves) if moves else b.text(8))
     elif op == 16:
         fn, args = game.escape, (side,)

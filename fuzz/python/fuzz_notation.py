@@ -1,6 +1,6 @@
-"""atheris: notation (``Game.play(text)``, ``parse_move``, ``is_legal``, ``play_as``,
+"""atheris: notation (``Game.play(text)``, ``parse_action``, ``is_legal``, ``play_as``,
 and the enum constructors that parse names). Text is an action of the game or refused
-(``NotationError`` / ``IllegalMoveError``) with the game unchanged; a parsed move prints
+(``NotationError`` / ``IllegalActionError``) with the game unchanged; a parsed move prints
 back to itself.
 
 The first byte chooses the preset, the second how many random plies come first; the
@@ -22,7 +22,7 @@ from fuzzlib import (  # noqa: E402
     refused_changes_nothing, run, snapshot,
 )
 
-ENUMS = (junqi.Side, junqi.PieceKind, junqi.Attack, junqi.Phase, junqi.Role, junqi.Ability, junqi.Outcome)
+ENUMS = (junqi.Side, junqi.PieceKind, junqi.Attack, junqi.Phase, junqi.Role, junqi.Ability, junqi.CombatOutcome)
 
 
 def TestOneInput(data: bytes) -> None:
@@ -36,9 +36,9 @@ def TestOneInput(data: bytes) -> None:
     for enum in ENUMS:
         attempt(enum, text)
     attempt(game.board.index, text)
-    move = attempt(game.parse_move, text)
+    move = attempt(game.parse_action, text)
     if move is not None:
-        again = game.parse_move(move.notation)
+        again = game.parse_action(move.notation)
         assert again == move, f"{text!r} parsed as {move.notation!r} which parses as {again.notation!r}"
     legal = attempt(game.is_legal, text)
     before = snapshot(game)

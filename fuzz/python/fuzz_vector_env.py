@@ -1,7 +1,7 @@
 """atheris: ``VectorEnv.step`` with fuzzed numpy arrays (and lists): wrong dtypes
 (floats with NaN and infinities, unsigned, bool, object, complex), wrong shapes and
 lengths, huge, negative and illegal values. A step plays every game or is refused —
-``IllegalMoveError`` for an illegal action, ``ValueError`` for a wrong count or shape,
+``IllegalActionError`` for an illegal action, ``ValueError`` for a wrong count or shape,
 ``TypeError`` for anything but integers (floats, bools, strings, complex) — with no game
 changed; only integer actions play, and a step that plays returns consistent arrays.
 

@@ -136,12 +136,12 @@ def check_action_space(game: junqi.Game) -> None:
     mask = game.action_mask()
     assert mask.shape == (space,) and int(mask.sum()) == len(ids)
     assert all(bool(mask[i]) for i in ids)
-    moves = game.legal_moves()
+    moves = game.legal_actions()
     assert sorted(m.id for m in moves if m.id is not None) == ids, "a legal move has no id"
     for m in moves[:8]:
         assert m.id is not None
         assert game.rules.action_at(m.id) == m
-        assert game.parse_move(m.notation) == m
+        assert game.parse_action(m.notation) == m
 
 
 def check_views(game: junqi.Game, seed: int = 0) -> None:

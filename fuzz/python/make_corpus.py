@@ -94,7 +94,7 @@ def notation() -> None:
         b = Bytes(bytes([plies, choice]) * 8)
         deploy_all(game, b)
         play_random(game, b, plies % 24)
-        moves = game.legal_moves()
+        moves = game.legal_actions()
         if moves:
             write("notation", f"{PRESETS[choice]}-legal", bytes([choice, plies]) + moves[0].notation.encode())
         write("notation", f"{PRESETS[choice]}-odd", bytes([choice | 0x80, plies]) + texts[choice].encode())

@@ -169,9 +169,9 @@ pub fn check_action_space(game: &Game) {
     let ids = game.legal_action_ids();
     assert_eq!(actions.len(), ids.len(), "a legal action has no id");
     for a in &actions {
-        let id = a.index(rules).expect("every legal action has an id");
+        let id = a.id(rules).expect("every legal action has an id");
         assert!(id < rules.action_space());
-        assert_eq!(Action::from_index(rules, id).unwrap(), *a);
+        assert_eq!(Action::from_id(rules, id).unwrap(), *a);
         assert_eq!(Action::parse(game.board(), &a.to_notation(game.board())).unwrap(), *a);
     }
     assert_eq!(game.action_mask().iter().filter(|m| **m).count(), ids.len());

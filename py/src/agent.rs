@@ -13,8 +13,8 @@ use std::sync::{Arc, Mutex};
 use pyo3::prelude::*;
 
 use crate::enums::side_arg;
-use crate::errors::{agent_err, game_err, panic_err, IllegalMoveError};
-use crate::game::{random_seed, Game, Move};
+use crate::errors::{err, exception, panic_err};
+use crate::game::{random_seed, Action, Game};
 use crate::report::Report;
 
 /// A player run by the engine, made from its name:
@@ -48,40 +48,6 @@ enum Task {
     Nothing,
 }
 
-/// Refuses unless `side` is the side to act (the core's refusals, so the texts are
-/// those of `Game.play_as`).
-fn check_to_act(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
-    use junqi::{GameError::Play, Phase, PlayError};
-    let refuse = |e: PlayError| Err(game_err(Play(e)));
-    if !g.rules().sides().contains(&side) {
-        return refuse(PlayError::NotPlaying(side));
-    }
-    match (g.phase(), g.to_act()) {
-        (Phase::Over, _) | (_, None) => refuse(PlayError::GameOver),
-        (Phase::Deploy, _) => refuse(PlayError::NotMovePhase),
-        (_, Some(to_act)) if to_act != side => refuse(PlayError::NotYourTurn { side, to_act }),
-        _ => Ok(()),
-    }
-}
-
-/// Refuses unless `side` may deploy now.
-fn check_deploying(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
-    use junqi::{GameError::Play, Phase, PlayError};
-    let refuse = |e: PlayError| Err(game_err(Play(e)));
-    if !g.rules().sides().contains(&side) {
-        return refuse(PlayError::NotPlaying(side));
-    }
-    if g.rules().deals() {
-        return refuse(PlayError::Dealt);
-    }
-    match g.phase() {
-        Phase::Over => refuse(PlayError::GameOver),
-        Phase::Deploy if g.deployed().contains(side) => refuse(PlayError::AlreadyDeployed(side)),
-        Phase::Deploy => Ok(()),
-        _ => refuse(PlayError::NotDeployPhase),
-    }
-}
-
 impl Agent {
     /// Runs `think` on the agent with the GIL released; a panic becomes `JunqiError`.
     fn think<T: Send>(
@@ -108,7 +74,7 @@ impl Agent {
     ) -> PyResult<Report> {
         let setup = self.think(py, |a| a.deploy(&rules, side))?;
         let mut g = game.lock();
-        let report = g.deploy(side, &setup).map_err(game_err)?;
+        let report = g.deploy(side, &setup).map_err(err)?;
         Ok(Report {
             inner: report,
             board: rules.board().clone(),
@@ -127,7 +93,7 @@ impl Agent {
     #[pyo3(signature = (spec, seed=None))]
     fn py_new(spec: &str, seed: Option<u64>) -> PyResult<Agent> {
         let agent =
-            junqi::agent::by_name(spec, seed.unwrap_or_else(random_seed)).map_err(agent_err)?;
+            junqi::agent::by_name(spec, seed.unwrap_or_else(random_seed)).map_err(err)?;
         let name = agent.name();
         Ok(Agent {
             inner: Arc::new(Mutex::new(agent)),
@@ -156,31 +122,32 @@ impl Agent {
         let game = game.get();
         let rules = {
             let g = game.lock();
-            check_deploying(&g, side)?;
+            g.may_deploy(side).map_err(err)?;
             g.rules().clone()
         };
         self.deploy_in(py, game, side, rules)
     }
 
     /// The action the agent chooses for ``side``, which must be the side to act; the
-    /// game is not changed. Returns a ``Move`` (the type ``Game.legal_moves`` gives).
-    /// Raises ``IllegalMoveError`` when ``side`` is not to act (or not in the game)
-    /// and during deployment or after the end.
+    /// game is not changed. Returns an ``Action`` (the type ``Game.legal_actions``
+    /// gives). Raises ``NotYourTurnError`` when ``side`` is not to act,
+    /// ``SideNotInGameError``, ``WrongPhaseError`` during deployment and
+    /// ``GameOverError`` after the end (all ``IllegalActionError``).
     fn choose(
         &self,
         py: Python<'_>,
         game: &Bound<'_, Game>,
         side: &Bound<'_, PyAny>,
-    ) -> PyResult<Move> {
+    ) -> PyResult<Action> {
         let side = side_arg(side)?;
         let game = game.get();
         let (info, rules) = {
             let g = game.lock();
-            check_to_act(&g, side)?;
+            g.may_act(side).map_err(err)?;
             (g.info_state(side), g.rules().clone())
         };
         let action = self.choose_in(py, info)?;
-        Ok(Move::of(action, &rules))
+        Ok(Action::of(action, &rules))
     }
 
     /// Lets the agent act for ``side`` if it has something to do now: deploy (the
@@ -199,7 +166,7 @@ impl Agent {
         let (task, stamp) = {
             let g = game.lock();
             if !g.rules().sides().contains(&side) {
-                return Err(game_err(junqi::GameError::Play(
+                return Err(err(junqi::GameError::Play(
                     junqi::PlayError::NotPlaying(side),
                 )));
             }
@@ -221,11 +188,12 @@ impl Agent {
                 let action = self.choose_in(py, *info)?;
                 let mut g = game.lock();
                 if g.record_len() != stamp {
-                    return Err(IllegalMoveError::new_err(
+                    return Err(exception(
+                        junqi::ErrorKind::IllegalAction,
                         "the game changed while the agent was thinking: nothing was played",
                     ));
                 }
-                let report = g.play_as(side, action).map_err(game_err)?;
+                let report = g.play_as(side, action).map_err(err)?;
                 Ok(Some(Report {
                     inner: report,
                     board: g.rules().board().clone(),

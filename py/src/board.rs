@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::enums::{EdgeKind, Role, Side};
-use crate::errors::{board_err, notation_err, NotationError};
+use crate::errors::{err, exception};
 
 /// A board. ``Board("classic")`` loads a built-in board; board JSON text loads a custom
 /// one. Points are named by strings such as ``"c6"``.
@@ -18,7 +18,7 @@ pub struct Board {
 
 impl Board {
     pub fn point(&self, name: &str) -> PyResult<junqi::Point> {
-        junqi::parse_point(&self.inner, name).map_err(notation_err)
+        junqi::parse_point(&self.inner, name).map_err(err)
     }
 
     fn name_of(&self, p: junqi::Point) -> String {
@@ -32,15 +32,11 @@ impl Board {
     #[pyo3(signature = (name="classic"))]
     fn py_new(name: &str) -> PyResult<Board> {
         if name.trim_start().starts_with('{') {
-            return Ok(Board { inner: Arc::new(junqi::Board::from_json(name).map_err(board_err)?) });
+            return Ok(Board { inner: Arc::new(junqi::Board::from_json(name).map_err(err)?) });
         }
         junqi::Board::preset(name.trim())
             .map(|inner| Board { inner })
-            .ok_or_else(|| {
-                crate::errors::RulesError::new_err(
-                    junqi::RulesError::UnknownBoard(name.to_owned()).to_string(),
-                )
-            })
+            .ok_or_else(|| err(junqi::RulesError::UnknownBoard(name.to_owned())))
     }
 
     /// The board's name.
@@ -164,7 +160,7 @@ impl Board {
             .and_then(|i| self.inner.move_at(i))
             .map(|(a, b)| (self.name_of(a), self.name_of(b)))
             .ok_or_else(|| {
-                NotationError::new_err(format!(
+                exception(junqi::ErrorKind::OutOfRange, format!(
                     "{index} is not a move index of this board (moves are 0..{}); a rule set's \
                      action space may hold more actions after the moves (翻棋's flips): \
                      RuleSet.action_at names any action",

@@ -1,4 +1,4 @@
-//! The core's enums as Python enums: `Side`, `PieceKind`, `Outcome`, `Attack`, `Phase`,
+//! The core's enums as Python enums: `Side`, `PieceKind`, `CombatOutcome`, `Attack`, `Phase`,
 //! `EndReason`, `RevealCause`, `Arm`, `Ability`, `Role`, `EdgeKind`.
 //!
 //! Each is a real class with one attribute per member (`Side.SOUTH`), readable `repr`
@@ -10,7 +10,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyType};
 
-use crate::errors::NotationError;
+use crate::errors::exception;
 
 macro_rules! py_enum {
     (
@@ -69,7 +69,7 @@ macro_rules! py_enum {
                 if let Ok(s) = obj.cast::<PyString>() {
                     let text = s.to_cow()?;
                     return $py::parse_text(&text).ok_or_else(|| {
-                        NotationError::new_err(format!(
+                        exception(junqi::ErrorKind::UnknownName, format!(
                             "unknown {} {:?} (expected one of: {})",
                             $label,
                             &*text,
@@ -83,7 +83,7 @@ macro_rules! py_enum {
                             .ok()
                             .and_then(|i| $py::ALL.get(i).copied())
                             .ok_or_else(|| {
-                                NotationError::new_err(format!(
+                                exception(junqi::ErrorKind::OutOfRange, format!(
                                     "{} value {} is out of range (0..{})",
                                     $label,
                                     i,
@@ -167,7 +167,7 @@ py_enum! {
 
 py_enum! {
     /// The outcome of an attack, from the attacker's point of view.
-    Outcome => Outcome, "outcome" {
+    CombatOutcome => CombatOutcome, "outcome" {
         Win = "WIN", "win";
         Lose = "LOSE", "lose";
         Both = "BOTH", "both";
@@ -179,13 +179,13 @@ py_enum! {
     /// Whether the attacker leaves the board.
     #[getter]
     fn attacker_leaves(&self) -> bool {
-        junqi::Outcome::from(*self).attacker_leaves()
+        junqi::CombatOutcome::from(*self).attacker_leaves()
     }
 
     /// Whether the defender leaves the board.
     #[getter]
     fn defender_leaves(&self) -> bool {
-        junqi::Outcome::from(*self).defender_leaves()
+        junqi::CombatOutcome::from(*self).defender_leaves()
     }
     }
 }
@@ -219,7 +219,7 @@ py_enum! {
         NoCaptureLimit = "NO_CAPTURE_LIMIT", "no_capture_limit";
         Resignation = "RESIGNATION", "resignation";
         Agreement = "AGREEMENT", "agreement";
-        TimeOuts = "TIME_OUTS", "time_outs";
+        Timeouts = "TIMEOUTS", "timeouts";
         NoMovablePieces = "NO_MOVABLE_PIECES", "no_movable_pieces";
         CommanderCaptured = "COMMANDER_CAPTURED", "commander_captured";
         MutualElimination = "MUTUAL_ELIMINATION", "mutual_elimination";
@@ -379,7 +379,7 @@ macro_rules! plain_parse {
         }
     )*};
 }
-plain_parse!(Outcome, Attack, Phase, EndReason, RevealCause, Arm, Ability, Role, EdgeKind);
+plain_parse!(CombatOutcome, Attack, Phase, EndReason, RevealCause, Arm, Ability, Role, EdgeKind);
 
 pub fn side_arg(obj: &Bound<'_, PyAny>) -> PyResult<junqi::Side> {
     Side::extract_arg(obj).map(Into::into)
@@ -392,7 +392,7 @@ pub fn kind_arg(obj: &Bound<'_, PyAny>) -> PyResult<junqi::PieceKind> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Side>()?;
     m.add_class::<PieceKind>()?;
-    m.add_class::<Outcome>()?;
+    m.add_class::<CombatOutcome>()?;
     m.add_class::<Attack>()?;
     m.add_class::<Phase>()?;
     m.add_class::<EndReason>()?;

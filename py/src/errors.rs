@@ -1,18 +1,38 @@
-//! Exceptions: every error the engine reports is a `junqi.JunqiError`, which is a
-//! `ValueError`; the subclasses follow the core's error types.
+//! Exceptions: one class per kind of refusal (`junqi::ErrorKind`, docs/errors.md), all
+//! `junqi.JunqiError`, which is a `ValueError`. The classes of a refused action
+//! (`NotYourTurnError`, `WrongPhaseError`, `GameOverError`, `SideNotInGameError`)
+//! are also `IllegalActionError`s. [`exception`] is this layer's one table from kind
+//! to class; every core error goes through [`err`].
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 
-use junqi::{GameError, NotationError as CoreNotationError, PlayError, RulesError as CoreRulesError};
-use junqi::{BoardError, SetupError as CoreSetupError};
+use junqi::ErrorKind;
 
 create_exception!(
     junqi,
     JunqiError,
     PyValueError,
     "Base class of every error the engine reports (a ValueError)."
+);
+create_exception!(
+    junqi,
+    UnknownNameError,
+    JunqiError,
+    "A name the engine does not know: a rule-set preset or board, a side, a piece kind, a point, an agent or one of its options."
+);
+create_exception!(
+    junqi,
+    OutOfRangeError,
+    JunqiError,
+    "A number outside its range: an action id outside the action space, a search level, budget or thread count, a number of games, a length that does not match."
+);
+create_exception!(
+    junqi,
+    JsonError,
+    JunqiError,
+    "JSON text that is not well-formed, or not of the shape asked for."
 );
 create_exception!(
     junqi,
@@ -24,19 +44,19 @@ create_exception!(
     junqi,
     SetupError,
     JunqiError,
-    "A setup that is not a legal deployment, or a deployment at the wrong time."
+    "A setup that is not a legal deployment."
 );
 create_exception!(
     junqi,
     NotationError,
     JunqiError,
-    "Text that is not a point, a move, an action index, a side or a piece kind."
+    "Text that is not an action of the board (\"a2-a6\", \"flip c3\")."
 );
 create_exception!(
     junqi,
-    IllegalMoveError,
+    PositionStringError,
     JunqiError,
-    "An action the rules do not allow now, or a side that is not in the game (the game is left unchanged)."
+    "Text that is not a position string."
 );
 create_exception!(
     junqi,
@@ -44,58 +64,83 @@ create_exception!(
     JunqiError,
     "A record that cannot be read or does not replay."
 );
-
 create_exception!(
     junqi,
-    AgentError,
+    IllegalActionError,
     JunqiError,
-    "An agent name the engine does not know, or a level or budget out of range."
+    "An action the rules do not allow now (the game is left unchanged)."
 );
-
+create_exception!(
+    junqi,
+    NotYourTurnError,
+    IllegalActionError,
+    "A side acted when another side is to act (the game is left unchanged)."
+);
+create_exception!(
+    junqi,
+    WrongPhaseError,
+    IllegalActionError,
+    "A call that does not fit the game's phase: a move before every side deployed, a deployment after the deployment phase, twice, or in a rule set that deals; a score of a game that is not over."
+);
+create_exception!(
+    junqi,
+    GameOverError,
+    IllegalActionError,
+    "The game has ended (the game is left unchanged)."
+);
+create_exception!(
+    junqi,
+    SideNotInGameError,
+    IllegalActionError,
+    "The side does not play in this rule set, or is already out of the game."
+);
+create_exception!(
+    junqi,
+    WrongGameError,
+    JunqiError,
+    "Something of another game used with this one: beliefs about another game or moment, observations of games on different boards."
+);
 create_exception!(
     junqi,
     PlatformError,
     JunqiError,
-    "A finished game that cannot be scored: seats missing, repeated or not in the game."
+    "A result that cannot be scored: seats missing or repeated, or winners no game of the rule set can have."
+);
+create_exception!(
+    junqi,
+    BufferTooSmallError,
+    JunqiError,
+    "An output buffer of the wrong length or shape."
 );
 
-/// Converts a core game error to the matching Python exception, with the core's text.
-pub fn game_err(e: GameError) -> PyErr {
-    let msg = e.to_string();
-    match e {
-        GameError::Rules(_) => RulesError::new_err(msg),
-        GameError::Setup(_) => SetupError::new_err(msg),
-        GameError::Notation(_) => NotationError::new_err(msg),
-        // Deploying twice or after the deployment phase is a setup problem for the caller.
-        GameError::Play(PlayError::AlreadyDeployed(_) | PlayError::NotDeployPhase) => {
-            SetupError::new_err(msg)
-        }
-        GameError::Play(_) => IllegalMoveError::new_err(msg),
-        GameError::Record(_) => RecordError::new_err(msg),
-        #[allow(unreachable_patterns)]
-        _ => JunqiError::new_err(msg),
+/// The exception for a kind of refusal, with a message: this layer's one table of
+/// kinds (docs/errors.md lists it beside the C status and the HTTP answer).
+pub fn exception(kind: ErrorKind, message: impl Into<String>) -> PyErr {
+    let message = message.into();
+    match kind {
+        ErrorKind::UnknownName => UnknownNameError::new_err(message),
+        ErrorKind::OutOfRange => OutOfRangeError::new_err(message),
+        ErrorKind::InvalidJson => JsonError::new_err(message),
+        ErrorKind::InvalidRules => RulesError::new_err(message),
+        ErrorKind::InvalidSetup => SetupError::new_err(message),
+        ErrorKind::InvalidNotation => NotationError::new_err(message),
+        ErrorKind::InvalidPosition => PositionStringError::new_err(message),
+        ErrorKind::InvalidRecord => RecordError::new_err(message),
+        ErrorKind::IllegalAction => IllegalActionError::new_err(message),
+        ErrorKind::NotYourTurn => NotYourTurnError::new_err(message),
+        ErrorKind::WrongPhase => WrongPhaseError::new_err(message),
+        ErrorKind::GameOver => GameOverError::new_err(message),
+        ErrorKind::SideNotInGame => SideNotInGameError::new_err(message),
+        ErrorKind::WrongGame => WrongGameError::new_err(message),
+        ErrorKind::InvalidResult => PlatformError::new_err(message),
+        ErrorKind::BufferTooSmall => BufferTooSmallError::new_err(message),
+        ErrorKind::OutOfMemory => PyMemoryError::new_err(message),
     }
 }
 
-/// An agent spec that does not build an agent, with the core's text.
-pub fn agent_err(e: junqi::AgentError) -> PyErr {
-    AgentError::new_err(e.to_string())
-}
-
-pub fn rules_err(e: CoreRulesError) -> PyErr {
-    RulesError::new_err(e.to_string())
-}
-
-pub fn board_err(e: BoardError) -> PyErr {
-    RulesError::new_err(e.to_string())
-}
-
-pub fn setup_err(e: CoreSetupError) -> PyErr {
-    SetupError::new_err(e.to_string())
-}
-
-pub fn notation_err(e: CoreNotationError) -> PyErr {
-    NotationError::new_err(e.to_string())
+/// Any error of the core as its exception, with the core's text.
+pub fn err<E: junqi::Error>(e: E) -> PyErr {
+    exception(e.kind(), e.to_string())
 }
 
 /// An error for a Rust panic caught at the boundary (a broken custom rule set, say).
@@ -111,12 +156,28 @@ pub fn panic_err(what: &str, payload: Box<dyn std::any::Any + Send>) -> PyErr {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("JunqiError", py.get_type::<JunqiError>())?;
+    m.add("UnknownNameError", py.get_type::<UnknownNameError>())?;
+    m.add("OutOfRangeError", py.get_type::<OutOfRangeError>())?;
+    m.add("JsonError", py.get_type::<JsonError>())?;
     m.add("RulesError", py.get_type::<RulesError>())?;
     m.add("SetupError", py.get_type::<SetupError>())?;
     m.add("NotationError", py.get_type::<NotationError>())?;
-    m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add("PositionStringError", py.get_type::<PositionStringError>())?;
     m.add("RecordError", py.get_type::<RecordError>())?;
+    m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
+    m.add("NotYourTurnError", py.get_type::<NotYourTurnError>())?;
+    m.add("WrongPhaseError", py.get_type::<WrongPhaseError>())?;
+    m.add("GameOverError", py.get_type::<GameOverError>())?;
+    m.add("SideNotInGameError", py.get_type::<SideNotInGameError>())?;
+    m.add("WrongGameError", py.get_type::<WrongGameError>())?;
     m.add("PlatformError", py.get_type::<PlatformError>())?;
-    m.add("AgentError", py.get_type::<AgentError>())?;
+    m.add("BufferTooSmallError", py.get_type::<BufferTooSmallError>())?;
+    // Each kind's name and exception class, for programs and for the tests that check
+    // this table against docs/errors.md.
+    let kinds = pyo3::types::PyDict::new(py);
+    for kind in ErrorKind::ALL {
+        kinds.set_item(kind.name(), exception(kind, "").get_type(py))?;
+    }
+    m.add("ERROR_KINDS", kinds)?;
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! `Game`: a refereed game, and `Move`.
+//! `Game`: a refereed game, and `Action`.
 //!
 //! Thread safety: a `Game` is a frozen Python object around a `Mutex`; every method
 //! takes the lock for the duration of its Rust work, so calls from several threads on
@@ -15,41 +15,34 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::board::Board;
 use crate::enums::{side_arg, Phase, PieceKind, Side};
-use crate::errors::{game_err, notation_err, panic_err, setup_err, NotationError};
+use crate::errors::{err, exception, panic_err};
 use crate::report::{Event, GameResult, Report, View};
 use crate::rules::{rules_arg, RuleSet};
 
 /// An action of the side to act: a move ``from_`` → ``to``, or (翻棋) a flip of the
-/// piece on ``from_`` (then ``to == from_`` and ``is_flip``); its notation and its index
-/// in the rule set's fixed action space.
+/// piece on ``from_`` (then ``to == from_`` and ``is_flip``); its notation and its id
+/// in the rule set's fixed action space. (``Move`` is its name of development
+/// versions, kept for one release.)
 #[pyclass(frozen, eq, hash, module = "junqi._junqi")]
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Move {
+pub struct Action {
     from: String,
     to: String,
     flip: bool,
     notation: String,
-    index: Option<usize>,
+    id: Option<usize>,
 }
 
-impl Move {
-    pub(crate) fn of(action: junqi::Action, rules: &junqi::RuleSet) -> Move {
+impl Action {
+    pub(crate) fn of(action: junqi::Action, rules: &junqi::RuleSet) -> Action {
         let board = rules.board();
-        let (from, to, flip) = match action {
-            junqi::Action::Move { from, to } => (from, to, false),
-            junqi::Action::Flip { at } => (at, at, true),
-            // A future action kind still has its notation and index.
-            _ => {
-                let n = action.to_notation(board);
-                return Move { from: n.clone(), to: n.clone(), flip: false, notation: n, index: action.index(rules) };
-            }
-        };
-        Move {
+        let (from, to) = action.endpoints();
+        Action {
             from: board.name_of(from).to_owned(),
             to: board.name_of(to).to_owned(),
-            flip,
+            flip: action.is_flip(),
             notation: action.to_notation(board),
-            index: action.index(rules),
+            id: action.id(rules),
         }
     }
 
@@ -59,7 +52,7 @@ impl Move {
 }
 
 #[pymethods]
-impl Move {
+impl Action {
     /// The start point.
     #[getter]
     fn from_(&self) -> &str {
@@ -72,10 +65,10 @@ impl Move {
         &self.to
     }
 
-    /// The move's index in the rule set's fixed action space.
+    /// The action's id in the rule set's fixed action space.
     #[getter]
     fn id(&self) -> Option<usize> {
-        self.index
+        self.id
     }
 
     /// Whether the action turns a face-down piece face up (翻棋) rather than moving.
@@ -84,7 +77,7 @@ impl Move {
         self.flip
     }
 
-    /// The move in notation, e.g. ``"a2-a6"``.
+    /// The action in notation, e.g. ``"a2-a6"``, ``"flip c3"``.
     #[getter]
     fn notation(&self) -> String {
         self.notation_str()
@@ -95,8 +88,14 @@ impl Move {
     }
 
     fn __repr__(&self) -> String {
-        format!("Move({:?}, id={})", self.notation_str(), self.index.map_or("None".into(), |i| i.to_string()))
+        format!("Action({:?}, id={})", self.notation_str(), self.id.map_or("None".into(), |i| i.to_string()))
     }
+}
+
+/// Warns that a name of development versions is deprecated (a `DeprecationWarning`).
+pub(crate) fn deprecated(py: Python<'_>, old: &str, new: &str) -> PyResult<()> {
+    let message = std::ffi::CString::new(format!("{old} is deprecated: use {new}")).unwrap_or_default();
+    PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyDeprecationWarning>(), &message, 1)
 }
 
 /// Refuses a side that does not play in the game's rule set: `IllegalMoveError`, the
@@ -106,30 +105,30 @@ fn playing(g: &junqi::Game, side: junqi::Side) -> PyResult<()> {
     if g.rules().sides().contains(&side) {
         Ok(())
     } else {
-        Err(game_err(junqi::GameError::Play(junqi::PlayError::NotPlaying(side))))
+        Err(err(junqi::GameError::Play(junqi::PlayError::NotPlaying(side))))
     }
 }
 
-/// A move argument, read before the game's lock is taken.
-enum MoveArg {
+/// An action argument, read before the game's lock is taken.
+enum ActionArg {
     Text(String),
     Id(i64),
 }
 
-fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<MoveArg> {
-    if let Ok(m) = obj.cast::<Move>() {
-        return Ok(MoveArg::Text(m.get().notation_str()));
+fn action_arg(obj: &Bound<'_, PyAny>) -> PyResult<ActionArg> {
+    if let Ok(m) = obj.cast::<Action>() {
+        return Ok(ActionArg::Text(m.get().notation_str()));
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(MoveArg::Text(s.to_cow()?.into_owned()));
+        return Ok(ActionArg::Text(s.to_cow()?.into_owned()));
     }
     if !obj.is_instance_of::<pyo3::types::PyBool>() {
         if let Ok(i) = obj.extract::<i64>() {
-            return Ok(MoveArg::Id(i));
+            return Ok(ActionArg::Id(i));
         }
     }
     Err(pyo3::exceptions::PyTypeError::new_err(format!(
-        "a move is a Move, notation such as \"a2-a6\", or an action index, not {}",
+        "an action is an Action, notation such as \"a2-a6\", or an action id, not {}",
         obj.get_type().name()?
     )))
 }
@@ -137,17 +136,17 @@ fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<MoveArg> {
 fn play_index(game: &mut junqi::Game, index: i64) -> Result<junqi::Report, PyErr> {
     let size = game.rules().action_space();
     let Ok(i) = usize::try_from(index) else {
-        return Err(NotationError::new_err(format!(
-            "action index {index} is outside the action space (0..{size})"
+        return Err(exception(junqi::ErrorKind::OutOfRange, format!(
+            "action id {index} is outside the action space (0..{size})"
         )));
     };
-    game.play_id(i).map_err(game_err)
+    game.play_id(i).map_err(err)
 }
 
 /// A setup argument: a dict {point: kind} or JSON text.
 fn setup_arg(obj: &Bound<'_, PyAny>) -> PyResult<junqi::Setup> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return junqi::Setup::from_json(&s.to_cow()?).map_err(setup_err);
+        return junqi::Setup::from_json(&s.to_cow()?).map_err(err);
     }
     if let Ok(d) = obj.cast::<PyDict>() {
         let mut setup = junqi::Setup::new();
@@ -193,7 +192,7 @@ fn replay(py: Python<'_>, text: &str) -> PyResult<junqi::Game> {
         let record = junqi::Record::from_json(text)?;
         junqi::Game::from_record(&record)
     })
-    .map_err(game_err)
+    .map_err(err)
 }
 
 /// A seed for `seed=None`: from the operating system's random source (a referee's
@@ -250,6 +249,22 @@ impl Game {
         Ok(Game::wrap(junqi::Game::with_rules(rules, seed.unwrap_or_else(random_seed))))
     }
 
+    /// The seeded start of ``seed``: the seed's deal in a rule set that deals (翻棋),
+    /// else every side deployed at random from the seed — the same game as Rust's
+    /// ``Game::random_start``, C's ``junqi_game_random_start``, JavaScript's
+    /// ``Game.randomStart`` and each game of a ``VectorEnv`` with that seed.
+    /// ``seed=None`` draws one (``game.seed`` tells which).
+    #[classmethod]
+    #[pyo3(signature = (rules=None, seed=None), text_signature = "(rules='classic', seed=None)")]
+    fn random_start(_cls: &Bound<'_, PyType>, rules: Option<&Bound<'_, PyAny>>, seed: Option<u64>) -> PyResult<Game> {
+        let rules = rules_arg(rules)?;
+        let seed = seed.unwrap_or_else(random_seed);
+        let game = catch_unwind(AssertUnwindSafe(|| junqi::Game::random_start(rules, seed)))
+            .map_err(|p| panic_err("no random setup exists for this rule set", p))?
+            .map_err(err)?;
+        Ok(Game::wrap(game))
+    }
+
     /// Replays a full record (JSON text or a dict, as made by ``record()``).
     #[classmethod]
     fn from_record(_cls: &Bound<'_, PyType>, record: &Bound<'_, PyAny>) -> PyResult<Game> {
@@ -298,10 +313,18 @@ impl Game {
         self.lock().position().ply()
     }
 
-    /// Plies in a row without a piece leaving the board.
+    /// Plies in a row without a piece leaving the board (the game is drawn when they
+    /// reach the rule set's ``no_capture_draw_plies``).
     #[getter]
-    fn quiet_plies(&self) -> u32 {
-        self.lock().position().quiet_plies()
+    fn no_capture_plies(&self) -> u32 {
+        self.lock().position().no_capture_plies()
+    }
+
+    /// ``no_capture_plies`` under its name of development versions (deprecated).
+    #[getter]
+    fn quiet_plies(&self, py: Python<'_>) -> PyResult<u32> {
+        deprecated(py, "Game.quiet_plies", "Game.no_capture_plies")?;
+        Ok(self.no_capture_plies())
     }
 
     /// The result, once the game is over; else None.
@@ -334,34 +357,41 @@ impl Game {
         let side = side_arg(side)?;
         let setup = setup_arg(setup)?;
         let mut g = self.lock();
-        let r = g.deploy(side, &setup).map_err(game_err)?;
+        let r = g.deploy(side, &setup).map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
     /// Deploys a random legal setup for ``side``; the same seed gives the same setup.
-    /// ``seed=None`` derives the seed from the game's seed and the side.
+    /// ``seed=None`` deploys the side's setup of the seeded start of the game's seed
+    /// (``Game.random_start``), so deploying every side so gives that game.
     #[pyo3(signature = (side, seed=None))]
     fn deploy_random(&self, side: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<Report> {
         let side = side_arg(side)?;
         let mut g = self.lock();
-        let seed = seed.unwrap_or_else(|| {
-            g.seed() ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(side as u64 + 1)
-        });
-        let r = catch_unwind(AssertUnwindSafe(|| g.deploy_random(side, seed)))
+        let r = catch_unwind(AssertUnwindSafe(|| match seed {
+            Some(seed) => g.deploy_random(side, seed),
+            None => g.deploy_start(side),
+        }))
             .map_err(|p| panic_err("no random setup exists for this rule set", p))?
-            .map_err(game_err)?;
+            .map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
-    /// The legal moves of the side to act, in a fixed order (empty unless moving or
+    /// The legal actions of the side to act, in a fixed order (empty unless moving or
     /// reacting).
-    fn legal_moves(&self) -> Vec<Move> {
+    fn legal_actions(&self) -> Vec<Action> {
         let g = self.lock();
         let rules = g.rules().clone();
-        g.legal_actions().into_iter().map(|a| Move::of(a, &rules)).collect()
+        g.legal_actions().into_iter().map(|a| Action::of(a, &rules)).collect()
     }
 
-    /// The legal moves as indices in the fixed action space, ascending (a new list
+    /// ``legal_actions`` under its name of development versions (deprecated).
+    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<Action>> {
+        deprecated(py, "Game.legal_moves", "Game.legal_actions")?;
+        Ok(self.legal_actions())
+    }
+
+    /// The ids of the legal actions in the fixed action space, ascending (a new list
     /// each call; worked out once per position).
     fn legal_action_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         // No Python call while a lock is held (Python may switch to a thread that waits
@@ -397,65 +427,71 @@ impl Game {
         numpy::PyArray1::from_vec(py, self.lock().action_mask())
     }
 
-    /// Whether a move (``Move``, notation or action index) is legal now.
-    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let arg = move_arg(r#move)?;
+    /// Whether an action (an ``Action``, notation or an action id) is legal now.
+    fn is_legal(&self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let arg = action_arg(action)?;
         let g = self.lock();
         let action = match arg {
-            MoveArg::Text(t) => junqi::Action::parse(g.board(), &t).ok(),
-            MoveArg::Id(i) => usize::try_from(i).ok().and_then(|i| junqi::Action::from_index(g.rules(), i).ok()),
+            ActionArg::Text(t) => junqi::Action::parse(g.board(), &t).ok(),
+            ActionArg::Id(i) => usize::try_from(i).ok().and_then(|i| junqi::Action::from_id(g.rules(), i).ok()),
         };
         Ok(action.is_some_and(|a| g.position().is_legal(a)))
     }
 
-    /// Parses notation (``"a2-a6"``) into a ``Move`` of this game's board. Does not
-    /// check legality.
-    fn parse_move(&self, notation: &str) -> PyResult<Move> {
+    /// Parses notation (``"a2-a6"``, ``"flip c3"``) into an ``Action`` of this game's
+    /// board. Does not check legality.
+    fn parse_action(&self, notation: &str) -> PyResult<Action> {
         let g = self.lock();
-        let a = junqi::Action::parse(g.board(), notation).map_err(notation_err)?;
-        Ok(Move::of(a, g.rules()))
+        let a = junqi::Action::parse(g.board(), notation).map_err(err)?;
+        Ok(Action::of(a, g.rules()))
     }
 
-    /// Plays a move of the side to act: a ``Move``, notation such as ``"a2-a6"``, or an
-    /// action index. Raises ``IllegalMoveError`` (the game is unchanged) or
-    /// ``NotationError``.
-    fn play(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Report> {
-        let arg = move_arg(r#move)?;
+    /// ``parse_action`` under its name of development versions (deprecated).
+    fn parse_move(&self, py: Python<'_>, notation: &str) -> PyResult<Action> {
+        deprecated(py, "Game.parse_move", "Game.parse_action")?;
+        self.parse_action(notation)
+    }
+
+    /// Plays an action of the side to act: an ``Action``, notation such as
+    /// ``"a2-a6"``, or an action id. Raises an ``IllegalActionError`` (the game is
+    /// unchanged), ``NotationError``, ``UnknownNameError`` or ``OutOfRangeError``.
+    fn play(&self, action: &Bound<'_, PyAny>) -> PyResult<Report> {
+        let arg = action_arg(action)?;
         let mut g = self.lock();
         let r = match arg {
-            MoveArg::Text(t) => g.play_notation(&t).map_err(game_err)?,
-            MoveArg::Id(i) => play_index(&mut g, i)?,
+            ActionArg::Text(t) => g.play_notation(&t).map_err(err)?,
+            ActionArg::Id(i) => play_index(&mut g, i)?,
         };
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
-    /// Plays the action with index ``index`` in the fixed action space.
-    fn play_id(&self, index: i64) -> PyResult<Report> {
+    /// Plays the action with id ``id`` in the fixed action space.
+    fn play_id(&self, id: i64) -> PyResult<Report> {
         let mut g = self.lock();
-        let r = play_index(&mut g, index)?;
+        let r = play_index(&mut g, id)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
-    /// Plays a move on behalf of ``side``, refusing it if ``side`` is not to act.
-    fn play_as(&self, side: &Bound<'_, PyAny>, r#move: &Bound<'_, PyAny>) -> PyResult<Report> {
+    /// Plays an action on behalf of ``side``, refusing it if ``side`` is not to act.
+    fn play_as(&self, side: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<Report> {
         let side = side_arg(side)?;
-        let arg = move_arg(r#move)?;
+        let arg = action_arg(action)?;
         let mut g = self.lock();
         let action = match arg {
-            MoveArg::Text(t) => junqi::Action::parse(g.board(), &t).map_err(notation_err)?,
-            MoveArg::Id(i) => {
+            ActionArg::Text(t) => junqi::Action::parse(g.board(), &t).map_err(err)?,
+            ActionArg::Id(i) => {
                 let size = g.rules().action_space();
                 usize::try_from(i)
                     .ok()
-                    .and_then(|i| junqi::Action::from_index(g.rules(), i).ok())
+                    .and_then(|i| junqi::Action::from_id(g.rules(), i).ok())
                     .ok_or_else(|| {
-                        NotationError::new_err(format!(
-                            "action index {i} is outside the action space (0..{size})"
+                        exception(junqi::ErrorKind::OutOfRange, format!(
+                            "action id {i} is outside the action space (0..{size})"
                         ))
                     })?
             }
         };
-        let r = g.play_as(side, action).map_err(game_err)?;
+        let r = g.play_as(side, action).map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
@@ -464,7 +500,7 @@ impl Game {
     fn resign(&self, side: &Bound<'_, PyAny>) -> PyResult<Report> {
         let side = side_arg(side)?;
         let mut g = self.lock();
-        let r = g.resign(side).map_err(game_err)?;
+        let r = g.resign(side).map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
@@ -474,7 +510,7 @@ impl Game {
     fn escape(&self, side: &Bound<'_, PyAny>) -> PyResult<Report> {
         let side = side_arg(side)?;
         let mut g = self.lock();
-        let r = g.escape(side).map_err(game_err)?;
+        let r = g.escape(side).map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
@@ -496,7 +532,7 @@ impl Game {
     /// turn passes; with the ``max_timeouts`` option the side is out after that many.
     fn time_out(&self) -> PyResult<Report> {
         let mut g = self.lock();
-        let r = g.time_out().map_err(game_err)?;
+        let r = g.time_out().map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
@@ -529,7 +565,7 @@ impl Game {
     /// The players agree to a draw.
     fn agree_draw(&self) -> PyResult<Report> {
         let mut g = self.lock();
-        let r = g.agree_draw().map_err(game_err)?;
+        let r = g.agree_draw().map_err(err)?;
         Ok(self.report(r, Game::board_arc(&g)))
     }
 
@@ -726,13 +762,12 @@ pub fn observations<'py>(
     players: Vec<Bound<'py, PyAny>>,
     out: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    use pyo3::exceptions::PyValueError;
     if games.len() != players.len() {
-        return Err(PyValueError::new_err(format!("{} games but {} players", games.len(), players.len())));
+        return Err(exception(junqi::ErrorKind::OutOfRange, format!("{} games but {} players", games.len(), players.len())));
     }
     let players = players.iter().map(side_arg).collect::<PyResult<Vec<_>>>()?;
     let Some(first) = games.first() else {
-        return Err(PyValueError::new_err("no games given"));
+        return Err(exception(junqi::ErrorKind::OutOfRange, "no games given"));
     };
     let rules = first.get().lock().rules().clone();
     let mut items = Vec::with_capacity(games.len());
@@ -740,7 +775,7 @@ pub fn observations<'py>(
         let g = g.get().lock();
         if !g.rules().same_as(&rules) {
             let what = if g.rules().spec() == rules.spec() { "board" } else { "rule set" };
-            return Err(PyValueError::new_err(format!(
+            return Err(exception(junqi::ErrorKind::WrongGame, format!(
                 "game {i} has another {what} than game 0 ({} on {}, not {} on {}): observations of one call share a rule set and board",
                 g.rules().name(),
                 g.rules().board().name(),

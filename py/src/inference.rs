@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::enums::{PieceKind, Side};
-use crate::errors::notation_err;
+use crate::errors::{err, exception};
+use junqi::ErrorKind::BufferTooSmall;
 
 /// What one player may deduce about every piece: for each piece it cannot see, the
 /// kinds it may still be (``Game.beliefs(player)``).
@@ -20,7 +20,7 @@ pub struct Beliefs {
 
 impl Beliefs {
     fn point(&self, name: &str) -> PyResult<junqi::Point> {
-        junqi::parse_point(&self.board, name).map_err(notation_err)
+        junqi::parse_point(&self.board, name).map_err(err)
     }
 }
 
@@ -121,9 +121,9 @@ pub fn fill<'py>(
         Some(obj) => {
             let arr = obj
                 .cast::<numpy::PyArrayDyn<f32>>()
-                .map_err(|_| PyValueError::new_err("out must be a numpy float32 array"))?;
+                .map_err(|_| exception(BufferTooSmall, "out must be a numpy float32 array"))?;
             if arr.len() != len {
-                return Err(PyValueError::new_err(format!(
+                return Err(exception(BufferTooSmall, format!(
                     "out holds {} floats, the observation needs {len} (shape {shape:?})",
                     arr.len()
                 )));
@@ -131,16 +131,16 @@ pub fn fill<'py>(
             // `as_slice_mut` also takes a Fortran-ordered array, which would then be
             // filled in the wrong order.
             if !arr.is_c_contiguous() {
-                return Err(PyValueError::new_err(
+                return Err(exception(BufferTooSmall,
                     "out must be C-contiguous (row-major, numpy's default order): a Fortran-ordered or strided array would be filled in the wrong order",
                 ));
             }
             {
                 let mut rw: PyReadwriteArrayDyn<'_, f32> =
-                    arr.try_readwrite().map_err(|e| PyValueError::new_err(e.to_string()))?;
+                    arr.try_readwrite().map_err(|e| exception(BufferTooSmall, e.to_string()))?;
                 let slice = rw
                     .as_slice_mut()
-                    .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+                    .map_err(|_| exception(BufferTooSmall, "out must be C-contiguous"))?;
                 write(slice)?;
             }
             Ok(obj)

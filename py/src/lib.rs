@@ -1,10 +1,12 @@
 //! Python bindings for the junqi engine: the `junqi._junqi` extension module, wrapped
 //! by the `junqi` package (`py/python/junqi`).
 //!
-//! Modules: [`errors`] (exceptions), [`enums`] (Side, PieceKind, …), [`board`],
-//! [`rules`] (RuleSet, resolve, resolve_attack, Resolution), [`game`] (Game, Move), [`report`] (Report, Event,
-//! View, …), [`playouts`] (random_playouts), [`vector`] (VectorEnv), [`platform`] (levels and
-//! scoring), [`agent`] (Agent: players run by the engine).
+//! Modules: [`errors`] (exceptions, one per kind of refusal), [`enums`] (Side,
+//! PieceKind, …), [`board`], [`rules`] (RuleSet, resolve, resolve_attack, Resolution),
+//! [`game`] (Game, Action), [`report`] (Report, Event, View, …), [`inference`]
+//! (Beliefs, observations), [`position_string`] (position strings), [`render`]
+//! (picture options), [`playouts`] (random_playouts), [`vector`] (VectorEnv),
+//! [`platform`] (levels and scoring), [`agent`] (Agent: players run by the engine).
 #![forbid(unsafe_code)]
 
 use pyo3::prelude::*;
@@ -27,12 +29,11 @@ mod vector;
 fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     enums::register(m)?;
-    position_string::register(m)?;
     m.add_class::<board::Board>()?;
     m.add_class::<rules::RuleSet>()?;
     m.add_class::<rules::Resolution>()?;
     m.add_class::<game::Game>()?;
-    m.add_class::<game::Move>()?;
+    m.add_class::<game::Action>()?;
     m.add_class::<inference::Beliefs>()?;
     m.add_class::<report::Report>()?;
     m.add_class::<report::Event>()?;

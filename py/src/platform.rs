@@ -4,10 +4,11 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use junqi::platform::{Platform, PlatformError as CorePlatformError, Seat};
+use junqi::platform::{Platform, Seat};
 
 use crate::enums::{side_arg, Side};
-use crate::errors::{IllegalMoveError, PlatformError};
+use crate::errors::{err, exception};
+use junqi::ErrorKind;
 use crate::report::GameResult;
 use crate::rules::rules_arg;
 
@@ -98,12 +99,6 @@ impl SeatScore {
     }
 }
 
-fn platform_err(e: CorePlatformError) -> PyErr {
-    match e {
-        CorePlatformError::NotOver => IllegalMoveError::new_err(e.to_string()),
-        _ => PlatformError::new_err(e.to_string()),
-    }
-}
 
 /// Seats from ``{side: points}`` and an optional ``{side: rating}``.
 pub fn seats_arg(
@@ -115,7 +110,7 @@ pub fn seats_arg(
         let side = side_arg(&k)?;
         let p: i64 = v
             .extract()
-            .map_err(|_| PlatformError::new_err(format!("{side}'s points must be an int")))?;
+            .map_err(|_| exception(ErrorKind::InvalidResult, format!("{side}'s points must be an int")))?;
         seats.push(Seat::new(side, p));
     }
     if let Some(r) = ratings {
@@ -123,9 +118,9 @@ pub fn seats_arg(
             let side = side_arg(&k)?;
             let rating: f64 = v
                 .extract()
-                .map_err(|_| PlatformError::new_err(format!("{side}'s rating must be a number")))?;
+                .map_err(|_| exception(ErrorKind::InvalidResult, format!("{side}'s rating must be a number")))?;
             let seat = seats.iter_mut().find(|s| s.side == side).ok_or_else(|| {
-                PlatformError::new_err(format!("a rating for {side}, which has no points"))
+                exception(ErrorKind::InvalidResult, format!("a rating for {side}, which has no points"))
             })?;
             seat.rating = rating;
         }
@@ -153,7 +148,7 @@ pub fn score_game(game: &junqi::Game, seats: &[Seat]) -> PyResult<Vec<SeatScore>
     Platform::QQ
         .apply_game(game, seats)
         .map(scores)
-        .map_err(platform_err)
+        .map_err(err)
 }
 
 /// The level held with ``points`` (小兵 below 0).
@@ -187,5 +182,5 @@ pub fn platform_score(
     Platform::QQ
         .apply(&rules, &result.inner, plies, &seats)
         .map(scores)
-        .map_err(platform_err)
+        .map_err(err)
 }

@@ -6,7 +6,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use pyo3::prelude::*;
 
 use crate::enums::{EndReason, Side};
-use crate::errors::{panic_err, IllegalMoveError};
+use crate::errors::panic_err;
 use crate::report::GameResult;
 use crate::rules::rules_arg;
 
@@ -17,7 +17,7 @@ const DEFAULT_MAX_PLIES: u32 = 100_000;
 #[pyclass(frozen, eq, hash, module = "junqi._junqi")]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Playout {
-    /// The seed of this game (its deployments and moves follow from it).
+    /// The seed of this game: its start is the seeded start ``Game.random_start(rules, seed)``, and its moves follow from it too.
     #[pyo3(get)]
     pub seed: u64,
     /// Plies played.
@@ -64,12 +64,12 @@ fn run(
     seeds: &mut junqi::Rng,
     max_plies: u32,
     out: &mut Vec<Playout>,
-) -> Result<(), String> {
+) {
     let mut buf = Vec::with_capacity(128);
     for _ in 0..n {
         let game_seed = seeds.next_u64();
         let mut rng = junqi::Rng::new(game_seed);
-        let mut pos = junqi::Position::random_start(rules.clone(), rng.next_u64());
+        let mut pos = junqi::Position::random_start(rules.clone(), game_seed);
         while pos.result().is_none() && pos.ply() < max_plies {
             pos.legal_actions_into(&mut buf);
             if buf.is_empty() {
@@ -80,7 +80,6 @@ fn run(
         }
         out.push(Playout { seed: game_seed, plies: pos.ply(), result: pos.result() });
     }
-    Ok(())
 }
 
 /// Plays ``n`` games of uniformly random legal moves (random deployments too) and
@@ -107,8 +106,7 @@ pub fn random_playouts(
     while left > 0 {
         let k = left.min(CHUNK);
         py.detach(|| catch_unwind(AssertUnwindSafe(|| run(&rules, k, &mut seeds, max, &mut out))))
-            .map_err(|p| panic_err("random playouts failed for this rule set", p))?
-            .map_err(IllegalMoveError::new_err)?;
+            .map_err(|p| panic_err("random playouts failed for this rule set", p))?;
         left -= k;
         py.check_signals()?;
     }

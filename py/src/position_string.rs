@@ -2,26 +2,9 @@
 //! `Game.view_string(side)`, `Game.from_position_string(text, seed)`; refusals raise
 //! `PositionStringError`.
 
-use pyo3::create_exception;
 use pyo3::prelude::*;
 
-use crate::errors::JunqiError;
-
-create_exception!(
-    junqi,
-    PositionStringError,
-    JunqiError,
-    "Text that is not a position string (the message says what is wrong)."
-);
-
-/// Registers the exception.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("PositionStringError", m.py().get_type::<PositionStringError>())
-}
-
-fn err(e: junqi::PositionStringError) -> PyErr {
-    PositionStringError::new_err(e.to_string())
-}
+use crate::errors::err;
 
 /// A game from a position string or a view string (`Game.from_position_string`).
 pub fn game_from(text: &str, seed: u64) -> PyResult<junqi::Game> {

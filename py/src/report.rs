@@ -6,7 +6,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::enums::{side_arg, EndReason, Outcome, Phase, PieceKind, RevealCause, Side};
+use crate::enums::{side_arg, EndReason, CombatOutcome, Phase, PieceKind, RevealCause, Side};
 
 pub fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
@@ -43,6 +43,13 @@ impl GameResult {
     #[getter]
     fn is_draw(&self) -> bool {
         self.inner.is_draw()
+    }
+
+    /// The reward of ``side`` at the end: +1 to each winner (a team wins whole), -1 to
+    /// every other side, 0 to all for a draw — the engine's one reward rule, as in
+    /// ``VectorEnv`` and the RL adapters.
+    fn reward(&self, side: &Bound<'_, PyAny>) -> PyResult<f32> {
+        Ok(self.inner.reward(crate::enums::side_arg(side)?))
     }
 
     /// The result as a dict: ``{"winners": ["south"], "reason": "flag_captured"}``.
@@ -210,7 +217,7 @@ impl Event {
     /// The outcome of an attack or a strike (who left the board, not what the pieces
     /// were).
     #[getter]
-    fn outcome(&self) -> Option<Outcome> {
+    fn outcome(&self) -> Option<CombatOutcome> {
         match self.inner {
             junqi::Event::Attacked { outcome, .. } | junqi::Event::Struck { outcome, .. } => Some(outcome.into()),
             _ => None,
@@ -440,6 +447,24 @@ impl View {
         self.inner.to_act.map(Into::into)
     }
 
+    /// The sides that have deployed (public).
+    #[getter]
+    fn deployed(&self) -> Vec<Side> {
+        self.inner.deployed.iter().map(Into::into).collect()
+    }
+
+    /// The sides that are out of the game (public): resigned, beaten or timed out.
+    #[getter]
+    fn eliminated(&self) -> Vec<Side> {
+        self.inner.eliminated.iter().map(Into::into).collect()
+    }
+
+    /// Each side's time-outs so far, ``{side: count}`` for the rule set's sides.
+    #[getter]
+    fn timeouts(&self) -> std::collections::HashMap<Side, u8> {
+        self.rules.sides().iter().map(|&s| (s.into(), self.inner.timeouts[s as usize])).collect()
+    }
+
     /// Plies played.
     #[getter]
     fn ply(&self) -> u32 {
@@ -448,8 +473,15 @@ impl View {
 
     /// Plies in a row without a piece leaving the board.
     #[getter]
-    fn quiet_plies(&self) -> u32 {
-        self.inner.quiet_plies
+    fn no_capture_plies(&self) -> u32 {
+        self.inner.no_capture_plies
+    }
+
+    /// ``no_capture_plies`` under its name of development versions (deprecated).
+    #[getter]
+    fn quiet_plies(&self, py: Python<'_>) -> PyResult<u32> {
+        crate::game::deprecated(py, "View.quiet_plies", "View.no_capture_plies")?;
+        Ok(self.inner.no_capture_plies)
     }
 
     /// Every piece on the board, in point order; kinds only where the player knows them.
@@ -471,7 +503,7 @@ impl View {
     /// The piece on a point as this player sees it, or None if the point is empty.
     fn piece_at(&self, point: &str) -> PyResult<Option<SeenPiece>> {
         let board = self.rules.board();
-        let p = junqi::parse_point(board, point).map_err(crate::errors::notation_err)?;
+        let p = junqi::parse_point(board, point).map_err(crate::errors::err)?;
         Ok(self.inner.pieces.iter().find(|s| s.point == p).map(|s| SeenPiece {
             point: board.name_of(s.point).to_owned(),
             owner: s.owner.map(Into::into),

@@ -6,13 +6,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
 use crate::board::Board;
-use crate::enums::{kind_arg, side_arg, Ability, Attack, Outcome, PieceKind, Side};
-use crate::errors::rules_err;
+use crate::enums::{kind_arg, side_arg, Ability, Attack, CombatOutcome, PieceKind, Side};
+use crate::errors::err;
 
 /// Reads a `rules` argument: a preset name, rule-set JSON text, a dict, or a `RuleSet`.
 pub fn rules_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<junqi::RuleSet>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return junqi::RuleSet::preset("classic").map_err(rules_err);
+        return junqi::RuleSet::preset("classic").map_err(err);
     };
     if let Ok(r) = obj.cast::<RuleSet>() {
         return Ok(r.get().inner.clone());
@@ -33,11 +33,7 @@ pub fn rules_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<junqi::RuleSet>
 
 /// Compiling a large rule set takes a while: other Python threads run meanwhile.
 fn rules_from_text(py: Python<'_>, text: &str) -> PyResult<Arc<junqi::RuleSet>> {
-    if text.trim_start().starts_with('{') {
-        py.detach(|| junqi::RuleSet::from_json(text)).map(Arc::new).map_err(rules_err)
-    } else {
-        junqi::RuleSet::preset(text).map_err(rules_err)
-    }
+    py.detach(|| junqi::RuleSet::load(text)).map_err(err)
 }
 
 /// The names of the built-in rule sets.
@@ -47,14 +43,14 @@ pub fn rule_sets() -> Vec<&'static str> {
 }
 
 /// The outcome of ``attacker`` attacking ``defender`` under a rule set, without a game.
-/// A kind the rule set's army does not have gives ``Outcome.ILLEGAL``.
+/// A kind the rule set's army does not have gives ``CombatOutcome.ILLEGAL``.
 #[pyfunction]
 #[pyo3(signature = (rules, attacker, defender))]
 pub fn resolve(
     rules: &Bound<'_, PyAny>,
     attacker: &Bound<'_, PyAny>,
     defender: &Bound<'_, PyAny>,
-) -> PyResult<Outcome> {
+) -> PyResult<CombatOutcome> {
     let rules = rules_arg(Some(rules))?;
     Ok(junqi::resolve(&rules, kind_arg(attacker)?, kind_arg(defender)?).into())
 }
@@ -66,7 +62,7 @@ pub fn resolve(
 pub struct Resolution {
     /// The combat table's outcome (as ``resolve`` gives it).
     #[pyo3(get)]
-    pub outcome: Outcome,
+    pub outcome: CombatOutcome,
     /// Whether the attacker leaves the board (``lose`` or ``both``, except for a
     /// bombarding ship; a missile whose target evades is spent too).
     #[pyo3(get)]
@@ -96,7 +92,7 @@ impl Resolution {
     fn __repr__(&self) -> String {
         let b = |v: bool| if v { "True" } else { "False" };
         format!(
-            "Resolution(outcome=Outcome.{}, attacker_leaves={}, defender_leaves={}, attacker_moves={})",
+            "Resolution(outcome=CombatOutcome.{}, attacker_leaves={}, defender_leaves={}, attacker_moves={})",
             self.outcome.name_str(),
             b(self.attacker_leaves),
             b(self.defender_leaves),
@@ -106,8 +102,8 @@ impl Resolution {
 }
 
 /// What ``attacker`` attacking ``defender`` in a given manner does under a rule set,
-/// without a game: the ``Outcome`` of ``resolve`` and its effect on both pieces. For
-/// example a gunboat's bombardment of a commander is ``Outcome.LOSE`` with nobody
+/// without a game: the ``CombatOutcome`` of ``resolve`` and its effect on both pieces. For
+/// example a gunboat's bombardment of a commander is ``CombatOutcome.LOSE`` with nobody
 /// leaving the board. ``attack`` is an ``Attack`` or its name (``"bombardment"``).
 #[pyfunction]
 #[pyo3(signature = (rules, attacker, defender, attack))]
@@ -153,13 +149,13 @@ impl RuleSet {
     /// A built-in rule set by name.
     #[staticmethod]
     fn preset(name: &str) -> PyResult<RuleSet> {
-        Ok(RuleSet { inner: junqi::RuleSet::preset(name).map_err(rules_err)? })
+        Ok(RuleSet { inner: junqi::RuleSet::preset(name).map_err(err)? })
     }
 
     /// A rule set from JSON: complete, or ``{"extends": "<preset>", ...}``.
     #[staticmethod]
     fn from_json(py: Python<'_>, text: &str) -> PyResult<RuleSet> {
-        let rules = py.detach(|| junqi::RuleSet::from_json(text)).map_err(rules_err)?;
+        let rules = py.detach(|| junqi::RuleSet::from_json(text)).map_err(err)?;
         Ok(RuleSet { inner: Arc::new(rules) })
     }
 
@@ -210,16 +206,16 @@ impl RuleSet {
         self.inner.action_space()
     }
 
-    /// The action (a move, or a 翻棋 flip) with a given index in the action space.
-    fn action_at(&self, index: i64) -> PyResult<crate::game::Move> {
+    /// The action (a move, or a 翻棋 flip) with a given id in the action space.
+    fn action_at(&self, index: i64) -> PyResult<crate::game::Action> {
         let size = self.inner.action_space();
         usize::try_from(index)
             .ok()
-            .and_then(|i| junqi::Action::from_index(&self.inner, i).ok())
-            .map(|a| crate::game::Move::of(a, &self.inner))
+            .and_then(|i| junqi::Action::from_id(&self.inner, i).ok())
+            .map(|a| crate::game::Action::of(a, &self.inner))
             .ok_or_else(|| {
-                crate::errors::NotationError::new_err(format!(
-                    "action index {index} is outside the action space (0..{size})"
+                crate::errors::exception(junqi::ErrorKind::OutOfRange, format!(
+                    "action id {index} is outside the action space (0..{size})"
                 ))
             })
     }
@@ -265,7 +261,7 @@ impl RuleSet {
     }
 
     /// The combat outcome of ``attacker`` attacking ``defender``.
-    fn resolve(&self, attacker: &Bound<'_, PyAny>, defender: &Bound<'_, PyAny>) -> PyResult<Outcome> {
+    fn resolve(&self, attacker: &Bound<'_, PyAny>, defender: &Bound<'_, PyAny>) -> PyResult<CombatOutcome> {
         Ok(self.inner.combat_outcome(kind_arg(attacker)?, kind_arg(defender)?).into())
     }
 
@@ -293,11 +289,7 @@ impl RuleSet {
     /// gives the same setup. Edit it and pass it to ``Game.deploy``.
     fn random_setup<'py>(&self, py: Python<'py>, side: &Bound<'_, PyAny>, seed: u64) -> PyResult<Bound<'py, PyDict>> {
         let side = side_arg(side)?;
-        if !self.inner.sides().contains(&side) {
-            return Err(crate::errors::SetupError::new_err(
-                junqi::SetupError::NoSuchSide { side, rules: self.inner.name().to_owned() }.to_string(),
-            ));
-        }
+        self.inner.check_side(side).map_err(err)?;
         let rules = self.inner.clone();
         let d = std::panic::catch_unwind(|| junqi::Deployment::random(&rules, side, seed))
             .map_err(|p| crate::errors::panic_err("no random setup exists for this rule set", p))?;

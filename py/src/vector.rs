@@ -5,25 +5,16 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple};
 
 use crate::enums::Side;
-use crate::errors::{panic_err, IllegalMoveError, SetupError};
+use crate::errors::{err, exception, panic_err};
+use junqi::ErrorKind::OutOfRange;
 use crate::game::{random_seed, Game};
 use crate::report::GameResult;
 use crate::rules::{rules_arg, RuleSet};
-
-fn vector_err(e: junqi::VectorError) -> PyErr {
-    let msg = e.to_string();
-    match e {
-        junqi::VectorError::IllegalAction { .. } => IllegalMoveError::new_err(msg),
-        junqi::VectorError::NoRandomSetup(_) => SetupError::new_err(msg),
-        junqi::VectorError::OutOfMemory { .. } => PyMemoryError::new_err(msg),
-        _ => PyValueError::new_err(msg),
-    }
-}
 
 /// The caller's actions as the step's own copy: integers only (a Python ``int`` or a
 /// numpy integer, not a bool), in a one-dimensional numpy array of an integer dtype or
@@ -34,7 +25,7 @@ fn actions_arg(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
     let py = actions.py();
     if let Ok(arr) = actions.cast::<PyUntypedArray>() {
         if arr.ndim() != 1 {
-            return Err(PyValueError::new_err(format!(
+            return Err(exception(OutOfRange, format!(
                 "actions must be one-dimensional, not of shape {:?}",
                 arr.shape()
             )));
@@ -57,7 +48,7 @@ fn actions_arg(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
                     .enumerate()
                     .map(|(i, &a)| {
                         i64::try_from(a).map_err(|_| {
-                            PyValueError::new_err(format!("actions[{i}] = {a} is not an action id"))
+                            exception(OutOfRange, format!("actions[{i}] = {a} is not an action id"))
                         })
                     })
                     .collect();
@@ -88,15 +79,17 @@ fn actions_arg(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
     for (i, item) in items.enumerate() {
         if i == n {
             // Not read further: the sequence may be endless.
-            let got = actions.len().map_or_else(|_| format!("more than {n}"), |l| l.to_string());
-            return Err(PyValueError::new_err(format!("{got} actions for {n} games")));
+            return Err(match actions.len() {
+                Ok(got) => err(junqi::VectorError::ActionCount { expected: n, got }),
+                Err(_) => exception(OutOfRange, format!("more than {n} actions for {n} games")),
+            });
         }
         let item = item?;
         let nested = item.is_instance_of::<PyList>()
             || item.is_instance_of::<PyTuple>()
             || item.cast::<PyUntypedArray>().is_ok();
         if nested {
-            return Err(PyValueError::new_err(format!(
+            return Err(exception(OutOfRange, format!(
                 "actions must be one-dimensional: actions[{i}] is a {}",
                 item.get_type().name()?
             )));
@@ -110,7 +103,7 @@ fn actions_arg(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
             )));
         }
         out.push(item.extract::<i64>().map_err(|_| {
-            PyValueError::new_err(format!("actions[{i}] = {item} is not an action id"))
+            exception(OutOfRange, format!("actions[{i}] = {item} is not an action id"))
         })?);
     }
     Ok(out)
@@ -184,7 +177,7 @@ impl VectorEnv {
         let threads =
             threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         if threads == 0 {
-            return Err(PyValueError::new_err("threads must be at least 1"));
+            return Err(exception(OutOfRange, "threads must be at least 1"));
         }
         let seed = seed.unwrap_or_else(random_seed);
         let env = py
@@ -198,7 +191,7 @@ impl VectorEnv {
                 }))
             })
             .map_err(|p| panic_err("starting the games failed", p))?
-            .map_err(vector_err)?;
+            .map_err(err)?;
         Ok(VectorEnv {
             inner: Mutex::new(env),
         })
@@ -323,7 +316,7 @@ impl VectorEnv {
         };
         let actions = actions_arg(actions, n)?;
         if actions.len() != n {
-            return Err(vector_err(junqi::VectorError::ActionCount {
+            return Err(err(junqi::VectorError::ActionCount {
                 expected: n,
                 got: actions.len(),
             }));
@@ -357,7 +350,7 @@ impl VectorEnv {
             };
             py.detach(|| catch_unwind(AssertUnwindSafe(|| self.lock().step(&actions, out))))
                 .map_err(|p| panic_err("step failed", p))?
-                .map_err(vector_err)?;
+                .map_err(err)?;
         }
         let obs = match obs {
             Some(o) => o.into_any(),

@@ -100,7 +100,7 @@ int main(void) {
     /* Unknown names, invalid UTF-8, malformed JSON for rule sets. */
     EXPECT_STATUS(JUNQI_STATUS_UNKNOWN_NAME, "chess", junqi_rules_preset("chess", &rules));
     EXPECT_STATUS(JUNQI_STATUS_INVALID_UTF8, "UTF-8", junqi_rules_preset("\xff\xfe", &rules));
-    EXPECT_STATUS(JUNQI_STATUS_INVALID_JSON, "JSON", junqi_rules_from_json("{\"extends\": ", &rules));
+    EXPECT_STATUS(JUNQI_STATUS_INVALID_RULES, "JSON", junqi_rules_from_json("{\"extends\": ", &rules));
     EXPECT_STATUS(JUNQI_STATUS_INVALID_RULES, NULL, junqi_rules_from_json("{\"name\": 1}", &rules));
     EXPECT_STATUS(JUNQI_STATUS_UNKNOWN_NAME, "chess",
                   junqi_rules_from_json("{\"extends\": \"chess\"}", &rules));
@@ -200,19 +200,19 @@ int main(void) {
     CHECK(junqi_move_print(rules, mv, &s));
     EXPECT(strcmp(s, "a2-a6") == 0);
     junqi_string_free(s);
-    CHECK(junqi_move_index(rules, mv, &id));
+    CHECK(junqi_move_id(rules, mv, &id));
     uint32_t id_a2a6 = id;
     junqi_move back;
-    CHECK(junqi_move_from_index(rules, id, &back));
+    CHECK(junqi_move_from_id(rules, id, &back));
     EXPECT(back.from == mv.from && back.to == mv.to);
     EXPECT_STATUS(JUNQI_STATUS_INVALID_NOTATION, "a2a6", junqi_move_parse(rules, "a2a6", &mv));
     EXPECT_STATUS(JUNQI_STATUS_UNKNOWN_NAME, "q1", junqi_move_parse(rules, "a2-q1", &mv));
     EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "action space",
-                  junqi_move_from_index(rules, (uint32_t)space, &mv));
+                  junqi_move_from_id(rules, (uint32_t)space, &mv));
     junqi_move far = {0, 0};
     CHECK(junqi_point_parse(rules, "a1", &far.from));
     CHECK(junqi_point_parse(rules, "e12", &far.to));
-    EXPECT_STATUS(JUNQI_STATUS_ILLEGAL_ACTION, "a1-e12", junqi_move_index(rules, far, &id));
+    EXPECT_STATUS(JUNQI_STATUS_INVALID_NOTATION, "a1-e12", junqi_move_id(rules, far, &id));
     junqi_move off = {0, 999};
     EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "999", junqi_move_print(rules, off, &s));
     CHECK(junqi_action_parse(rules, "a2-a6", &point));
@@ -221,7 +221,7 @@ int main(void) {
     EXPECT(strcmp(s, "a2-a6") == 0);
     junqi_string_free(s);
     EXPECT_STATUS(JUNQI_STATUS_INVALID_NOTATION, "a2", junqi_action_parse(rules, "a2", &point));
-    EXPECT_STATUS(JUNQI_STATUS_ILLEGAL_ACTION, "a1-e12", junqi_action_parse(rules, "a1-e12", &point));
+    EXPECT_STATUS(JUNQI_STATUS_INVALID_NOTATION, "a1-e12", junqi_action_parse(rules, "a1-e12", &point));
     EXPECT_STATUS(JUNQI_STATUS_OUT_OF_RANGE, "action space",
                   junqi_action_print(rules, (uint32_t)space, &s));
 
@@ -246,7 +246,7 @@ int main(void) {
     point = 0;
     CHECK(junqi_game_obligation(game, JUNQI_SIDE_NORTH, &point)); /* classic: never one */
     EXPECT(point == JUNQI_POINT_NONE);
-    EXPECT_STATUS(JUNQI_STATUS_INVALID_JSON, "JSON",
+    EXPECT_STATUS(JUNQI_STATUS_INVALID_SETUP, "JSON",
                   junqi_game_deploy_json(game, JUNQI_SIDE_SOUTH, "{\"a1\": ", NULL));
     EXPECT_STATUS(JUNQI_STATUS_INVALID_UTF8, "UTF-8",
                   junqi_game_deploy_json(game, JUNQI_SIDE_SOUTH, "{\"a1\": \"\xc3\x28\"}", NULL));
@@ -294,7 +294,7 @@ int main(void) {
     /* A legal South move, offered by North. */
     uint32_t *all = malloc(space * sizeof *all);
     CHECK(junqi_game_legal_action_ids(game, all, space, &len));
-    CHECK(junqi_move_from_index(rules, all[0], &mv));
+    CHECK(junqi_move_from_id(rules, all[0], &mv));
     free(all);
     char *legal = NULL;
     CHECK(junqi_move_print(rules, mv, &legal));
@@ -310,7 +310,7 @@ int main(void) {
     junqi_string_free(legal);
 
     /* Records: malformed, not a record, does not replay. */
-    EXPECT_STATUS(JUNQI_STATUS_INVALID_JSON, "JSON", junqi_game_from_record("[1,", &game));
+    EXPECT_STATUS(JUNQI_STATUS_INVALID_RECORD, "JSON", junqi_game_from_record("[1,", &game));
     EXPECT_STATUS(JUNQI_STATUS_INVALID_RECORD, "record", junqi_game_from_record("{\"format\": \"x\"}", &game));
     char *record = record_of(game);
     char *tampered = strstr(record, "\"result\": null");
@@ -341,8 +341,8 @@ int main(void) {
            result.reason == JUNQI_END_REASON_RESIGNATION);
     CHECK(junqi_game_to_act(game, &side, &phase));
     EXPECT(phase == JUNQI_PHASE_OVER && side == JUNQI_SIDE_NONE);
-    EXPECT_STATUS(JUNQI_STATUS_WRONG_PHASE, "over", junqi_game_play(game, "a2-a3", NULL));
-    EXPECT_STATUS(JUNQI_STATUS_WRONG_PHASE, "over", junqi_game_agree_draw(game, NULL));
+    EXPECT_STATUS(JUNQI_STATUS_GAME_OVER, "over", junqi_game_play(game, "a2-a3", NULL));
+    EXPECT_STATUS(JUNQI_STATUS_GAME_OVER, "over", junqi_game_agree_draw(game, NULL));
     CHECK(junqi_game_agree_draw(other, NULL));
     CHECK(junqi_game_result(other, &result));
     EXPECT(result.over && result.draw && result.reason == JUNQI_END_REASON_AGREEMENT);

@@ -59,7 +59,7 @@ int main(void) {
     junqi_result result;
     CHECK(junqi_game_result(game, &result));
     EXPECT(result.over && result.winner == JUNQI_SIDE_SOUTH && result.reason == JUNQI_END_REASON_ESCAPE);
-    FAILS(junqi_game_escape(game, JUNQI_SIDE_SOUTH, NULL), JUNQI_STATUS_WRONG_PHASE);
+    FAILS(junqi_game_escape(game, JUNQI_SIDE_SOUTH, NULL), JUNQI_STATUS_GAME_OVER);
     /* Ended at ply 0, within 30: the winner scores 0, the loser -1. */
     char *scores = NULL;
     CHECK(junqi_game_platform_score(
@@ -68,7 +68,7 @@ int main(void) {
     EXPECT(strstr(scores, "\"rule\":\"loss\",\"points_before\":10,\"delta\":-1,\"points\":9") != NULL);
     junqi_string_free(scores);
     FAILS(junqi_game_platform_score(game, "[{\"side\": \"south\", \"points\": 1}]", &scores),
-          JUNQI_STATUS_SIDE_NOT_IN_GAME);
+          JUNQI_STATUS_INVALID_RESULT);
     FAILS(junqi_game_platform_score(game, "{\"side\": 1}", &scores), JUNQI_STATUS_INVALID_JSON);
     FAILS(junqi_game_platform_score(game, "[", &scores), JUNQI_STATUS_INVALID_JSON);
     FAILS(junqi_game_platform_score(game, NULL, &scores), JUNQI_STATUS_NULL_POINTER);
@@ -109,7 +109,7 @@ int main(void) {
                                " \"plies\": 120, \"seats\": [{\"side\": \"south\", \"points\": 5},"
                                " {\"side\": \"north\", \"points\": 5}]}",
                                &scores),
-          JUNQI_STATUS_INVALID_JSON);
+          JUNQI_STATUS_INVALID_RESULT);
     EXPECT(strstr(junqi_last_error_message(), "south and north all won") != NULL);
     junqi_rules_free(classic);
     FAILS(junqi_platform_score(siguo,
@@ -118,7 +118,7 @@ int main(void) {
                                " {\"side\": \"east\", \"points\": 1}, {\"side\": \"north\", \"points\": 1},"
                                " {\"side\": \"west\", \"points\": 1}]}",
                                &scores),
-          JUNQI_STATUS_INVALID_JSON);
+          JUNQI_STATUS_INVALID_RESULT);
     EXPECT(strstr(junqi_last_error_message(), "without its ally north") != NULL);
     junqi_rules_free(siguo);
     printf("platform: all checks passed\n");

@@ -1,13 +1,48 @@
 /* Position strings through the C API: a game's position and a player's view as one
- * line, a game started from either, and a refused string with its own status. */
+ * line, a game started from either, and a refused string with its own status; and the
+ * seeded start of every preset and seed in tests/golden/random-start.txt (the same in
+ * every layer), run from the repository's root. */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "junqi.h"
 #include "check.h"
 
+/* Each line "preset<TAB>seed<TAB>position string": junqi_game_random_start prints it. */
+static void seeded_starts(void) {
+    FILE *f = fopen("tests/golden/random-start.txt", "r");
+    EXPECT(f != NULL);
+    static char line[8192];
+    int checked = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        line[strcspn(line, "\n")] = '\0';
+        char *name = strtok(line, "\t"), *seed = strtok(NULL, "\t"), *want = strtok(NULL, "\t");
+        EXPECT(name && seed && want);
+        junqi_rules *rules = NULL;
+        junqi_game *game = NULL;
+        char *got = NULL;
+        CHECK(junqi_rules_preset(name, &rules));
+        CHECK(junqi_game_random_start(rules, strtoull(seed, NULL, 10), &game));
+        CHECK(junqi_game_position_string(game, &got));
+        if (strcmp(got, want) != 0) {
+            fprintf(stderr, "seeded start of %s %s differs:\n  %s\n  %s\n", name, seed, got, want);
+            exit(1);
+        }
+        junqi_string_free(got);
+        junqi_game_free(game);
+        junqi_rules_free(rules);
+        checked++;
+    }
+    fclose(f);
+    EXPECT(checked >= 8);
+}
+
 int main(void) {
+    seeded_starts();
     junqi_rules *rules = NULL;
     junqi_game *game = NULL;
     CHECK(junqi_rules_preset("classic", &rules));
@@ -41,7 +76,7 @@ int main(void) {
     junqi_game *none = NULL;
     EXPECT(junqi_game_from_position_string("classic a1=SZZ move S 0 0", 1, &none) == JUNQI_STATUS_INVALID_POSITION);
     EXPECT(none == NULL && strstr(junqi_last_error_message(), "ZZ") != NULL);
-    EXPECT(junqi_game_from_position_string("chess - move S 0 0", 1, &none) == JUNQI_STATUS_UNKNOWN_NAME);
+    EXPECT(junqi_game_from_position_string("chess - move S 0 0", 1, &none) == JUNQI_STATUS_INVALID_POSITION);
     EXPECT(junqi_game_from_position_string(NULL, 1, &none) == JUNQI_STATUS_NULL_POINTER);
     EXPECT(junqi_game_view_string(game, JUNQI_SIDE_EAST, &view) == JUNQI_STATUS_SIDE_NOT_IN_GAME);
 

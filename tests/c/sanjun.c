@@ -109,7 +109,7 @@ static void check_obligation(const junqi_game *game, uint32_t point, const uint3
     junqi_string_free(name);
     for (size_t i = 0; i < n; i++) {
         junqi_move mv;
-        CHECK(junqi_move_from_index(rules, ids[i], &mv));
+        CHECK(junqi_move_from_id(rules, ids[i], &mv));
         EXPECT(mv.from == point);
     }
     junqi_rules_free(rules);

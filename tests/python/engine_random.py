@@ -7,8 +7,8 @@ import junqi.engine
 rng = random.Random(1)
 
 
-def policy(game: junqi.Game, seat: junqi.Side) -> junqi.Move:
-    return rng.choice(game.legal_moves())
+def policy(game: junqi.Game, seat: junqi.Side) -> junqi.Action:
+    return rng.choice(game.legal_actions())
 
 
 if __name__ == "__main__":

@@ -35,13 +35,21 @@ def test_names_and_repr() -> None:
     assert junqi.agents.Agent is junqi.Agent
 
 
-@pytest.mark.parametrize("spec", ["grandmaster", "search:9", "search:iters=0", ""])
-def test_bad_names_are_agent_errors(spec: str) -> None:
-    with pytest.raises(junqi.AgentError) as e:
+@pytest.mark.parametrize(
+    "spec, error",
+    [
+        ("grandmaster", junqi.UnknownNameError),
+        ("search:9", junqi.OutOfRangeError),
+        ("search:iters=0", junqi.OutOfRangeError),
+        ("", junqi.UnknownNameError),
+    ],
+)
+def test_bad_names_are_refused_by_kind(spec: str, error: type[Exception]) -> None:
+    with pytest.raises(error) as e:
         junqi.Agent(spec)
     assert isinstance(e.value, junqi.JunqiError) and isinstance(e.value, ValueError)
     assert str(e.value)
-    with pytest.raises(junqi.AgentError, match="level 7"):
+    with pytest.raises(junqi.OutOfRangeError, match="level 7"):
         level(7)
 
 
@@ -52,8 +60,8 @@ def test_choose_is_a_legal_move_and_repeats_with_the_seed() -> None:
     record = game.record()
     for spec in ["random", "greedy", TINY]:
         move = junqi.Agent(spec, seed=5).choose(game, side)
-        assert isinstance(move, junqi.Move)
-        assert move in game.legal_moves()
+        assert isinstance(move, junqi.Action)
+        assert move in game.legal_actions()
         assert junqi.Agent(spec, seed=5).choose(game, side) == move
     assert game.record() == record  # choosing changes nothing
 
@@ -61,22 +69,22 @@ def test_choose_is_a_legal_move_and_repeats_with_the_seed() -> None:
 def test_refusals_leave_the_game_unchanged() -> None:
     game = junqi.Game("classic", seed=2)
     bot = junqi.Agent("greedy", seed=0)
-    with pytest.raises(junqi.IllegalMoveError, match="deployment phase"):
+    with pytest.raises(junqi.WrongPhaseError, match="deployment phase"):
         bot.choose(game, "south")
-    with pytest.raises(junqi.IllegalMoveError, match="not in the game"):
+    with pytest.raises(junqi.SideNotInGameError, match="not in the game"):
         bot.deploy(game, "east")
     report = bot.deploy(game, "south")
     assert [e.type for e in report.public] == ["deployed"]
-    with pytest.raises(junqi.SetupError, match="already deployed"):
+    with pytest.raises(junqi.WrongPhaseError, match="already deployed"):
         bot.deploy(game, "south")
     bot.deploy(game, "north")
     record = game.record()
     other = "north" if game.to_act == junqi.Side.SOUTH else "south"
-    with pytest.raises(junqi.IllegalMoveError, match="turn"):
+    with pytest.raises(junqi.NotYourTurnError, match="turn"):
         bot.choose(game, other)
     assert bot.act(game, other) is None  # nothing to do is not an error
     assert game.record() == record
-    with pytest.raises(junqi.IllegalMoveError):
+    with pytest.raises(junqi.WrongPhaseError):
         bot.deploy(junqi.Game("fanqi", seed=1), "south")  # 翻棋 deals
 
 
@@ -140,7 +148,7 @@ def test_gymnasium_opponent_by_name() -> None:
     while not (terminated or truncated):
         action = e.action_space.sample(obs["action_mask"])
         obs, reward, terminated, truncated, info = e.step(action)
-    with pytest.raises(junqi.AgentError):
+    with pytest.raises(junqi.UnknownNameError):
         env(opponent="grandmaster")
 
 

@@ -28,13 +28,13 @@ def test_deployment_and_views(name: str) -> None:
     if name == "fanqi":
         # Dealt face down: nothing to deploy, nobody knows any piece, no owner shown.
         assert game.phase == junqi.Phase.MOVE
-        with pytest.raises(junqi.SetupError):
+        with pytest.raises(junqi.WrongPhaseError):
             game.deploy_random(rules.sides[0])
         for player in rules.sides:
             view = game.view(player)
             assert len(view.pieces) == 50
             assert all(p.owner is None and p.kind is None for p in view.pieces)
-        assert all(m.is_flip for m in game.legal_moves())
+        assert all(m.is_flip for m in game.legal_actions())
         return
     assert game.phase == junqi.Phase.DEPLOY and game.to_act == rules.sides[0]
     for side in rules.sides:

@@ -229,7 +229,7 @@ def test_illegal_action_names_the_game(tmp_path: pathlib.Path) -> None:
     def bad(observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> int:
         return int(np.flatnonzero(mask == 0)[0])
 
-    with pytest.raises(junqi.IllegalMoveError, match=r"game 0, ply 0: the policy of south"):
+    with pytest.raises(junqi.IllegalActionError, match=r"game 0, ply 0: the policy of south"):
         generate(SHORT, 2, tmp_path, bad, address="local-process", seed=1, progress=False)
     assert os.listdir(tmp_path / "games") == []
 

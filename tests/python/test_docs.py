@@ -13,12 +13,12 @@ import junqi
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "python.md"
 
 
-def first_moves(game: junqi.Game) -> list[junqi.Move]:
+def first_moves(game: junqi.Game) -> list[junqi.Action]:
     """The legal moves of ``game`` once every side had deployed (its record cut there)."""
     record = json.loads(game.record())
     record["actions"] = [a for a in record["actions"] if isinstance(a, dict) and "deploy" in a]
     record["result"] = None
-    return junqi.Game.from_record(json.dumps(record)).legal_moves()
+    return junqi.Game.from_record(json.dumps(record)).legal_actions()
 
 
 def test_doc_examples_run() -> None:
@@ -37,7 +37,7 @@ def test_doc_examples_run() -> None:
         if isinstance(game, junqi.Game):
             games.append(game)
             # A move list written in a comment is the one the example's game has.
-            for shown in re.findall(r'# first: \[(Move\("[^"]+", id=\d+\))', block):
+            for shown in re.findall(r'# first: \[(Action\("[^"]+", id=\d+\))', block):
                 assert shown == repr(first_moves(game)[0]), (shown, first_moves(game)[:2])
     # The complete example deployed, played and ended a game.
     assert games, "no example plays a junqi.Game named `game`"

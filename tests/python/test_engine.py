@@ -21,8 +21,8 @@ from junqi import Side
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def policy(game: junqi.Game, seat: Side) -> junqi.Move:
-    return random.Random(0).choice(game.legal_moves())
+def policy(game: junqi.Game, seat: Side) -> junqi.Action:
+    return random.Random(0).choice(game.legal_actions())
 
 
 def test_handshake_options_and_answers_are_legal() -> None:
@@ -40,7 +40,7 @@ def test_handshake_options_and_answers_are_legal() -> None:
     e.handle("position " + game.view_string(Side.SOUTH))
     (answer,) = e.handle("go 1000")
     assert answer.startswith("action ")
-    game.play(game.parse_move(answer[len("action "):]))  # legal in the true game
+    game.play(game.parse_action(answer[len("action "):]))  # legal in the true game
     assert e.handle("draw 100") == ["draw decline"]
     assert e.handle("gameover N flag_captured") == [] and e.handle("mystery line") == []
 

@@ -11,7 +11,7 @@ def test_fanqi_flip_events_and_armies() -> None:
     game = junqi.Game("fanqi", seed=3)
     assert game.phase == junqi.Phase.MOVE
     assert game.view("south").army is None
-    moves = game.legal_moves()
+    moves = game.legal_actions()
     assert len(moves) == 50 and all(m.is_flip for m in moves)
     first = moves[0]
     assert first.notation == f"flip {first.from_}" and first.to == first.from_
@@ -19,7 +19,7 @@ def test_fanqi_flip_events_and_armies() -> None:
     assert game.rules.action_at(first.id) == first
     # A flip is an action but not a move of the board: the error says where to look.
     assert game.action_space == 1248 and first.id >= 1188
-    with pytest.raises(junqi.NotationError, match=r"moves are 0\.\.1188.*RuleSet\.action_at"):
+    with pytest.raises(junqi.OutOfRangeError, match=r"moves are 0\.\.1188.*RuleSet\.action_at"):
         game.board.move_at(first.id)
     report = game.play(first)
     flipped, *assigned = report.public
@@ -63,7 +63,7 @@ def test_siguo_time_outs_and_elimination() -> None:
             for _ in range(3):
                 game.play_id(game.legal_action_ids()[0])
     assert game.eliminated == [junqi.Side.SOUTH]
-    assert [e.reason for e in report.public if e.type == "eliminated"] == [junqi.EndReason.TIME_OUTS]
+    assert [e.reason for e in report.public if e.type == "eliminated"] == [junqi.EndReason.TIMEOUTS]
     view = game.view("north")
     assert all(p.owner != junqi.Side.SOUTH for p in view.pieces)
     assert game.to_act == junqi.Side.EAST
@@ -75,7 +75,7 @@ def test_sides_that_do_not_play_are_refused() -> None:
     for call in (game.view, game.events, game.player_record, game.timeouts, game.obligation, game.resign):
         try:
             call("east")
-        except junqi.IllegalMoveError as e:
+        except junqi.IllegalActionError as e:
             assert str(e) == "east is not in the game"
         else:
             raise AssertionError(f"{call.__name__} accepted east")

@@ -14,7 +14,7 @@ def started(rules: str = "classic", seed: int = 1, plies: int = 40) -> junqi.Gam
     for _ in range(plies):
         if game.is_over:
             break
-        moves = game.legal_moves()
+        moves = game.legal_actions()
         game.play(moves[(seed * 7919 + game.ply) % len(moves)])
     return game
 
@@ -88,7 +88,7 @@ def test_batched_observations() -> None:
 
 def test_bad_points_and_sides_are_refused() -> None:
     game = started()
-    with pytest.raises(junqi.NotationError):
+    with pytest.raises(junqi.UnknownNameError):
         game.beliefs("south").candidates("z99")
     with pytest.raises(junqi.JunqiError):
         game.beliefs("east")

@@ -44,7 +44,7 @@ def test_two_player_escape_and_ledger() -> None:
     assert (north.rule, north.delta, north.points, north.level.name) == ("loss", -1, 9, "小兵")
     assert north.rating < north.rating_before == 1500.0
     assert "SeatScore(side=Side.NORTH" in repr(north)
-    with pytest.raises(junqi.IllegalMoveError):
+    with pytest.raises(junqi.IllegalActionError):
         game.escape("south")
     with pytest.raises(junqi.PlatformError, match="north has no seat"):
         game.platform_score({"south": 1})
@@ -72,7 +72,7 @@ def test_four_player_escapes() -> None:
 def test_scoring_cases_from_a_stored_result() -> None:
     win = junqi.Game("siguo", seed=1)
     assert win.result is None
-    with pytest.raises(junqi.IllegalMoveError):
+    with pytest.raises(junqi.IllegalActionError):
         win.platform_score({"south": 0, "east": 0, "north": 0, "west": 0})
     game = deployed("classic")
     game.escape("south")
@@ -92,14 +92,14 @@ def test_resignation_waits_twenty_plies_with_the_platform_option() -> None:
     game = junqi.Game(rules, seed=2)
     game.deploy_random("south", seed=1)
     game.deploy_random("north", seed=2)
-    with pytest.raises(junqi.IllegalMoveError, match="first 20 plies"):
+    with pytest.raises(junqi.IllegalActionError, match="first 20 plies"):
         game.resign("south")
 
 
 def test_new_presets_and_options() -> None:
     assert "siguo-2p" in junqi.rule_sets()
     assert junqi.RuleSet("siguo-2p").sides == [junqi.Side.SOUTH, junqi.Side.NORTH]
-    assert junqi.resolve("sanjun-hk", "fighter", "trap") == junqi.Outcome.WIN
+    assert junqi.resolve("sanjun-hk", "fighter", "trap") == junqi.CombatOutcome.WIN
     with pytest.raises(junqi.RulesError, match="open_after_deploy"):
         junqi.RuleSet({"extends": "fanqi", "name": "x", "options": {"open_after_deploy": True}})
     open_rules = {"extends": "classic", "name": "mingqi", "options": {"open_after_deploy": True}}

@@ -51,5 +51,5 @@ def test_bad_strings_raise_position_string_error() -> None:
         junqi.Game.from_position_string("classic a1=SZZ move S 0 0")
     with pytest.raises(junqi.JunqiError, match="chess"):
         junqi.Game.from_position_string("chess - move S 0 0")
-    with pytest.raises(junqi.IllegalMoveError):
+    with pytest.raises(junqi.IllegalActionError):
         played("classic", 0, 1).view_string(Side.EAST)

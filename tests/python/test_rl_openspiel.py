@@ -194,7 +194,7 @@ def test_refused_actions_leave_the_state_as_it_was() -> None:
     with pytest.raises(ValueError, match="not a chance node"):
         state.chance_outcomes()
     before = state.game.render_full()
-    with pytest.raises(junqi.IllegalMoveError):
+    with pytest.raises(junqi.IllegalActionError):
         state.apply_action(next(a for a in range(game.num_distinct_actions())
                                 if a not in state.legal_actions()))
     assert state.game.render_full() == before and state.history() == [3, 4]

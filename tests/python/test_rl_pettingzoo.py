@@ -201,7 +201,7 @@ def test_raw_env_refuses_an_illegal_action_and_env_ends_the_game() -> None:
     raw.reset(seed=2)
     assert raw.game is not None
     illegal = int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"] == 0)[0])
-    with pytest.raises(junqi.IllegalMoveError):
+    with pytest.raises(junqi.IllegalActionError):
         raw.step(illegal)
     assert raw.game.ply == 0
     wrapped = env(rules="classic")

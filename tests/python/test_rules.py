@@ -5,28 +5,28 @@ from __future__ import annotations
 import pytest
 
 import junqi
-from junqi import Outcome, PieceKind, RevealCause, Side
+from junqi import CombatOutcome, PieceKind, RevealCause, Side
 
 
 @pytest.mark.parametrize(
     "attacker, defender, outcome",
     [
-        ("commander", "army_commander", Outcome.WIN),
-        ("division_commander", "commander", Outcome.LOSE),
-        ("division_commander", "division_commander", Outcome.BOTH),
-        ("engineer", "platoon_leader", Outcome.LOSE),
-        ("engineer", "mine", Outcome.WIN),
-        ("commander", "mine", Outcome.LOSE),
-        ("bomb", "mine", Outcome.BOTH),
-        ("bomb", "commander", Outcome.BOTH),
-        ("engineer", "bomb", Outcome.BOTH),
-        ("platoon_leader", "flag", Outcome.WIN),
-        ("bomb", "flag", Outcome.BOTH),  # the bomb goes too, the flag is taken
-        ("mine", "engineer", Outcome.ILLEGAL),  # mines never attack
-        ("tank", "engineer", Outcome.ILLEGAL),  # not in the classic army
+        ("commander", "army_commander", CombatOutcome.WIN),
+        ("division_commander", "commander", CombatOutcome.LOSE),
+        ("division_commander", "division_commander", CombatOutcome.BOTH),
+        ("engineer", "platoon_leader", CombatOutcome.LOSE),
+        ("engineer", "mine", CombatOutcome.WIN),
+        ("commander", "mine", CombatOutcome.LOSE),
+        ("bomb", "mine", CombatOutcome.BOTH),
+        ("bomb", "commander", CombatOutcome.BOTH),
+        ("engineer", "bomb", CombatOutcome.BOTH),
+        ("platoon_leader", "flag", CombatOutcome.WIN),
+        ("bomb", "flag", CombatOutcome.BOTH),  # the bomb goes too, the flag is taken
+        ("mine", "engineer", CombatOutcome.ILLEGAL),  # mines never attack
+        ("tank", "engineer", CombatOutcome.ILLEGAL),  # not in the classic army
     ],
 )
-def test_combat_table(attacker: str, defender: str, outcome: Outcome) -> None:
+def test_combat_table(attacker: str, defender: str, outcome: CombatOutcome) -> None:
     assert junqi.resolve("classic", attacker, defender) == outcome
     rules = junqi.RuleSet("classic")
     assert rules.resolve(PieceKind(attacker), PieceKind(defender)) == outcome
@@ -34,15 +34,15 @@ def test_combat_table(attacker: str, defender: str, outcome: Outcome) -> None:
 
 def test_combat_options_change_the_table() -> None:
     variant = '{"extends": "classic", "name": "variant", "options": {"mine_survives": false, "bomb_may_hit_flag": false}}'
-    assert junqi.resolve(variant, "commander", "mine") == Outcome.BOTH
-    assert junqi.resolve(variant, "bomb", "flag") == Outcome.REPEL
+    assert junqi.resolve(variant, "commander", "mine") == CombatOutcome.BOTH
+    assert junqi.resolve(variant, "bomb", "flag") == CombatOutcome.REPEL
     as_dict = {"extends": "classic", "name": "variant", "options": {"mine_survives": False}}
-    assert junqi.resolve(as_dict, "commander", "mine") == Outcome.BOTH
-    assert junqi.resolve(junqi.RuleSet(as_dict), "engineer", "mine") == Outcome.WIN
+    assert junqi.resolve(as_dict, "commander", "mine") == CombatOutcome.BOTH
+    assert junqi.resolve(junqi.RuleSet(as_dict), "engineer", "mine") == CombatOutcome.WIN
 
 
 def test_chinese_names_and_enum_conversions() -> None:
-    assert junqi.resolve("classic", "工兵", "地雷") == Outcome.WIN
+    assert junqi.resolve("classic", "工兵", "地雷") == CombatOutcome.WIN
     assert PieceKind("司令") == PieceKind.COMMANDER
     assert PieceKind("師長") == PieceKind.DIVISION_COMMANDER
     assert Side("n") == Side.NORTH and Side("North") == Side.NORTH and Side(2) == Side.NORTH
@@ -51,7 +51,7 @@ def test_chinese_names_and_enum_conversions() -> None:
     assert PieceKind.ENGINEER.id == "engineer" and PieceKind.ENGINEER.name == "ENGINEER"
     assert PieceKind.ENGINEER.chinese_names[0] == "工兵"
     assert PieceKind.FLAG.piece_class == "flag"
-    assert Outcome.BOTH.attacker_leaves and Outcome.BOTH.defender_leaves
+    assert CombatOutcome.BOTH.attacker_leaves and CombatOutcome.BOTH.defender_leaves
     assert len(PieceKind.members()) == 32
     assert {Side.SOUTH: 1}[Side.SOUTH] == 1
 
@@ -87,11 +87,11 @@ def test_board_geometry() -> None:
     assert i is not None and board.move_at(i) == ("a2", "a6")
     assert board.move_index("a1", "e12") is None
     assert ("a2", junqi.EdgeKind.ROAD) in board.neighbours("a1")
-    with pytest.raises(junqi.NotationError, match="unknown point"):
+    with pytest.raises(junqi.UnknownNameError, match="unknown point"):
         board.role("z9")
-    with pytest.raises(junqi.NotationError, match=r"not a move index of this board \(moves are 0\.\.1188\)"):
+    with pytest.raises(junqi.OutOfRangeError, match=r"not a move index of this board \(moves are 0\.\.1188\)"):
         board.move_at(-1)
-    with pytest.raises(junqi.RulesError, match="unknown board"):
+    with pytest.raises(junqi.UnknownNameError, match="unknown board"):
         junqi.Board("hexagonal")
 
 
@@ -108,7 +108,7 @@ def test_combat_in_a_game_reveals_flags(game: junqi.Game) -> None:
     public = report.public
     assert [e.type for e in public] == ["attacked", "revealed", "revealed"]
     attack = public[0]
-    assert attack.outcome == Outcome.BOTH and attack.side == Side.SOUTH
+    assert attack.outcome == CombatOutcome.BOTH and attack.side == Side.SOUTH
     assert (attack.from_, attack.to) == ("c6", "c7")
     revealed = {(e.owner, e.point, e.kind, e.cause) for e in public[1:]}
     assert revealed == {
@@ -126,17 +126,17 @@ def test_railway_runs(game: junqi.Game) -> None:
     game.play("c6-c7")  # clears c6 and c7
     game.play("a8-b8")  # North steps into a camp
     ids = set(game.legal_action_ids())
-    notations = {m.notation for m in game.legal_moves()}
+    notations = {m.notation for m in game.legal_actions()}
     # The engineer turns on the railway: d6 -> c6 -> c7 -> b7 (an attack).
     assert {"d6-c6", "d6-c7", "d6-b7"} <= notations
     # The army commander runs straight along row 6 only: it may not turn onto c7.
     assert "b6-c6" in notations and "b6-c7" not in notations
-    with pytest.raises(junqi.IllegalMoveError, match="cannot reach c7"):
+    with pytest.raises(junqi.IllegalActionError, match="cannot reach c7"):
         game.play("b6-c7")
-    for m in game.legal_moves():
+    for m in game.legal_actions():
         assert m.id in ids
     report = game.play("d6-b7")  # engineer x engineer
-    assert report.public[0].outcome == Outcome.BOTH
+    assert report.public[0].outcome == CombatOutcome.BOTH
 
 
 def test_game_over_and_result() -> None:
@@ -156,10 +156,10 @@ def test_game_over_and_result() -> None:
         junqi.EndReason.NO_LEGAL_MOVE,
         junqi.EndReason.NO_CAPTURE_LIMIT,
     }
-    assert game.legal_action_ids() == [] and game.legal_moves() == []
+    assert game.legal_action_ids() == [] and game.legal_actions() == []
     last = game.events("south")[-1]
     assert last.type == "game_over" and last.result == result
-    with pytest.raises(junqi.IllegalMoveError, match="the game is over"):
+    with pytest.raises(junqi.IllegalActionError, match="the game is over"):
         game.play_id(ids[0])
 
 
@@ -188,5 +188,5 @@ def test_random_setup_is_legal_and_editable() -> None:
     game.deploy("north", setup)
     flag_point = next(p for p, k in setup.items() if k == PieceKind.FLAG)
     assert rules.board.role(flag_point) == junqi.Role.HQ
-    with pytest.raises(junqi.SetupError, match="east does not play in classic"):
+    with pytest.raises(junqi.SideNotInGameError, match="east is not in the game"):
         rules.random_setup("east", 1)

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 import pytest
 
 import junqi
-from junqi import Ability, Arm, EndReason, Event, Outcome, Phase, PieceKind, RevealCause, Side
+from junqi import Ability, Arm, EndReason, Event, CombatOutcome, Phase, PieceKind, RevealCause, Side
 
 SANJUN = ["sanjun-modern", "sanjun-hk", "sanjun-book", "sanjun-forum"]
 
@@ -111,7 +111,7 @@ def test_random_games_to_the_end(name: str) -> None:
                 reactions += 1
                 # The owner of the submarine reacts: not the side that just attacked.
                 assert player != mover
-                moves = game.legal_moves()
+                moves = game.legal_actions()
                 assert moves and len({m.from_ for m in moves}) == 1
             else:
                 assert game.phase == Phase.MOVE
@@ -148,7 +148,7 @@ def test_sanjun_modern_plays_to_the_end_printing_views(capsys: pytest.CaptureFix
         player = game.to_act
         assert player is not None
         print(game.view(player))
-        game.play(game.legal_moves()[0])
+        game.play(game.legal_actions()[0])
     print(game.result)
     for side in game.rules.sides:
         print(game.view(side))
@@ -175,10 +175,10 @@ def reaction_game() -> junqi.Game:
     game.deploy("south", south)
     game.deploy("north", north)
 
-    def quiet_south_move() -> junqi.Move:
+    def quiet_south_move() -> junqi.Action:
         view = game.view("south")
         return next(
-            m for m in game.legal_moves()
+            m for m in game.legal_actions()
             if not game.board.is_air(m.from_) and view.piece_at(m.to) is None
         )
 
@@ -194,23 +194,23 @@ def test_a_reaction() -> None:
     assert game.phase == Phase.MOVE and game.to_act == Side.SOUTH
     report = game.play("a1^-a8^")  # the fighter attacks the submarine below a8^
     attacked, due = report.public
-    assert attacked.type == "attacked" and attacked.outcome == Outcome.EVADE
+    assert attacked.type == "attacked" and attacked.outcome == CombatOutcome.EVADE
     assert (attacked.from_, attacked.to) == ("a1^", "a8^")
     assert due.type == "reaction_due" and due.player == Side.NORTH and due.point == "a8"
     assert repr(due) == "<Event reaction_due: north must step the submarine on a8 away>"
     assert game.phase == Phase.REACTION and game.to_act == Side.NORTH
     assert game.view("south").phase == Phase.REACTION
     assert game.view("north").to_act == Side.NORTH
-    steps = game.legal_moves()
+    steps = game.legal_actions()
     assert {m.from_ for m in steps} == {"a8"} and {m.to for m in steps} == {"a7", "b8", "a9"}
     assert [i for i, ok in enumerate(game.action_mask()) if ok] == game.legal_action_ids()
 
     # Only the step is allowed, and only for North; a refusal leaves the game unchanged.
-    with pytest.raises(junqi.IllegalMoveError, match="must first step away"):
+    with pytest.raises(junqi.IllegalActionError, match="must first step away"):
         game.play("b12-b11")
-    with pytest.raises(junqi.IllegalMoveError):
+    with pytest.raises(junqi.IllegalActionError):
         game.play_as("south", "c1-b1")
-    with pytest.raises(junqi.IllegalMoveError):
+    with pytest.raises(junqi.IllegalActionError):
         game.play_as("south", "a8-a7")
     assert game.is_legal("a8-b8") and not game.is_legal("b12-b11")
     assert game.phase == Phase.REACTION and game.to_act == Side.NORTH
@@ -266,7 +266,7 @@ def test_attack_enum() -> None:
     assert junqi.Attack("bombardment") == junqi.Attack.BOMBARDMENT == junqi.Attack("BOMBARDMENT")
     assert junqi.Attack(2) == junqi.Attack.STRIKE
     assert repr(junqi.Attack.FLIGHT) == "Attack.FLIGHT" and str(junqi.Attack.FLIGHT) == "flight"
-    with pytest.raises(junqi.NotationError, match="unknown attack"):
+    with pytest.raises(junqi.UnknownNameError, match="unknown attack"):
         junqi.Attack("bombard")
 
 
@@ -275,21 +275,21 @@ def test_resolve_attack() -> None:
     # A gunboat's bombardment of a commander: the gunboat loses, and nothing happens.
     r = junqi.resolve_attack("sanjun-modern", "gunboat", "commander", junqi.Attack.BOMBARDMENT)
     assert isinstance(r, junqi.Resolution)
-    assert r.outcome == Outcome.LOSE
+    assert r.outcome == CombatOutcome.LOSE
     assert not r.attacker_leaves and not r.defender_leaves and not r.attacker_moves
     assert repr(r) == (
-        "Resolution(outcome=Outcome.LOSE, attacker_leaves=False, defender_leaves=False,"
+        "Resolution(outcome=CombatOutcome.LOSE, attacker_leaves=False, defender_leaves=False,"
         " attacker_moves=False)"
     )
     # The same attack made by moving would cost the attacker.
     moved = junqi.resolve_attack(rules, PieceKind.GUNBOAT, PieceKind.COMMANDER, "move")
-    assert moved.outcome == Outcome.LOSE and moved.attacker_leaves
+    assert moved.outcome == CombatOutcome.LOSE and moved.attacker_leaves
     # A fort's strike on a cruiser: the cruiser leaves, the fort stays put.
     r = junqi.resolve_attack(rules, PieceKind.FORT, "cruiser", "strike")
     assert r.defender_leaves and not r.attacker_moves and not r.attacker_leaves
     # A battleship landing onto an infantry wins and moves in.
     r = junqi.resolve_attack(rules, "battleship", "infantry", junqi.Attack.MOVE)
-    assert r.outcome == Outcome.WIN and r.defender_leaves and r.attacker_moves
+    assert r.outcome == CombatOutcome.WIN and r.defender_leaves and r.attacker_moves
     assert not r.attacker_leaves
     # Equal resolutions compare and hash equal; the method agrees with the function.
     same = rules.resolve_attack("battleship", "infantry", "MOVE")
@@ -301,20 +301,20 @@ def test_resolve_attack() -> None:
                 assert junqi.resolve_attack(rules, a, d, attack).outcome == junqi.resolve(rules, a, d)
     # Resolutions are frozen.
     with pytest.raises(AttributeError):
-        r.outcome = Outcome.LOSE  # type: ignore[misc]
+        r.outcome = CombatOutcome.LOSE  # type: ignore[misc]
 
 
 def test_resolve_attack_bad_arguments() -> None:
-    with pytest.raises(junqi.NotationError, match='unknown attack "bombard"') as info:
+    with pytest.raises(junqi.UnknownNameError, match='unknown attack "bombard"') as info:
         junqi.resolve_attack("sanjun-modern", "gunboat", "commander", "bombard")
     assert isinstance(info.value, junqi.JunqiError) and isinstance(info.value, ValueError)
-    with pytest.raises(junqi.NotationError, match="out of range"):
+    with pytest.raises(junqi.OutOfRangeError, match="out of range"):
         junqi.resolve_attack("sanjun-modern", "gunboat", "commander", 4)
-    with pytest.raises(junqi.NotationError, match="unknown piece kind"):
+    with pytest.raises(junqi.UnknownNameError, match="unknown piece kind"):
         junqi.RuleSet("sanjun-modern").resolve_attack("admiral", "commander", "move")
     with pytest.raises(TypeError):
         junqi.resolve_attack("sanjun-modern", "gunboat", "commander", 1.5)  # type: ignore[arg-type]
-    with pytest.raises(junqi.RulesError):
+    with pytest.raises(junqi.UnknownNameError):
         junqi.resolve_attack("chess", "gunboat", "commander", "move")
 
 
@@ -328,9 +328,9 @@ def test_no_obligation_at_the_start() -> None:
         for side in game.rules.sides:
             assert game.obligation(side) is None
     game = junqi.Game("sanjun-modern", 5)
-    with pytest.raises(junqi.IllegalMoveError, match="east is not in the game"):
+    with pytest.raises(junqi.IllegalActionError, match="east is not in the game"):
         game.obligation("east")
-    with pytest.raises(junqi.NotationError):
+    with pytest.raises(junqi.UnknownNameError):
         game.obligation("up")
 
 
@@ -351,10 +351,10 @@ def test_a_repelled_recon_must_move_away() -> None:
     game.deploy("south", south)
     game.deploy("north", north)
 
-    def quiet_move(player: str) -> junqi.Move:
+    def quiet_move(player: str) -> junqi.Action:
         view = game.view(player)
         return next(
-            m for m in game.legal_moves()
+            m for m in game.legal_actions()
             if not game.board.is_air(m.from_) and view.piece_at(m.to) is None
         )
 
@@ -363,15 +363,15 @@ def test_a_repelled_recon_must_move_away() -> None:
     assert game.obligation("south") is None
     elsewhere = quiet_move("south")  # an ordinary move of another South piece
     (attacked,) = game.play("i10^-h10^").public  # the recon attacks the trap below h10^
-    assert attacked.type == "attacked" and attacked.outcome == Outcome.REPEL
+    assert attacked.type == "attacked" and attacked.outcome == CombatOutcome.REPEL
     # The recon stays above the trap; from South's next turn on it must move away.
     assert game.obligation("south") == "h10^" and game.obligation(Side.NORTH) is None
     game.play(quiet_move("north"))
     assert game.to_act == Side.SOUTH and game.obligation(Side.SOUTH) == "h10^"
-    moves = game.legal_moves()
+    moves = game.legal_actions()
     assert moves and {m.from_ for m in moves} == {"h10^"}
     assert not game.is_legal(elsewhere)
-    with pytest.raises(junqi.IllegalMoveError, match="must move away"):
+    with pytest.raises(junqi.IllegalActionError, match="must move away"):
         game.play(elsewhere)
     assert game.obligation("south") == "h10^"  # refused: nothing changed
     again = junqi.Game.from_record(game.record())

@@ -29,7 +29,7 @@ def test_one_game_from_many_threads_is_safe() -> None:
                     game.play_id(ids[(i * 31 + k) % len(ids)])
                     with lock:
                         played[0] += 1
-                except junqi.IllegalMoveError:
+                except junqi.IllegalActionError:
                     pass  # another thread moved first: refused, nothing changed
                 game.view("south")
                 game.record()

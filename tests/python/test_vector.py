@@ -122,9 +122,9 @@ def test_masks_only_and_bad_calls_change_nothing() -> None:
     assert obs is None and not env.observes
     good = env_first_actions(env)
     illegal = next(a for a in range(env.action_space) if not masks[2][a])
-    with pytest.raises(junqi.IllegalMoveError, match=f"action {illegal} is not legal in game 2"):
+    with pytest.raises(junqi.IllegalActionError, match=f"action {illegal} is not legal in game 2"):
         env.step([good[0], good[1], illegal])
-    with pytest.raises(junqi.IllegalMoveError, match="game 0"):
+    with pytest.raises(junqi.IllegalActionError, match="game 0"):
         env.step([-1, good[1], good[2]])
     with pytest.raises(ValueError, match="2 actions for 3 games"):
         env.step(good[:2])
@@ -232,7 +232,7 @@ def test_a_step_plays_the_actions_it_checked_while_another_thread_rewrites_them(
                 played += 1
                 # Every game moved exactly once (or was restarted).
                 assert all(env.game(i).ply in (before[i] + 1, 0) for i in range(env.n))
-            except junqi.IllegalMoveError:
+            except junqi.IllegalActionError:
                 refused += 1
                 assert [env.game(i).ply for i in range(env.n)] == before
     finally:

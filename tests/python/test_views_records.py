@@ -143,7 +143,7 @@ def test_pickle_round_trip(game: junqi.Game) -> None:
         assert again.view("south") == game.view("south")
     fresh = junqi.Game(seed=99)
     assert pickle.loads(pickle.dumps(fresh)).seed == 99
-    for value in (Side.NORTH, PieceKind.BOMB, junqi.Outcome.REPEL, junqi.Phase.OVER):
+    for value in (Side.NORTH, PieceKind.BOMB, junqi.CombatOutcome.REPEL, junqi.Phase.OVER):
         assert pickle.loads(pickle.dumps(value)) == value
     rules = junqi.RuleSet({"extends": "classic", "name": "rail-3", "options": {"rail_max_steps": 3}})
     assert pickle.loads(pickle.dumps(rules)) == rules
@@ -153,7 +153,7 @@ def test_pickle_round_trip(game: junqi.Game) -> None:
 def test_copy_is_independent(game: junqi.Game) -> None:
     for twin in (game.copy(), copy.copy(game), copy.deepcopy(game)):
         assert twin.same_state(game)
-        twin.play(twin.legal_moves()[0])
+        twin.play(twin.legal_actions()[0])
         assert not twin.same_state(game)
         assert game.ply == 0 and twin.ply == 1
 
@@ -168,18 +168,18 @@ def test_action_mask_matches_legal_ids(game: junqi.Game) -> None:
         assert len(mask) == game.action_space == game.rules.action_space
         assert [i for i, legal in enumerate(mask) if legal] == ids
         assert ids == sorted(ids)
-        moves = game.legal_moves()
+        moves = game.legal_actions()
         assert sorted(m.id for m in moves if m.id is not None) == ids
         for m in moves:
             assert game.board.move_at(m.id or 0) == (m.from_, m.to)
-            assert game.parse_move(m.notation) == m
+            assert game.parse_action(m.notation) == m
             assert game.is_legal(m) and game.is_legal(m.notation) and game.is_legal(m.id or 0)
         illegal = next(i for i, legal in enumerate(mask) if not legal)
         before = game.record()
         try:
             game.play_id(illegal)
             raise AssertionError("an action outside the mask was accepted")
-        except junqi.IllegalMoveError:
+        except junqi.IllegalActionError:
             pass
         assert game.record() == before
         game.play_id(rng.choice(ids))
@@ -191,7 +191,7 @@ def test_reprs_are_readable(game: junqi.Game) -> None:
     assert "seed" not in repr(game), "the seed rebuilds hidden identities"
     assert "c6xc7" in repr(report) and "c6xc7" in str(report)
     assert repr(report.public[0]) == "<Event attacked: south c6xc7: both (both left the board)>"
-    assert repr(game.legal_moves()[0]).startswith("Move(")
+    assert repr(game.legal_actions()[0]).startswith("Action(")
     assert repr(game.view("south")).startswith("<View of south ply=1")
     assert repr(game.view("south").pieces[0]) == 'SeenPiece(point="a1", owner=Side.SOUTH, kind=PieceKind.MINE, arm=Arm.ARMY)'
     assert repr(junqi.RuleSet()) == 'RuleSet("classic")'

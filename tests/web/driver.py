@@ -535,13 +535,13 @@ class Run:
         for seat, b in pages.items():
             self.deploy(b, seat, swap=True, paste=seat == "north")
         for b in pages.values():
-            b.wait("return document.querySelector('#board').dataset.phase === 'play'", "play phase")
+            b.wait("return ['move', 'reaction'].includes(document.querySelector('#board').dataset.phase)", "play phase")
         for seat, b in pages.items():
             self.checked(gid, b, seat, tokens[seat], {o: t for o, t in tokens.items() if o != seat})
         # A spectator (a third session) sees no piece's kind.
         spec = self.browser("spectator")
         spec.get(links["spectate"])
-        spec.wait("return document.querySelector('#board').dataset.phase === 'play'", "the spectator's board")
+        spec.wait("return ['move', 'reaction'].includes(document.querySelector('#board').dataset.phase)", "the spectator's board")
         check(spec.js("return document.querySelector('#seat').textContent") == "spectator", "spectator label")
         check_dom("spectator", spec.html(), "", {}, None)
         pieces, _ = dom_pieces(spec.html())
@@ -625,7 +625,7 @@ class Run:
             s = b.wait("""const over = document.querySelector('#result').dataset.over === 'true';
                 const mine = document.querySelector('#turn').dataset.toAct === 'south' &&
                   document.querySelectorAll('#board .pt.from, #board .pt.flip').length > 0;
-                const out = document.querySelector('#board').dataset.phase === 'play' &&
+                const out = ['move', 'reaction'].includes(document.querySelector('#board').dataset.phase) &&
                   document.querySelectorAll('#board .piece.own').length === 0 &&
                   document.querySelectorAll('#board .piece.facedown').length === 0;
                 return (over || mine || out) ? {over, out} : null;""", "South's turn", 30)

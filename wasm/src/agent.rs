@@ -20,18 +20,20 @@ impl Agent {
     pub fn new(
         spec: &str,
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
-    ) -> Result<Agent, JsError> {
+    ) -> Result<Agent, JsValue> {
         let parsed: junqi::AgentSpec = spec.parse().map_err(err)?;
         let text = parsed.to_string();
         if text.contains("threads=") {
-            return Err(JsError::new(&format!(
-                "agent {spec:?}: WebAssembly runs one thread here; leave out threads=N"
-            )));
+            return Err(crate::fail(
+                junqi::ErrorKind::OutOfRange,
+                format!("agent {spec:?}: WebAssembly runs one thread here; leave out threads=N"),
+            ));
         }
         if text.contains("ms=") {
-            return Err(JsError::new(&format!(
-                "agent {spec:?}: WebAssembly has no clock here; use a level or iters=N instead of ms=N"
-            )));
+            return Err(crate::fail(
+                junqi::ErrorKind::OutOfRange,
+                format!("agent {spec:?}: WebAssembly has no clock here; use a level or iters=N instead of ms=N"),
+            ));
         }
         Ok(Agent { inner: parsed.build(crate::seed(seed)?) })
     }
@@ -46,7 +48,7 @@ impl Agent {
     /// deployment phase (unless the rule set deals), plays its choice if it is to act.
     /// Returns the report, or `undefined` when `side` has nothing to do.
     #[wasm_bindgen(unchecked_return_type = "Report | undefined")]
-    pub fn act(&mut self, game: &mut Game, side: &str) -> Result<JsValue, JsError> {
+    pub fn act(&mut self, game: &mut Game, side: &str) -> Result<JsValue, JsValue> {
         let s = crate::side(side)?;
         playing(&game.inner, s)?;
         match junqi::agent::act(&mut game.inner, s, self.inner.as_mut()).map_err(err)? {
@@ -58,7 +60,7 @@ impl Agent {
     /// The action the agent would play for `side` now, as `{notation, id}`, without
     /// playing it (`undefined` unless `side` is to act).
     #[wasm_bindgen(unchecked_return_type = "ActionInfo | undefined")]
-    pub fn choose(&mut self, game: &Game, side: &str) -> Result<JsValue, JsError> {
+    pub fn choose(&mut self, game: &Game, side: &str) -> Result<JsValue, JsValue> {
         let s = crate::side(side)?;
         playing(&game.inner, s)?;
         if game.inner.to_act() != Some(s) {

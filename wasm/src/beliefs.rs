@@ -11,7 +11,7 @@ pub struct Beliefs {
 }
 
 impl Beliefs {
-    fn point(&self, name: &str) -> Result<junqi::Point, JsError> {
+    fn point(&self, name: &str) -> Result<junqi::Point, JsValue> {
         junqi::parse_point(self.inner.rules().board(), name).map_err(err)
     }
 }
@@ -45,7 +45,7 @@ impl Beliefs {
 
     /// The kinds the piece on `point` may be (empty for an empty point; one kind for a
     /// piece the player knows).
-    pub fn candidates(&self, point: &str) -> Result<Vec<String>, JsError> {
+    pub fn candidates(&self, point: &str) -> Result<Vec<String>, JsValue> {
         let p = self.point(point)?;
         Ok(self.inner.candidates(p).iter().map(|k| k.id().to_owned()).collect())
     }
@@ -53,13 +53,13 @@ impl Beliefs {
     /// The `[army, kind]` pairs the piece on `point` may be (several armies only for a
     /// face-down piece in 翻棋).
     #[wasm_bindgen(js_name = candidateIdentities, unchecked_return_type = "[string, string][]")]
-    pub fn candidate_identities(&self, point: &str) -> Result<Vec<JsValue>, JsError> {
+    pub fn candidate_identities(&self, point: &str) -> Result<Vec<JsValue>, JsValue> {
         let p = self.point(point)?;
         Ok(identities(&self.inner.candidate_identities(p)))
     }
 
     /// The owner of the piece on `point`, if the player knows it.
-    pub fn owner(&self, point: &str) -> Result<Option<String>, JsError> {
+    pub fn owner(&self, point: &str) -> Result<Option<String>, JsValue> {
         let p = self.point(point)?;
         Ok(self.inner.owner(p).map(|s| s.name().to_owned()))
     }
@@ -67,14 +67,14 @@ impl Beliefs {
     /// Whether the player was shown the piece on `point` (its own, revealed, flipped)
     /// rather than deducing it.
     #[wasm_bindgen(js_name = isKnown)]
-    pub fn is_known(&self, point: &str) -> Result<bool, JsError> {
+    pub fn is_known(&self, point: &str) -> Result<bool, JsValue> {
         let p = self.point(point)?;
         Ok(self.inner.is_known(p))
     }
 
     /// Whether the piece on `point` has moved.
     #[wasm_bindgen(js_name = hasMoved)]
-    pub fn has_moved(&self, point: &str) -> Result<bool, JsError> {
+    pub fn has_moved(&self, point: &str) -> Result<bool, JsValue> {
         let p = self.point(point)?;
         Ok(self.inner.has_moved(p))
     }

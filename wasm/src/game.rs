@@ -1,5 +1,4 @@
 //! Games: deployment, legal actions, play, reports, views, records.
-use std::sync::Arc;
 
 use wasm_bindgen::prelude::*;
 
@@ -20,32 +19,28 @@ pub struct Game {
 
 /// Refuses a side that does not play in the game's rule set, as the core's play calls
 /// do (`PlayError::NotPlaying`).
-pub(crate) fn playing(game: &junqi::Game, s: junqi::Side) -> Result<(), JsError> {
-    if game.rules().sides().contains(&s) {
-        Ok(())
-    } else {
-        Err(err(junqi::GameError::Play(junqi::PlayError::NotPlaying(s))))
-    }
+pub(crate) fn playing(game: &junqi::Game, s: junqi::Side) -> Result<(), JsValue> {
+    game.rules().check_side(s).map_err(err)
 }
 
 /// A legal action as `{notation, id}`.
 pub(crate) fn action_json(action: junqi::Action, rules: &junqi::RuleSet) -> serde_json::Value {
-    serde_json::json!({"notation": action.to_notation(rules.board()), "id": action.index(rules)})
+    serde_json::json!({"notation": action.to_notation(rules.board()), "id": action.id(rules)})
 }
 
 impl Game {
-    pub(crate) fn from_record(text: &str) -> Result<Game, JsError> {
+    pub(crate) fn from_record(text: &str) -> Result<Game, JsValue> {
         let record = junqi::Record::from_json(text).map_err(err)?;
         Ok(Game { inner: junqi::Game::from_record(&record).map_err(err)? })
     }
 
     /// A report of the core as `{public: Event[], private: {side: Event[]}}`.
-    fn report(&self, r: Result<junqi::Report, junqi::GameError>) -> Result<JsValue, JsError> {
+    fn report(&self, r: Result<junqi::Report, junqi::GameError>) -> Result<JsValue, JsValue> {
         let r = r.map_err(err)?;
         Ok(js(&r.to_json(self.inner.board())))
     }
 
-    fn seat(&self, name: &str) -> Result<junqi::Side, JsError> {
+    fn seat(&self, name: &str) -> Result<junqi::Side, JsValue> {
         let s = crate::side(name)?;
         playing(&self.inner, s)?;
         Ok(s)
@@ -61,13 +56,23 @@ impl Game {
     pub fn new(
         rules: Option<String>,
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
-    ) -> Result<Game, JsError> {
-        let rules = match rules.as_deref().map(str::trim) {
-            None => junqi::RuleSet::preset("classic").map_err(err)?,
-            Some(text) if text.starts_with('{') => Arc::new(junqi::RuleSet::from_json(text).map_err(err)?),
-            Some(name) => junqi::RuleSet::preset(name).map_err(err)?,
-        };
+    ) -> Result<Game, JsValue> {
+        let rules = junqi::RuleSet::load(rules.as_deref().unwrap_or("classic")).map_err(err)?;
         Ok(Game { inner: junqi::Game::with_rules(rules, crate::seed(seed)?) })
+    }
+
+    /// The seeded start of `seed`: the seed's deal in a rule set that deals (翻棋), else
+    /// every side deployed at random from the seed — the same game as Rust's
+    /// `Game::random_start`, C's `junqi_game_random_start`, Python's
+    /// `Game.random_start` and a `VectorEnv` game with that seed. `rules` as in the
+    /// constructor; without a seed one is drawn.
+    #[wasm_bindgen(js_name = randomStart)]
+    pub fn random_start(
+        rules: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
+    ) -> Result<Game, JsValue> {
+        let rules = junqi::RuleSet::load(rules.as_deref().unwrap_or("classic")).map_err(err)?;
+        Ok(Game { inner: junqi::Game::random_start(rules, crate::seed(seed)?).map_err(err)? })
     }
 
     /// A new game of a `RuleSet`.
@@ -75,13 +80,13 @@ impl Game {
     pub fn with_rules(
         rules: &RuleSet,
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
-    ) -> Result<Game, JsError> {
+    ) -> Result<Game, JsValue> {
         Ok(Game { inner: junqi::Game::with_rules(rules.inner.clone(), crate::seed(seed)?) })
     }
 
     /// A game replayed from its record (JSON text from `record()`).
     #[wasm_bindgen(js_name = fromRecord)]
-    pub fn from_record_js(record: &str) -> Result<Game, JsError> {
+    pub fn from_record_js(record: &str) -> Result<Game, JsValue> {
         Game::from_record(record)
     }
 
@@ -116,9 +121,9 @@ impl Game {
     }
 
     /// Plies in a row without a piece leaving the board.
-    #[wasm_bindgen(getter, js_name = quietPlies)]
-    pub fn quiet_plies(&self) -> u32 {
-        self.inner.position().quiet_plies()
+    #[wasm_bindgen(getter, js_name = noCapturePlies)]
+    pub fn no_capture_plies(&self) -> u32 {
+        self.inner.position().no_capture_plies()
     }
 
     /// Whether the game is over.
@@ -155,27 +160,34 @@ impl Game {
         &mut self,
         side: &str,
         #[wasm_bindgen(unchecked_param_type = "Record<string, string> | string")] setup: JsValue,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         let s = crate::side(side)?;
         let text = match setup.as_string() {
             Some(t) => t,
             None if setup.is_object() => json_stringify(&setup).unwrap_or_default(),
-            None => return Err(JsError::new("a setup is an object {point: kind} or JSON text")),
+            None => {
+                return Err(crate::fail(junqi::ErrorKind::InvalidSetup, "a setup is an object {point: kind} or JSON text"))
+            }
         };
         let r = self.inner.deploy_json(s, &text);
         self.report(r)
     }
 
-    /// Deploys `side` with a random legal setup (the same for the same seed).
+    /// Deploys `side` with a random legal setup (the same for the same seed). Without
+    /// a seed, the side's setup of the seeded start of the game's seed
+    /// (`Game.randomStart`).
     #[wasm_bindgen(unchecked_return_type = "Report", js_name = deployRandom)]
     pub fn deploy_random(
         &mut self,
         side: &str,
-        #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
-    ) -> Result<JsValue, JsError> {
+        #[wasm_bindgen(unchecked_param_type = "number | bigint | undefined")] seed: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let s = crate::side(side)?;
-        let seed = crate::seed(seed)?;
-        let r = self.inner.deploy_random(s, seed);
+        let r = if seed.is_undefined() || seed.is_null() {
+            self.inner.deploy_start(s)
+        } else {
+            self.inner.deploy_random(s, crate::seed(seed)?)
+        };
         self.report(r)
     }
 
@@ -205,14 +217,14 @@ impl Game {
     /// Plays an action by notation (`"a2-a6"`; a flip in 翻棋 is `"flip c3"`) for the
     /// side to act and returns the report. An illegal action is refused; nothing changes.
     #[wasm_bindgen(unchecked_return_type = "Report")]
-    pub fn play(&mut self, notation: &str) -> Result<JsValue, JsError> {
+    pub fn play(&mut self, notation: &str) -> Result<JsValue, JsValue> {
         let r = self.inner.play_notation(notation);
         self.report(r)
     }
 
     /// Plays an action by id.
     #[wasm_bindgen(unchecked_return_type = "Report", js_name = playId)]
-    pub fn play_id(&mut self, id: usize) -> Result<JsValue, JsError> {
+    pub fn play_id(&mut self, id: usize) -> Result<JsValue, JsValue> {
         let r = self.inner.play_id(id);
         self.report(r)
     }
@@ -220,7 +232,7 @@ impl Game {
     /// Plays an action for `side`, refused unless `side` is to act (or is asked to
     /// react, 海陆空).
     #[wasm_bindgen(unchecked_return_type = "Report", js_name = playAs)]
-    pub fn play_as(&mut self, side: &str, notation: &str) -> Result<JsValue, JsError> {
+    pub fn play_as(&mut self, side: &str, notation: &str) -> Result<JsValue, JsValue> {
         let s = crate::side(side)?;
         let action = junqi::Action::parse(self.inner.board(), notation).map_err(err)?;
         let r = self.inner.play_as(s, action);
@@ -229,7 +241,7 @@ impl Game {
 
     /// `side` resigns.
     #[wasm_bindgen(unchecked_return_type = "Report")]
-    pub fn resign(&mut self, side: &str) -> Result<JsValue, JsError> {
+    pub fn resign(&mut self, side: &str) -> Result<JsValue, JsValue> {
         let s = crate::side(side)?;
         let r = self.inner.resign(s);
         self.report(r)
@@ -237,7 +249,7 @@ impl Game {
 
     /// `side` leaves the game (逃跑, the platforms' escape rule).
     #[wasm_bindgen(unchecked_return_type = "Report")]
-    pub fn escape(&mut self, side: &str) -> Result<JsValue, JsError> {
+    pub fn escape(&mut self, side: &str) -> Result<JsValue, JsValue> {
         let s = crate::side(side)?;
         let r = self.inner.escape(s);
         self.report(r)
@@ -250,30 +262,30 @@ impl Game {
     }
 
     /// Time-outs `side` has had (the platform's time-out rule).
-    pub fn timeouts(&self, side: &str) -> Result<u8, JsError> {
+    pub fn timeouts(&self, side: &str) -> Result<u8, JsValue> {
         let s = self.seat(side)?;
         Ok(self.inner.position().timeouts(s))
     }
 
     /// Ends the game as a draw both sides agreed.
     #[wasm_bindgen(unchecked_return_type = "Report", js_name = agreeDraw)]
-    pub fn agree_draw(&mut self) -> Result<JsValue, JsError> {
+    pub fn agree_draw(&mut self) -> Result<JsValue, JsValue> {
         let r = self.inner.agree_draw();
         self.report(r)
     }
 
     /// The side to act ran out of time (the platform's time-out rule).
     #[wasm_bindgen(unchecked_return_type = "Report", js_name = timeOut)]
-    pub fn time_out(&mut self) -> Result<JsValue, JsError> {
+    pub fn time_out(&mut self) -> Result<JsValue, JsValue> {
         let r = self.inner.time_out();
         self.report(r)
     }
 
     /// What `player` may know, as an object: `{player, army, rules, phase, to_act,
-    /// ply, quiet_plies, pieces: [{point, owner, kind, arm}], events, result}` — an
+    /// ply, no_capture_plies, pieces: [{point, owner, kind, arm}], events, result}` — an
     /// enemy piece's `kind` is `null` unless the player was shown it.
     #[wasm_bindgen(unchecked_return_type = "View")]
-    pub fn view(&self, player: &str) -> Result<JsValue, JsError> {
+    pub fn view(&self, player: &str) -> Result<JsValue, JsValue> {
         let s = self.seat(player)?;
         Ok(js(&self.inner.view(s).to_json(self.inner.rules())))
     }
@@ -287,35 +299,35 @@ impl Game {
     /// `player`'s view as SVG, from its seat (junqi::render): `options` is JSON such as
     /// `{"legend": false, "caption": false, "coordinates": true, "highlight": true,
     /// "scale": 0.8}`.
-    pub fn svg(&self, player: &str, options: Option<String>) -> Result<String, JsError> {
+    pub fn svg(&self, player: &str, options: Option<String>) -> Result<String, JsValue> {
         let s = self.seat(player)?;
         let options = crate::rules::svg_options(options)?;
         Ok(junqi::render::view_svg(&self.inner.view(s), self.inner.rules(), &options))
     }
 
     /// `player`'s view as text (the CLI's board).
-    pub fn text(&self, player: &str) -> Result<String, JsError> {
+    pub fn text(&self, player: &str) -> Result<String, JsValue> {
         let s = self.seat(player)?;
         Ok(self.inner.view(s).render(self.inner.board()))
     }
 
     /// `player`'s event log: the public events and its own private ones.
     #[wasm_bindgen(unchecked_return_type = "GameEvent[]")]
-    pub fn events(&self, player: &str) -> Result<JsValue, JsError> {
+    pub fn events(&self, player: &str) -> Result<JsValue, JsValue> {
         let s = self.seat(player)?;
         let board = self.inner.board();
         Ok(js(&self.inner.events(s).iter().map(|e| e.to_json(board)).collect()))
     }
 
     /// What `player` may deduce of every piece it cannot see.
-    pub fn beliefs(&self, player: &str) -> Result<Beliefs, JsError> {
+    pub fn beliefs(&self, player: &str) -> Result<Beliefs, JsValue> {
         let s = self.seat(player)?;
         Ok(Beliefs { inner: self.inner.beliefs(s) })
     }
 
     /// `player`'s observation tensor, `channels * points` floats channel-major (see
     /// `RuleSet.observationSpec`), from its information only.
-    pub fn observation(&self, player: &str) -> Result<Vec<f32>, JsError> {
+    pub fn observation(&self, player: &str) -> Result<Vec<f32>, JsValue> {
         let s = self.seat(player)?;
         Ok(self.inner.observation(s))
     }
@@ -326,9 +338,34 @@ impl Game {
         &self,
         player: &str,
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
-    ) -> Result<Game, JsError> {
+    ) -> Result<Game, JsValue> {
         let s = self.seat(player)?;
         Ok(Game { inner: self.inner.determinize(s, crate::seed(seed)?) })
+    }
+
+    /// The position as a position string (docs/position-strings.md): REFEREE knowledge,
+    /// every identity told. Give a player `viewString` instead.
+    #[wasm_bindgen(js_name = positionString)]
+    pub fn position_string(&self) -> String {
+        self.inner.position_string()
+    }
+
+    /// What `player` knows of the position as a view string: pieces it has not seen
+    /// are unknown.
+    #[wasm_bindgen(js_name = viewString)]
+    pub fn view_string(&self, player: &str) -> Result<String, JsValue> {
+        let s = self.seat(player)?;
+        Ok(self.inner.view_string(s))
+    }
+
+    /// A game starting from a position string (or a view string, whose unknown pieces
+    /// get stand-ins); its record starts with the string.
+    #[wasm_bindgen(js_name = fromPositionString)]
+    pub fn from_position_string(
+        text: &str,
+        #[wasm_bindgen(unchecked_param_type = "number | bigint | undefined")] seed: JsValue,
+    ) -> Result<Game, JsValue> {
+        Ok(Game { inner: junqi::Game::from_position_string(text, crate::seed(seed)?).map_err(err)? })
     }
 
     /// The full record as JSON text (rule set, seed, setups, every action): it replays
@@ -339,7 +376,7 @@ impl Game {
 
     /// What `player` saw of the game as JSON text: its own setup and its event log.
     #[wasm_bindgen(js_name = playerRecord)]
-    pub fn player_record(&self, player: &str) -> Result<String, JsError> {
+    pub fn player_record(&self, player: &str) -> Result<String, JsValue> {
         let s = self.seat(player)?;
         Ok(self.inner.player_record(s).to_json())
     }
@@ -357,7 +394,7 @@ impl Game {
         &mut self,
         #[wasm_bindgen(js_name = maxPlies)] max_plies: u32,
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
-    ) -> Result<u32, JsError> {
+    ) -> Result<u32, JsValue> {
         let mut rng = junqi::Rng::new(crate::seed(seed)?);
         for s in self.inner.rules().sides().to_vec() {
             if self.inner.phase() == junqi::Phase::Deploy && !self.inner.deployed().contains(s) && !self.inner.rules().deals() {

@@ -9,7 +9,8 @@
 //! Structured values (reports, views, events, results, records) cross as the same JSON
 //! the core writes everywhere else, parsed into plain JavaScript objects; sides and
 //! piece kinds are their names (`"south"`, `"engineer"`). Every refusal is a JavaScript
-//! `Error` whose message is the core's, and a refused call changes nothing. Hidden
+//! `Error` whose message is the core's and whose `kind` is the core's kind of refusal
+//! (`"not_your_turn"`, …; docs/errors.md), and a refused call changes nothing. Hidden
 //! information behaves as in the core: a view, beliefs, an observation or an agent's
 //! choice for a seat is made from that seat's information only.
 //!
@@ -43,10 +44,19 @@ export interface Report { public: GameEvent[]; private: { [side: string]: GameEv
 export interface GameResult { winners: Side[]; reason: string; }
 /** A piece in a view: kind (and arm) null where the player does not know them. */
 export interface ViewPiece { point: string; owner: Side | null; kind: string | null; arm: string | null; }
+/** The kind of a refusal (docs/errors.md): every Error the package throws has one. */
+export type ErrorKind =
+  | "unknown_name" | "out_of_range" | "invalid_json" | "invalid_rules" | "invalid_setup"
+  | "invalid_notation" | "invalid_position" | "invalid_record" | "illegal_action"
+  | "not_your_turn" | "wrong_phase" | "game_over" | "side_not_in_game" | "wrong_game"
+  | "invalid_result" | "buffer_too_small" | "out_of_memory";
+/** What the package throws: an Error with the core's message and its kind. */
+export interface JunqiError extends Error { kind: ErrorKind; }
 /** One player's information set. */
 export interface View {
-  player: Side; army: Side | null; rules: string; phase: string; to_act: Side | null;
-  ply: number; quiet_plies: number; pieces: ViewPiece[]; events: GameEvent[]; result: GameResult | null;
+  player: Side; army: Side | null; rules: string; sides: Side[]; phase: string; to_act: Side | null;
+  ply: number; no_capture_plies: number; deployed: Side[]; eliminated: Side[]; timeouts: { [side: string]: number };
+  pieces: ViewPiece[]; events: GameEvent[]; result: GameResult | null;
 }
 "#;
 
@@ -62,20 +72,39 @@ pub(crate) fn js(value: &serde_json::Value) -> JsValue {
     json_parse(&value.to_string())
 }
 
-/// A refusal of the core as a JavaScript `Error` with the core's message.
-pub(crate) fn err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
+#[wasm_bindgen]
+extern "C" {
+    /// JavaScript's `Error`, made here so that a refusal can carry its kind.
+    #[wasm_bindgen(js_name = Error)]
+    type KindedError;
+    #[wasm_bindgen(constructor, js_class = "Error")]
+    fn new(message: &str) -> KindedError;
+    #[wasm_bindgen(method, setter = kind)]
+    fn set_kind(this: &KindedError, kind: &str);
+}
+
+/// A refusal as a JavaScript `Error`: the message, and the kind's name as `kind`
+/// (docs/errors.md) — the package's translation of `junqi::ErrorKind`.
+pub(crate) fn fail(kind: junqi::ErrorKind, message: impl std::fmt::Display) -> JsValue {
+    let e = KindedError::new(&message.to_string());
+    e.set_kind(kind.name());
+    e.into()
+}
+
+/// A refusal of the core, with its kind and message.
+pub(crate) fn err<E: junqi::Error>(e: E) -> JsValue {
+    fail(e.kind(), e)
 }
 
 /// A side from its name (`"south"`, `"east"`, `"north"`, `"west"`).
-pub(crate) fn side(name: &str) -> Result<junqi::Side, JsError> {
+pub(crate) fn side(name: &str) -> Result<junqi::Side, JsValue> {
     name.parse().map_err(err)
 }
 
 /// A seed from a JavaScript number (a whole number from 0 to 2^53 - 1) or BigInt (0
 /// to 2^64 - 1); `undefined` draws one from the platform's random source
 /// (`crypto.getRandomValues`).
-pub(crate) fn seed(value: JsValue) -> Result<u64, JsError> {
+pub(crate) fn seed(value: JsValue) -> Result<u64, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(junqi::random_seed());
     }
@@ -83,19 +112,23 @@ pub(crate) fn seed(value: JsValue) -> Result<u64, JsError> {
         if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) {
             return Ok(n as u64);
         }
-        return Err(JsError::new(&format!(
-            "a seed is a whole number from 0 to 2^53 - 1 or a BigInt from 0 to 2^64 - 1, not {n}"
-        )));
+        return Err(fail(
+            junqi::ErrorKind::OutOfRange,
+            format!("a seed is a whole number from 0 to 2^53 - 1 or a BigInt from 0 to 2^64 - 1, not {n}"),
+        ));
     }
     if value.is_bigint() {
         return u64::try_from(value.clone()).map_err(|_| {
-            JsError::new(&format!(
-                "a BigInt seed is from 0 to 2^64 - 1, not {}",
-                value.as_string().unwrap_or_else(|| format!("{value:?}"))
-            ))
+            fail(
+                junqi::ErrorKind::OutOfRange,
+                format!(
+                    "a BigInt seed is from 0 to 2^64 - 1, not {}",
+                    value.as_string().unwrap_or_else(|| format!("{value:?}"))
+                ),
+            )
         });
     }
-    Err(JsError::new("a seed is a number or a BigInt"))
+    Err(fail(junqi::ErrorKind::OutOfRange, "a seed is a number or a BigInt"))
 }
 
 /// The names of the preset rule sets (`"classic"`, `"siguo"`, …).
@@ -106,7 +139,7 @@ pub fn preset_names() -> Vec<String> {
 
 /// The JSON text of a preset rule set (a starting point for your own rule set).
 #[wasm_bindgen(js_name = presetJson)]
-pub fn preset_json(name: &str) -> Result<String, JsError> {
+pub fn preset_json(name: &str) -> Result<String, JsValue> {
     junqi::RuleSet::preset(name).map_err(err)?;
     Ok(junqi::RuleSet::preset_json(name).expect("a preset has its JSON").to_owned())
 }
@@ -115,7 +148,7 @@ pub fn preset_json(name: &str) -> Result<String, JsError> {
 /// state as the game that wrote it. Refused with the core's message if the record is
 /// malformed or an action in it is illegal.
 #[wasm_bindgen]
-pub fn replay(record: &str) -> Result<Game, JsError> {
+pub fn replay(record: &str) -> Result<Game, JsValue> {
     Game::from_record(record)
 }
 
@@ -134,7 +167,7 @@ pub fn random_plies(
     rules: &str,
     games: u32,
     #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
-) -> Result<f64, JsError> {
+) -> Result<f64, JsValue> {
     let rules = junqi::RuleSet::preset(rules).map_err(err)?;
     let mut rng = junqi::Rng::new(self::seed(seed)?);
     let mut buf: Vec<junqi::Action> = Vec::with_capacity(128);
@@ -150,3 +183,4 @@ pub fn random_plies(
     }
     Ok(plies as f64)
 }
+

@@ -15,13 +15,13 @@ pub struct RuleSet {
 #[wasm_bindgen]
 impl RuleSet {
     /// A preset by name (see `presetNames()`).
-    pub fn preset(name: &str) -> Result<RuleSet, JsError> {
+    pub fn preset(name: &str) -> Result<RuleSet, JsValue> {
         Ok(RuleSet { inner: junqi::RuleSet::preset(name).map_err(err)? })
     }
 
     /// A rule set from JSON text (the format of `presetJson`), checked by the core.
     #[wasm_bindgen(js_name = fromJson)]
-    pub fn from_json(text: &str) -> Result<RuleSet, JsError> {
+    pub fn from_json(text: &str) -> Result<RuleSet, JsValue> {
         Ok(RuleSet { inner: Arc::new(junqi::RuleSet::from_json(text).map_err(err)?) })
     }
 
@@ -45,7 +45,7 @@ impl RuleSet {
 
     /// The sides of `side`'s team (itself alone in a two-player game).
     #[wasm_bindgen(js_name = teamOf)]
-    pub fn team_of(&self, side: &str) -> Result<Vec<String>, JsError> {
+    pub fn team_of(&self, side: &str) -> Result<Vec<String>, JsValue> {
         let s = crate::side(side)?;
         Ok(self.inner.team_of(s).iter().map(|s| s.name().to_owned()).collect())
     }
@@ -78,7 +78,7 @@ impl RuleSet {
 
     /// The points where `side` deploys.
     #[wasm_bindgen(js_name = deployPoints)]
-    pub fn deploy_points(&self, side: &str) -> Result<Vec<String>, JsError> {
+    pub fn deploy_points(&self, side: &str) -> Result<Vec<String>, JsValue> {
         let s = crate::side(side)?;
         let board = self.inner.board();
         Ok(self.inner.deploy_points(s).iter().map(|&p| board.name_of(p).to_owned()).collect())
@@ -86,17 +86,17 @@ impl RuleSet {
 
     /// The notation of action id `id` (every id of the space has one).
     #[wasm_bindgen(js_name = actionAt)]
-    pub fn action_at(&self, id: usize) -> Result<String, JsError> {
-        let a = junqi::Action::from_index(&self.inner, id).map_err(err)?;
+    pub fn action_at(&self, id: usize) -> Result<String, JsValue> {
+        let a = junqi::Action::from_id(&self.inner, id).map_err(err)?;
         Ok(a.to_notation(self.inner.board()))
     }
 
     /// The action id of `notation` (e.g. `"a2-a6"`).
     #[wasm_bindgen(js_name = actionId)]
-    pub fn action_id(&self, notation: &str) -> Result<usize, JsError> {
+    pub fn action_id(&self, notation: &str) -> Result<usize, JsValue> {
         let a = junqi::Action::parse(self.inner.board(), notation).map_err(err)?;
-        a.index(&self.inner)
-            .ok_or_else(|| JsError::new(&format!("{notation} is not in the action space of {}", self.inner.name())))
+        a.id(&self.inner)
+            .ok_or_else(|| crate::err(junqi::NotationError::NotInActionSpace(notation.to_owned())))
     }
 
     /// A random legal setup for `side` as `{point: kind}` (the same for the same seed).
@@ -105,7 +105,7 @@ impl RuleSet {
         &self,
         side: &str,
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         let s = crate::side(side)?;
         let setup = junqi::Setup::random(&self.inner, s, crate::seed(seed)?);
         Ok(crate::json_parse(&setup.to_json()))
@@ -124,7 +124,7 @@ impl RuleSet {
     /// leaves), `"evade"` (a submarine evades, 海陆空) or `"illegal"` (not an attack these
     /// rules allow).
     #[wasm_bindgen(unchecked_return_type = "\"win\" | \"lose\" | \"both\" | \"repel\" | \"evade\" | \"illegal\"")]
-    pub fn resolve(&self, attacker: &str, defender: &str) -> Result<JsValue, JsError> {
+    pub fn resolve(&self, attacker: &str, defender: &str) -> Result<JsValue, JsValue> {
         let a: junqi::PieceKind = attacker.parse().map_err(err)?;
         let d: junqi::PieceKind = defender.parse().map_err(err)?;
         let outcome = junqi::resolve(&self.inner, a, d);
@@ -134,7 +134,7 @@ impl RuleSet {
     /// The empty board as SVG, seen from `seat`; `options` is JSON such as
     /// `{"legend": false, "scale": 0.5}` (see `Game.svg`).
     #[wasm_bindgen(js_name = boardSvg)]
-    pub fn board_svg(&self, seat: &str, options: Option<String>) -> Result<String, JsError> {
+    pub fn board_svg(&self, seat: &str, options: Option<String>) -> Result<String, JsValue> {
         let s = crate::side(seat)?;
         let options = svg_options(options)?;
         Ok(junqi::render::board_svg(self.inner.board(), s, &options))
@@ -142,7 +142,7 @@ impl RuleSet {
 }
 
 /// SVG options from optional JSON text.
-pub(crate) fn svg_options(options: Option<String>) -> Result<junqi::render::SvgOptions, JsError> {
+pub(crate) fn svg_options(options: Option<String>) -> Result<junqi::render::SvgOptions, JsValue> {
     match options {
         None => Ok(junqi::render::SvgOptions::default()),
         Some(text) => junqi::render::SvgOptions::from_json(&text).map_err(err),

@@ -17,11 +17,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::Stream;
-use junqi::{Action, Game, RuleSet, Setup, Side};
+use junqi::{Action, ErrorKind, Game, RuleSet, Setup, Side};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::app::{commit, App, GameHandle};
+use crate::app::{App, GameHandle};
+use crate::flow::commit;
 use crate::error::ApiError;
 use crate::limits::Held;
 use crate::seat::{new_game_id, new_token, Seat, SeatKind, SeatRequest};
@@ -117,8 +118,14 @@ fn reply(
     Json(state_json(table, viewer, &handle.connected(), wants_svg(q))).into_response()
 }
 
+/// The presets, and each one's seats (its sides in turn order), so that a page offers
+/// the seats the core decides.
 async fn presets() -> Json<Value> {
-    Json(json!({"presets": RuleSet::preset_names()}))
+    let sides: Map<String, Value> = RuleSet::preset_names()
+        .into_iter()
+        .filter_map(|name| RuleSet::preset(name).ok().map(|r| (name.to_owned(), json!(r.sides()))))
+        .collect();
+    Json(json!({"presets": RuleSet::preset_names(), "sides": sides}))
 }
 
 #[derive(Deserialize)]
@@ -296,7 +303,7 @@ async fn setup(
         ));
     }
     change(&app, &id, &headers, &q, |table, side| {
-        table.check_deploying(side)?;
+        table.game.may_deploy(side)?;
         let proposal = match req.iter().next() {
             Some((k, Value::Bool(true))) if k == "random" => table.random_setup(side)?,
             Some((k, Value::Array(points))) if k == "swap" => match points.as_slice() {
@@ -313,11 +320,8 @@ async fn setup(
                         ))
                     }
                 };
-                let setup =
-                    Setup::from_json(&text).map_err(|e| ApiError::bad_setup(e.to_string()))?;
-                setup
-                    .validate(table.game.rules(), side)
-                    .map_err(|e| ApiError::bad_setup(e.to_string()))?;
+                let setup = Setup::from_json(&text)?;
+                setup.validate(table.game.rules(), side)?;
                 setup
             }
             _ => {
@@ -338,7 +342,7 @@ async fn confirm(
     headers: HeaderMap,
 ) -> ApiResult {
     change(&app, &id, &headers, &q, |table, side| {
-        table.check_deploying(side)?;
+        table.game.may_deploy(side)?;
         let setup = match table.pending.get(&side) {
             Some(s) => s.clone(),
             None => table.random_setup(side)?,
@@ -366,19 +370,10 @@ async fn action(
     authorised(&app, &id, &headers, &q)?;
     let req: ActionRequest = parse(&body)?;
     change(&app, &id, &headers, &q, |table, side| {
-        table.check_playing()?;
-        let to_act = table.game.to_act();
-        if to_act != Some(side) {
-            let who = to_act.map_or("nobody".to_owned(), |s| s.name().to_owned());
-            return Err(ApiError::not_your_turn(format!(
-                "it is {who}'s turn, not {side}'s"
-            )));
-        }
+        table.game.may_act(side)?;
         let action = match (req.id, &req.notation) {
-            (Some(i), None) => Action::from_index(table.game.rules(), i)
-                .map_err(|e| ApiError::illegal_action(e.to_string()))?,
-            (None, Some(n)) => Action::parse(table.game.board(), n)
-                .map_err(|e| ApiError::illegal_action(e.to_string()))?,
+            (Some(i), None) => Action::from_id(table.game.rules(), i)?,
+            (None, Some(n)) => Action::parse(table.game.board(), n)?,
             _ => {
                 return Err(ApiError::bad_json(
                     "give exactly one of \"id\" and \"notation\"",
@@ -398,9 +393,6 @@ async fn resign(
     headers: HeaderMap,
 ) -> ApiResult {
     change(&app, &id, &headers, &q, |table, side| {
-        if table.over() {
-            return Err(ApiError::game_over());
-        }
         table.game.resign(side)?;
         table.pending.remove(&side);
         Ok(())
@@ -438,8 +430,7 @@ async fn draw(
         ));
     }
     change(&app, &id, &headers, &q, |table, side| {
-        table.check_playing()?;
-        // Only seats still in play offer or accept a draw (the core decides who).
+        // Only seats still in play offer or accept a draw, in play (the core decides).
         table.game.may_decide_draw(side)?;
         let team = table.game.rules().team_of(side);
         // An offer of the other team, which this seat may accept or decline.
@@ -448,12 +439,16 @@ async fn draw(
             if other.is_some() {
                 table.game.agree_draw()?; // offering back is accepting
             } else if table.draw_offer.is_some() {
-                return Err(ApiError::illegal_action("your side already offers a draw"));
+                return Err(ApiError::of_kind(
+                    ErrorKind::IllegalAction,
+                    "your side already offers a draw",
+                ));
             } else {
                 table.draw_offer = Some(side);
             }
         } else if other.is_none() {
-            return Err(ApiError::illegal_action(
+            return Err(ApiError::of_kind(
+                ErrorKind::IllegalAction,
                 "there is no draw offer of the other side to answer",
             ));
         } else if req.accept {

@@ -1,5 +1,6 @@
-//! The server's state: every game in memory behind its own lock, the database, and the
-//! scheduling of what happens without a request (random and bot seats, the clock).
+//! The server's state: every game in memory behind its own lock, the database, the
+//! limits and the clock. What happens to a game after a change (saving, scheduling
+//! random and bot seats and time-outs) is [`crate::flow`].
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -8,6 +9,7 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
+use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::limits::{Limits, Tally};
 use crate::store::Store;
@@ -62,6 +64,8 @@ pub struct App {
     pub limits: Limits,
     /// The open event streams of all games, by client address.
     pub streams: Arc<Tally>,
+    /// Where the server reads the time ([`crate::clock::SystemClock`] but in tests).
+    pub clock: Arc<dyn Clock>,
     /// The stored games that could not be loaded at start, by id, with the reason (for
     /// the operator: the reason may name hidden pieces, so it is never sent to a
     /// client). Their rows are left untouched; requests for them are refused
@@ -70,6 +74,11 @@ pub struct App {
 }
 
 impl App {
+    /// Milliseconds since the Unix epoch, on the server's clock.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
     /// The game with this id.
     pub fn game(&self, id: &str) -> Result<Arc<GameHandle>, ApiError> {
         let games = self.games.read().unwrap_or_else(|e| e.into_inner());
@@ -92,7 +101,7 @@ impl App {
         }
     }
 
-    /// Adds a new game (already committed by [`commit`]).
+    /// Adds a new game (already committed by [`crate::flow::commit`]).
     pub fn insert(self: &Arc<Self>, table: Table) -> Arc<GameHandle> {
         let id = table.id.clone();
         let handle = Arc::new(GameHandle::new(table));
@@ -101,103 +110,5 @@ impl App {
             .unwrap_or_else(|e| e.into_inner())
             .insert(id, handle.clone());
         handle
-    }
-
-    /// Loads every stored game and resumes those in progress (random seats, clocks).
-    /// A row that cannot be read or replayed (a record that does not replay, seats that
-    /// are not seats) is left in the database untouched and listed in
-    /// [`broken`](App::broken); every other game is served. Returns how many games
-    /// loaded; fails only when the table cannot be read at all.
-    pub fn resume_all(self: &Arc<Self>) -> Result<usize, String> {
-        let rows = self.store.load_all().map_err(|e| e.to_string())?;
-        let mut loaded = 0;
-        for row in rows {
-            let loaded_row = row
-                .map_err(|bad| {
-                    let id = bad.id.unwrap_or_else(|| format!("(rowid {})", bad.rowid));
-                    (id, bad.reason)
-                })
-                .and_then(|row| Table::from_row(&row).map_err(|e| (row.id.clone(), e)));
-            match loaded_row {
-                Ok(table) => {
-                    let handle = self.insert(table);
-                    let table = handle.lock();
-                    schedule(self, &handle, &table);
-                    loaded += 1;
-                }
-                Err((id, reason)) => {
-                    self.broken
-                        .write()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .insert(id, reason);
-                }
-            }
-        }
-        Ok(loaded)
-    }
-}
-
-/// Commits a change made to `table`: bumps the version, restarts the clock for the
-/// seat to act, writes the row in one transaction, announces the version and schedules
-/// what comes next. `before` is the table as it was: if the database refuses the
-/// write, the table is put back and the request fails with nothing changed.
-pub fn commit(
-    app: &Arc<App>,
-    handle: &Arc<GameHandle>,
-    table: &mut Table,
-    before: Table,
-) -> Result<(), ApiError> {
-    if app.closed.load(Ordering::SeqCst) {
-        *table = before;
-        return Err(ApiError::internal("the server is stopping"));
-    }
-    table.version += 1;
-    table.deadline_ms = match (table.move_seconds, table.playing()) {
-        (Some(secs), true) => Some(crate::clock::now_ms() + i64::from(secs) * 1000),
-        _ => None,
-    };
-    // An offer lapses when the game ends or its seat goes out (docs/siguo.md).
-    if !table.playing() || table.draw_offer.is_some_and(|s| table.game.may_decide_draw(s).is_err()) {
-        table.draw_offer = None;
-    }
-    if let Err(e) = app.store.save(&table.to_row()) {
-        *table = before;
-        return Err(ApiError::internal(format!(
-            "the game could not be saved: {e}"
-        )));
-    }
-    handle.updates.send_replace(table.version);
-    schedule(app, handle, table);
-    Ok(())
-}
-
-/// Schedules what happens next without a request: the random or bot seat to act acts
-/// after the bot delay (a bot then thinks in the bot pool, [`crate::bot`]); the clock times out the seat to act at its deadline. Each task acts
-/// only if the game is still at this version when it wakes.
-pub fn schedule(app: &Arc<App>, handle: &Arc<GameHandle>, table: &Table) {
-    if !table.playing() || app.closed.load(Ordering::SeqCst) {
-        return;
-    }
-    let Some(side) = table.game.to_act() else {
-        return;
-    };
-    let version = table.version;
-    if table.kind_of(side).is_server() {
-        let (app, handle) = (app.clone(), handle.clone());
-        let delay = app.bot_delay;
-        tokio::spawn(async move {
-            if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
-            }
-            crate::bot::act(&app, &handle, version, side).await;
-        });
-    }
-    if let Some(deadline) = table.deadline_ms {
-        let (app, handle) = (app.clone(), handle.clone());
-        tokio::spawn(async move {
-            let wait = (deadline - crate::clock::now_ms()).max(0) as u64;
-            tokio::time::sleep(Duration::from_millis(wait)).await;
-            crate::clock::expire(&app, &handle, version);
-        });
     }
 }

@@ -1,9 +1,11 @@
 //! Errors on the wire: `{"error": {"code": "snake_case", "message": "words"}}` with a 4xx
-//! status. A refused request changes nothing.
+//! status. A refused request changes nothing. The core's refusals keep the core's kind
+//! (`junqi::ErrorKind`) as their code, with the status of [`http_status`]; the codes of
+//! the server's own refusals (`unknown_game`, `bad_token`, `too_large`, …) are below.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use junqi::{GameError, PlayError};
+use junqi::ErrorKind;
 use serde_json::json;
 
 /// An error answered to a client.
@@ -27,9 +29,15 @@ impl ApiError {
         }
     }
 
-    /// A request body that is not the JSON the endpoint reads.
+    /// A refusal of one of the core's kinds (`junqi::ErrorKind`): the HTTP status of
+    /// [`http_status`], the kind's name as the code.
+    pub fn of_kind(kind: ErrorKind, message: impl Into<String>) -> ApiError {
+        ApiError::new(http_status(kind), kind.name(), message)
+    }
+
+    /// A request body that is not the JSON the endpoint reads (`invalid_json`).
     pub fn bad_json(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "bad_json", message)
+        ApiError::of_kind(ErrorKind::InvalidJson, message)
     }
 
     /// No game with this id.
@@ -58,36 +66,6 @@ impl ApiError {
         ApiError::new(StatusCode::FORBIDDEN, "bad_token", message)
     }
 
-    /// The request does not fit the game's phase.
-    pub fn wrong_phase(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, "wrong_phase", message)
-    }
-
-    /// The game has ended.
-    pub fn game_over() -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, "game_over", "the game is over")
-    }
-
-    /// Another seat is to act.
-    pub fn not_your_turn(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, "not_your_turn", message)
-    }
-
-    /// A setup that is not a legal deployment.
-    pub fn bad_setup(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_setup", message)
-    }
-
-    /// An action the rules do not allow now.
-    pub fn illegal_action(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_action", message)
-    }
-
-    /// A rule set that cannot be loaded.
-    pub fn bad_rules(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_rules", message)
-    }
-
     /// A request body, or a part of it, over its size limit.
     pub fn too_large(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", message)
@@ -99,24 +77,34 @@ impl ApiError {
     }
 }
 
-impl From<GameError> for ApiError {
-    fn from(e: GameError) -> ApiError {
-        let message = e.to_string();
-        match e {
-            GameError::Rules(_) => ApiError::bad_rules(message),
-            GameError::Setup(_) => ApiError::bad_setup(message),
-            GameError::Notation(_) => ApiError::illegal_action(message),
-            GameError::Play(p) => match p {
-                PlayError::GameOver => ApiError::game_over(),
-                PlayError::NotYourTurn { .. } => ApiError::not_your_turn(message),
-                PlayError::NotMovePhase
-                | PlayError::NotDeployPhase
-                | PlayError::Dealt
-                | PlayError::AlreadyDeployed(_) => ApiError::wrong_phase(message),
-                _ => ApiError::illegal_action(message),
-            },
-            GameError::Record(_) => ApiError::bad_json(message),
-        }
+/// The HTTP status of each kind of refusal (docs/errors.md): the web's one table of
+/// them. The code of the answer is the kind's name.
+pub const fn http_status(kind: ErrorKind) -> StatusCode {
+    match kind {
+        ErrorKind::InvalidJson => StatusCode::BAD_REQUEST,
+        ErrorKind::NotYourTurn
+        | ErrorKind::WrongPhase
+        | ErrorKind::GameOver
+        | ErrorKind::SideNotInGame => StatusCode::CONFLICT,
+        ErrorKind::OutOfMemory => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorKind::UnknownName
+        | ErrorKind::OutOfRange
+        | ErrorKind::InvalidRules
+        | ErrorKind::InvalidSetup
+        | ErrorKind::InvalidNotation
+        | ErrorKind::InvalidPosition
+        | ErrorKind::InvalidRecord
+        | ErrorKind::IllegalAction
+        | ErrorKind::WrongGame
+        | ErrorKind::InvalidResult
+        | ErrorKind::BufferTooSmall => StatusCode::UNPROCESSABLE_ENTITY,
+    }
+}
+
+/// Any error of the core, by its kind, with the core's message.
+impl<E: junqi::Error> From<E> for ApiError {
+    fn from(e: E) -> ApiError {
+        ApiError::of_kind(e.kind(), e.to_string())
     }
 }
 
@@ -124,5 +112,30 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = json!({"error": {"code": self.code, "message": self.message}});
         (self.status, axum::Json(body)).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The HTTP column of docs/errors.md: each kind of the core is answered with the
+    /// status the page gives and its own name as the code.
+    #[test]
+    fn each_error_kind_has_its_documented_answer() {
+        let page = include_str!("../../docs/errors.md");
+        let rows: Vec<(String, u16)> = page
+            .lines()
+            .filter(|l| l.starts_with("| `"))
+            .map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                (cells[1].trim_matches('`').to_owned(), cells[5].parse().unwrap())
+            })
+            .collect();
+        assert_eq!(rows.len(), ErrorKind::COUNT);
+        for (kind, (name, status)) in ErrorKind::ALL.into_iter().zip(&rows) {
+            let e = ApiError::of_kind(kind, "x");
+            assert_eq!((e.code, e.status.as_u16()), (name.as_str(), *status), "{kind}");
+        }
     }
 }

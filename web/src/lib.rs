@@ -7,11 +7,12 @@
 //! per-move clock applies the referee's time-outs. The API is described in
 //! `docs/web.md`.
 //!
-//! Modules: [`api`] (handlers), [`page`] (the embedded page), [`app`] (games in memory,
-//! scheduling), [`table`] (a game with its seats), [`state`] (what a seat receives),
-//! [`seat`] (tokens), [`store`] (SQLite), [`clock`] (time-outs), [`bot`] (random seats),
-//! [`error`] (errors on the wire), [`conn`] (accepting connections) and [`limits`]
-//! (timeouts and caps on connections and streams).
+//! Modules: [`api`] (handlers), [`page`] (the embedded page), [`app`] (games in memory),
+//! [`flow`] (committing a change, scheduling server seats and time-outs), [`table`] (a
+//! game with its seats), [`state`] (what a seat receives), [`seat`] (tokens),
+//! [`store`] (SQLite), [`clock`] (the injected time), [`bot`] (what random and bot
+//! seats play), [`error`] (errors on the wire), [`conn`] (accepting connections) and
+//! [`limits`] (timeouts and caps on connections and streams).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -21,6 +22,7 @@ pub mod bot;
 pub mod clock;
 pub mod conn;
 pub mod error;
+pub mod flow;
 pub mod limits;
 pub mod page;
 pub mod seat;
@@ -108,8 +110,9 @@ pub async fn start(config: Config) -> Result<Server, String> {
         limits: config.limits.clone(),
         streams: Default::default(),
         broken: Default::default(),
+        clock: Arc::new(clock::SystemClock),
     });
-    app.resume_all()?;
+    flow::resume_all(&app)?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))
         .await
         .map_err(|e| format!("bind {}:{}: {e}", config.bind, config.port))?;

@@ -3,7 +3,6 @@
 //! public part of the seats' views: a kind only where every seat knows it, and only
 //! the events every seat was told.
 
-use std::collections::HashMap;
 
 use junqi::render::SvgOptions;
 use junqi::{describe_result, Event, GameResult, Phase, SeenPiece, Side};
@@ -27,15 +26,6 @@ impl Viewer {
             Viewer::Seat(s) => Some(s),
             Viewer::Spectator => None,
         }
-    }
-}
-
-/// The phase on the wire: `deploy`, `play` (moves and reactions) or `over`.
-pub fn phase_name(phase: Phase) -> &'static str {
-    match phase {
-        Phase::Deploy => "deploy",
-        Phase::Over => "over",
-        _ => "play",
     }
 }
 
@@ -101,33 +91,27 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
             .legal_actions()
             .into_iter()
             .map(|a| {
-                let (from, to) = match a {
-                    junqi::Action::Move { from, to } => (board.name_of(from), Some(board.name_of(to))),
-                    junqi::Action::Flip { at } => (board.name_of(at), None),
-                    _ => ("", None),
-                };
-                json!({"id": a.index(rules), "notation": a.to_notation(board), "from": from, "to": to})
+                // A flip has no target: "to" is null, so the page marks it apart.
+                let (from, to) = a.endpoints();
+                let to = (!a.is_flip()).then(|| board.name_of(to));
+                json!({"id": a.id(rules), "notation": a.to_notation(board), "from": board.name_of(from), "to": to})
             })
             .collect(),
         _ => Vec::new(),
     };
-    let mut deployed = Vec::new();
-    let mut timeouts: HashMap<Side, u8> = HashMap::new();
     let mut ply = 0u32;
     let mut events = Vec::with_capacity(view.events.len());
     for e in &view.events {
-        match *e {
-            Event::Deployed { side } => deployed.push(side.name()),
-            Event::TimedOut { side, count } => {
-                timeouts.insert(side, count);
-                ply += 1;
-            }
-            Event::Moved { .. }
-            | Event::Attacked { .. }
-            | Event::Struck { .. }
-            | Event::ShotDown { .. } => ply += 1,
-            Event::Flipped { .. } => ply += 1,
-            _ => {}
+        if matches!(
+            e,
+            Event::TimedOut { .. }
+                | Event::Moved { .. }
+                | Event::Attacked { .. }
+                | Event::Struck { .. }
+                | Event::ShotDown { .. }
+                | Event::Flipped { .. }
+        ) {
+            ply += 1;
         }
         events.push(json!({"ply": ply, "text": e.describe(board), "event": e.to_json(board)}));
     }
@@ -145,7 +129,7 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
         .collect();
     let clock = table.move_seconds.map(|secs| {
         let t: Map<String, Value> =
-            rules.sides().iter().map(|&s| (s.name().to_owned(), json!(timeouts.get(&s).copied().unwrap_or(0)))).collect();
+            rules.sides().iter().map(|&s| (s.name().to_owned(), json!(view.timeouts[s as usize]))).collect();
         json!({"move_seconds": secs, "deadline_ms": table.deadline_ms.filter(|_| to_act.is_some()), "timeouts": t,
                "max_timeouts": rules.options().max_timeouts})
     });
@@ -169,9 +153,9 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
         "rules": rules.name(),
         "seat": viewer.seat().map(Side::name),
         "seats": seats,
-        "phase": phase_name(view.phase),
+        "phase": view.phase.name(),
         "to_act": to_act.map(Side::name),
-        "deployed": deployed,
+        "deployed": view.deployed,
         "version": table.version,
         "view": view_json,
         // The seat's view string (docs/position-strings.md), for engines and bridges.

@@ -68,7 +68,7 @@ impl Store {
     /// Writes a game's row, in one transaction: inserts it the first time, then updates
     /// every column but the id and the rule set, which never change (a custom rule set
     /// can be tens of kilobytes, and is not rewritten on every move).
-    pub fn save(&self, row: &Row) -> rusqlite::Result<()> {
+    pub fn save(&self, row: &Row, now_ms: i64) -> rusqlite::Result<()> {
         let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         let tx = conn.transaction()?;
         tx.execute(
@@ -91,7 +91,7 @@ impl Store {
                 row.draw_offer,
                 row.pending,
                 row.over,
-                crate::clock::now_ms(),
+                now_ms,
             ],
         )?;
         tx.commit()

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use junqi::{Deployment, Game, Phase, Record, RuleSet, Setup, Side};
+use junqi::{Deployment, ErrorKind, Game, Phase, Record, RuleSet, Setup, SetupError, Side};
 use serde_json::Value;
 
 use crate::error::ApiError;
@@ -57,50 +57,26 @@ impl Table {
         matches!(self.game.phase(), Phase::Move | Phase::Reaction)
     }
 
-    /// Refuses unless the game is in play: `game_over` after the end, `wrong_phase`
-    /// while deploying.
-    pub fn check_playing(&self) -> Result<(), ApiError> {
-        match self.game.phase() {
-            Phase::Over => Err(ApiError::game_over()),
-            Phase::Deploy => Err(ApiError::wrong_phase("the game is in the deployment phase")),
-            _ => Ok(()),
-        }
-    }
-
-    /// Refuses unless `side` may still deploy.
-    pub fn check_deploying(&self, side: Side) -> Result<(), ApiError> {
-        match self.game.phase() {
-            Phase::Over => Err(ApiError::game_over()),
-            Phase::Deploy if !self.game.deployed().contains(side) => Ok(()),
-            Phase::Deploy => Err(ApiError::wrong_phase(format!(
-                "{side} has already deployed"
-            ))),
-            _ => Err(ApiError::wrong_phase("deployment is over")),
-        }
-    }
-
     /// A random legal setup for `side` from OS randomness.
     pub fn random_setup(&self, side: Side) -> Result<Setup, ApiError> {
         let rules = self.game.rules();
         Deployment::try_random(rules, side, junqi::random_seed())
             .map(|d| d.to_setup(rules))
-            .ok_or_else(|| {
-                ApiError::bad_setup(format!(
-                    "no setup satisfies the deployment constraints of {}",
-                    rules.name()
-                ))
-            })
+            .ok_or_else(|| SetupError::Unsatisfiable(rules.name().to_owned()).into())
     }
 
     /// Exchanges the pieces on two points of `side`'s proposed setup (or moves a piece
     /// to an empty deployable point), refusing a result that is not a legal setup.
     pub fn swapped(&self, side: Side, a: &str, b: &str) -> Result<Setup, ApiError> {
         let proposal = self.pending.get(&side).ok_or_else(|| {
-            ApiError::bad_setup("no proposed setup to change: propose one first (random or pasted)")
+            ApiError::of_kind(
+                ErrorKind::InvalidSetup,
+                "no proposed setup to change: propose one first (random or pasted)",
+            )
         })?;
         let board = self.game.board();
         let point = |name: &str| {
-            junqi::parse_point(board, name).map_err(|e| ApiError::bad_setup(e.to_string()))
+            junqi::parse_point(board, name).map_err(ApiError::from)
         };
         let (pa, pb) = (point(a)?, point(b)?);
         let mut placements: Vec<(String, String)> = proposal.placements().to_vec();
@@ -117,18 +93,17 @@ impl Table {
             (Some(i), None) => placements[i].0 = board.name_of(pb).to_owned(),
             (None, Some(j)) => placements[j].0 = board.name_of(pa).to_owned(),
             (None, None) => {
-                return Err(ApiError::bad_setup(format!(
-                    "neither {a} nor {b} holds one of your pieces"
-                )))
+                return Err(ApiError::of_kind(
+                    ErrorKind::InvalidSetup,
+                    format!("neither {a} nor {b} holds one of your pieces"),
+                ))
             }
         }
         let mut setup = Setup::new();
         for (p, k) in placements {
             setup.place(p, k);
         }
-        setup
-            .validate(self.game.rules(), side)
-            .map_err(|e| ApiError::bad_setup(e.to_string()))?;
+        setup.validate(self.game.rules(), side)?;
         Ok(setup)
     }
 
@@ -190,12 +165,8 @@ impl Table {
 /// Loads the rule set a create request names: a preset name or a rule set object.
 pub fn load_rules(rules: &Value) -> Result<std::sync::Arc<RuleSet>, ApiError> {
     match rules {
-        Value::String(name) => {
-            RuleSet::preset(name).map_err(|e| ApiError::bad_rules(e.to_string()))
-        }
-        Value::Object(_) => RuleSet::from_json(&rules.to_string())
-            .map(std::sync::Arc::new)
-            .map_err(|e| ApiError::bad_rules(e.to_string())),
+        Value::String(name) => Ok(RuleSet::load(name)?),
+        Value::Object(_) => Ok(RuleSet::load(&rules.to_string())?),
         _ => Err(ApiError::bad_json(
             "\"rules\" must be a preset name or a rule set object",
         )),

@@ -44,13 +44,15 @@ async function api(method, path, token, body) {
 
 // ---------------------------------------------------------------- lobby
 
-// Seats of the presets (the side names of the core, in turn order).
+// Seats of the presets as the server gives them (GET /api/presets: the core's sides in
+// turn order); a custom rule set has its own "sides" or those of the preset it extends.
+const PRESET_SIDES = {};
 function sidesOf(rules) {
   if (typeof rules === "object" && rules) {
     if (Array.isArray(rules.sides)) return rules.sides;
     if (typeof rules.extends === "string") return sidesOf(rules.extends);
   }
-  return rules === "siguo" ? ["south", "east", "north", "west"] : ["south", "north"];
+  return PRESET_SIDES[rules] || PRESET_SIDES.classic || ["south", "north"];
 }
 
 function customRules() {
@@ -88,7 +90,8 @@ async function lobby() {
   $("#lobby").hidden = false;
   document.title = "junqi · new game";
   try {
-    const { presets } = await api("GET", "/api/presets");
+    const { presets, sides } = await api("GET", "/api/presets");
+    Object.assign(PRESET_SIDES, sides || {});
     for (const p of presets) $("#preset").append(el("option", { value: p }, p));
     $("#preset").value = presets.includes("classic") ? "classic" : presets[0];
   } catch (e) {
@@ -257,7 +260,7 @@ function render(state) {
   if (state.phase === "deploy" && seat && state.deployed.includes(seat)) $("#deploy").hidden = true;
 
   // play controls
-  const playing = state.phase === "play" && !!seat && !isOut(state);
+  const playing = inPlay(state) && !!seat && !isOut(state);
   $("#play-controls").hidden = !playing;
   const theyOffer = offer && offer !== seat;
   $("#accept-draw").hidden = !theyOffer;
@@ -295,12 +298,14 @@ function render(state) {
   tickClock();
 }
 
-// A seat with no piece left in play (四国: a side whose army is gone) is out. Face-down
-// pieces (翻棋) may still become its own, so a seat without an army is never out.
+// Whether this page's seat is out of the game (the core says who is, in the view).
 function isOut(state) {
-  const v = state.view;
-  if (!v || !v.army || state.phase !== "play") return false;
-  return !v.pieces.some((p) => p.owner === v.army) && !v.pieces.some((p) => !p.owner);
+  return !!state.seat && !!state.view && (state.view.eliminated || []).includes(state.seat);
+}
+
+// Moves or reactions are being played (the core's phases "move" and "reaction").
+function inPlay(state) {
+  return state.phase === "move" || state.phase === "reaction";
 }
 
 function sidesInGame(state) {
@@ -326,7 +331,7 @@ function markBoard() {
   const s = G.state;
   for (const r of document.querySelectorAll("#board .pt")) r.classList.remove("from", "selected", "target", "flip");
   if (!s) return;
-  if (s.phase === "play") {
+  if (inPlay(s)) {
     for (const a of s.legal || []) {
       if (!a.from) continue;
       const r = pt(a.from);
@@ -374,7 +379,7 @@ function onBoardClick(ev) {
     markBoard();
     return;
   }
-  if (s.phase !== "play") return;
+  if (!inPlay(s)) return;
   if (G.selected) {
     const move = legalFrom(G.selected).find((a) => a.to === point);
     if (move) {
@@ -404,7 +409,7 @@ function tickClock() {
     return;
   }
   const parts = [];
-  if (s.clock.deadline_ms && s.phase === "play") {
+  if (s.clock.deadline_ms && inPlay(s)) {
     const left = Math.max(0, Math.ceil((s.clock.deadline_ms - Date.now()) / 1000));
     parts.push((s.to_act === mySeat() ? "You have " : (s.to_act || "") + " has ") + left + " s");
     c.dataset.left = String(left);

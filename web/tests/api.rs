@@ -318,7 +318,7 @@ async fn refused_requests_change_nothing() {
         "wrong_phase",
     )
     .await;
-    refused(&mut c, id, &tokens, "/setup", Some(south), "{", "bad_json").await;
+    refused(&mut c, id, &tokens, "/setup", Some(south), "{", "invalid_json").await;
     refused(
         &mut c,
         id,
@@ -326,7 +326,7 @@ async fn refused_requests_change_nothing() {
         "/setup",
         Some(south),
         r#"{"shuffle": true}"#,
-        "bad_json",
+        "invalid_json",
     )
     .await;
     refused(
@@ -336,7 +336,7 @@ async fn refused_requests_change_nothing() {
         "/setup",
         Some(south),
         r#"{"swap": ["a1", "a2"]}"#,
-        "bad_setup",
+        "invalid_setup",
     )
     .await;
     refused(
@@ -346,7 +346,7 @@ async fn refused_requests_change_nothing() {
         "/setup",
         Some(south),
         r#"{"setup": {"a1": "flag"}}"#,
-        "bad_setup",
+        "invalid_setup",
     )
     .await;
     let r = c
@@ -382,7 +382,7 @@ async fn refused_requests_change_nothing() {
         "/setup",
         Some(south),
         &json!({"swap": [flag, front]}).to_string(),
-        "bad_setup",
+        "invalid_setup",
     )
     .await;
     // A legal swap changes the proposal (two front-row pieces of different kinds).
@@ -472,7 +472,7 @@ async fn refused_requests_change_nothing() {
         "/action",
         Some(south),
         "not json",
-        "bad_json",
+        "invalid_json",
     )
     .await;
     refused(
@@ -482,7 +482,7 @@ async fn refused_requests_change_nothing() {
         "/action",
         Some(south),
         r#"{"id": 1, "notation": "a2-a3"}"#,
-        "bad_json",
+        "invalid_json",
     )
     .await;
     refused(
@@ -492,7 +492,7 @@ async fn refused_requests_change_nothing() {
         "/action",
         Some(south),
         r#"{"move": "a2-a3"}"#,
-        "bad_json",
+        "invalid_json",
     )
     .await;
     refused(
@@ -512,7 +512,7 @@ async fn refused_requests_change_nothing() {
         "/action",
         Some(south),
         r#"{"notation": "z9-a1"}"#,
-        "illegal_action",
+        "unknown_name",
     )
     .await;
     refused(
@@ -522,7 +522,7 @@ async fn refused_requests_change_nothing() {
         "/action",
         Some(south),
         r#"{"id": 99999999}"#,
-        "illegal_action",
+        "out_of_range",
     )
     .await;
     let illegal = (0..2000)
@@ -561,7 +561,7 @@ async fn refused_requests_change_nothing() {
         "/draw",
         Some(north),
         r#"{"offer": true, "accept": true}"#,
-        "bad_json",
+        "invalid_json",
     )
     .await;
     // Draws: offer, decline, offer, accept.
@@ -652,18 +652,18 @@ async fn refused_requests_change_nothing() {
     let r = c.get("/api/games/nope", None).await;
     assert_eq!((r.status, r.code().as_str()), (404, "unknown_game"));
     for (body, code) in [
-        ("{", "bad_json"),
-        (r#"{"rules": "chess"}"#, "bad_rules"),
-        (r#"{"rules": {"name": "x"}}"#, "bad_rules"),
+        ("{", "invalid_json"),
+        (r#"{"rules": "chess"}"#, "unknown_name"),
+        (r#"{"rules": {"name": "x"}}"#, "invalid_rules"),
         (
             r#"{"rules": "classic", "seats": {"east": "human"}}"#,
-            "bad_json",
+            "invalid_json",
         ),
         (
             r#"{"rules": "classic", "seats": {"south": "robot"}}"#,
-            "bad_json",
+            "invalid_json",
         ),
-        (r#"{"rules": "classic", "move_seconds": 0}"#, "bad_json"),
+        (r#"{"rules": "classic", "move_seconds": 0}"#, "invalid_json"),
     ] {
         let r = c.post("/api/games", None, body).await;
         assert_eq!(r.code(), code, "{body}: {}", r.body);
@@ -844,7 +844,7 @@ async fn the_clock_times_out_and_the_core_ends_the_game() {
     assert_eq!(s["rules"], "classic-one-timeout");
     assert_eq!(s["clock"]["move_seconds"], 1);
     let over = until_over(&mut c, &g.id, Duration::from_secs(5)).await;
-    assert_eq!(over["result"]["reason"], "time_outs");
+    assert_eq!(over["result"]["reason"], "timeouts");
     assert_eq!(over["result"]["winners"], json!(["north"]));
     assert_eq!(over["clock"]["timeouts"]["south"], 1);
 }
@@ -903,7 +903,7 @@ async fn fanqi_flips_and_has_no_deployment() {
     let g = create(&mut c, r#"{"rules": "fanqi"}"#).await;
     let tokens = seats(&g);
     let s = state(&mut c, &g.id, Some(&g.tokens["south"]), true).await;
-    assert_eq!(s["phase"], "play");
+    assert_eq!(s["phase"], "move");
     assert_no_leak(&server, &g.id, Some(Side::South), &s);
     assert!(s["legal"]
         .as_array()
@@ -946,10 +946,10 @@ async fn only_seats_in_play_decide_a_siguo_draw() {
     let r = c.post(&format!("/api/games/{id}/resign"), Some(&t("east")), "").await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(r.json()["draw_offer"].is_null(), "the offer lapses with its seat: {}", r.json()["draw_offer"]);
-    refused(&mut c, id, &tokens, "/draw", Some(&t("east")), r#"{"offer": true}"#, "illegal_action").await;
+    refused(&mut c, id, &tokens, "/draw", Some(&t("east")), r#"{"offer": true}"#, "side_not_in_game").await;
     let r = c.post(&format!("/api/games/{id}/draw"), Some(&t("south")), r#"{"offer": true}"#).await;
     assert_eq!(r.json()["draw_offer"], "south", "{}", r.body);
-    refused(&mut c, id, &tokens, "/draw", Some(&t("east")), r#"{"accept": true}"#, "illegal_action").await;
+    refused(&mut c, id, &tokens, "/draw", Some(&t("east")), r#"{"accept": true}"#, "side_not_in_game").await;
     let r = c.post(&format!("/api/games/{id}/draw"), Some(&t("west")), r#"{"accept": true}"#).await;
     assert_eq!(r.json()["result"]["reason"], "agreement", "{}", r.body);
 }

@@ -127,7 +127,7 @@ async fn bad_seat_kinds_are_refused() {
         let body = format!(r#"{{"rules": "classic", "seats": {{"south": {seat}}}}}"#);
         let r = c.post("/api/games", None, &body).await;
         assert_eq!(r.status, 400, "{seat}: {}", r.body);
-        assert_eq!(r.json()["error"]["code"], "bad_json", "{}", r.body);
+        assert_eq!(r.json()["error"]["code"], "invalid_json", "{}", r.body);
         assert!(
             r.body.contains("seat") || r.body.contains("bot"),
             "{}",

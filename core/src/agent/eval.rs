@@ -17,7 +17,8 @@
 use std::sync::Arc;
 
 use crate::board::Point;
-use crate::combat::{resolve, Outcome};
+use crate::combat::CombatOutcome;
+use crate::rules::resolve;
 use crate::piece::{PieceKind, Side, SideSet};
 use crate::position::Position;
 use crate::rules::{Mobility, RuleSet};
@@ -60,15 +61,15 @@ impl Evaluator {
                 let n = n as f32;
                 if mobile[k as usize] {
                     attack += n * match resolve(rules, k, d) {
-                        Outcome::Win => if d == PieceKind::Flag { 2.0 } else { 1.0 },
-                        Outcome::Both => 0.5,
+                        CombatOutcome::Win => if d == PieceKind::Flag { 2.0 } else { 1.0 },
+                        CombatOutcome::Both => 0.5,
                         _ => 0.0,
                     };
                 }
                 if mobile[d as usize] {
                     defence += n * match resolve(rules, d, k) {
-                        Outcome::Lose => 1.0,
-                        Outcome::Both => 0.5,
+                        CombatOutcome::Lose => 1.0,
+                        CombatOutcome::Both => 0.5,
                         _ => 0.0,
                     };
                 }
@@ -152,11 +153,11 @@ impl Evaluator {
                     if !targets.contains(owner) || pos.is_face_down(to) {
                         continue;
                     }
-                    let outcome = if pos.shielded(to) { Outcome::Repel } else { resolve(&self.rules, ka, kd) };
+                    let outcome = if pos.shielded(to) { CombatOutcome::Repel } else { resolve(&self.rules, ka, kd) };
                     let gain = match outcome {
-                        Outcome::Win => self.threat_value(kd),
-                        Outcome::Both => self.threat_value(kd) - self.value(ka),
-                        Outcome::Lose => -self.value(ka),
+                        CombatOutcome::Win => self.threat_value(kd),
+                        CombatOutcome::Both => self.threat_value(kd) - self.value(ka),
+                        CombatOutcome::Lose => -self.value(ka),
                         _ => 0.0,
                     };
                     best = best.max(gain);

@@ -28,9 +28,11 @@ use super::eval::{Evaluator, WIN};
 use super::greedy::{self, one_ply};
 use super::{Agent, AgentSpec, Budget, InfoState};
 use crate::action::Action;
-use crate::combat::{resolve, Outcome};
+use crate::combat::CombatOutcome;
+use crate::rules::resolve;
 use crate::piece::Side;
-use crate::position::{Phase, Position, MAX_PIECES};
+use crate::limits::MAX_PIECES;
+use crate::position::{Phase, Position};
 use crate::rng::Rng;
 use crate::rules::RuleSet;
 use crate::setup::Setup;
@@ -246,9 +248,9 @@ fn policy(eval: &Evaluator, pos: &Position, legal: &[Action], rng: &mut Rng) -> 
                 continue;
             }
             let gain = match resolve(rules, ka, kd) {
-                Outcome::Win if kd == crate::piece::PieceKind::Flag => WIN,
-                Outcome::Win => eval.value(kd),
-                Outcome::Both => eval.value(kd) - eval.value(ka),
+                CombatOutcome::Win if kd == crate::piece::PieceKind::Flag => WIN,
+                CombatOutcome::Win => eval.value(kd),
+                CombatOutcome::Both => eval.value(kd) - eval.value(ka),
                 _ => -1.0,
             };
             if gain > best_gain {

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::board::{Board, Point};
-use crate::combat::Outcome;
+use crate::combat::CombatOutcome;
 use crate::piece::{PieceKind, Side};
 use crate::position::{EndReason, GameResult, RevealCause};
 use crate::referee::Event;
@@ -33,9 +33,9 @@ fn kind(v: &Value, key: &str) -> Result<PieceKind, String> {
     PieceKind::from_name(t).ok_or_else(|| format!("{key:?}: unknown kind {t:?}"))
 }
 
-fn outcome(v: &Value) -> Result<Outcome, String> {
+fn outcome(v: &Value) -> Result<CombatOutcome, String> {
     let t = text(v, "outcome")?;
-    Outcome::ALL
+    CombatOutcome::ALL
         .into_iter()
         .find(|o| o.name() == t)
         .ok_or_else(|| format!("unknown outcome {t:?}"))

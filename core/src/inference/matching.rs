@@ -21,7 +21,7 @@
 
 use std::ops::{BitAnd, BitOr, BitOrAssign, Not};
 
-use crate::position::MAX_PIECES;
+use crate::limits::MAX_PIECES;
 
 const NONE: u8 = u8::MAX;
 

@@ -43,9 +43,10 @@ mod start;
 use std::sync::Arc;
 
 use crate::board::{Point, PointSet, Role, MAX_POINTS};
-use crate::combat::{Attack, Outcome};
+use crate::combat::{Attack, CombatOutcome};
 use crate::piece::{PieceKind, Side};
-use crate::position::{RevealCause, MAX_PIECES};
+use crate::limits::MAX_PIECES;
+use crate::position::RevealCause;
 use crate::record::PlayerRecord;
 use crate::referee::{Event, GameError};
 use crate::rules::{Ability, Mobility, RuleSet};
@@ -682,7 +683,7 @@ impl Beliefs {
                 && *decided[mobility as usize].get_or_insert_with(|| match mobility {
                     Mobility::Immobile => false,
                     Mobility::Step | Mobility::RailStraight | Mobility::RailTurn => {
-                        crate::movegen::land_run(rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
+                        crate::position::movegen::land_run(rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
                     }
                     Mobility::Sail => board.sea_step[from.index()].contains(to),
                     // Sea steps, landings, road steps ashore, back to the anchorage.
@@ -778,19 +779,19 @@ impl Beliefs {
     }
 
     /// The outcomes the referee may rule for `att` on `def` standing on `def_at`.
-    fn possible(&self, att: PieceKind, def: PieceKind, def_at: Point, observed: Outcome) -> bool {
+    fn possible(&self, att: PieceKind, def: PieceKind, def_at: Point, observed: CombatOutcome) -> bool {
         let opts = self.rules.options();
         let base = match self.rules.combat_outcome(att, def) {
-            Outcome::Illegal => Outcome::Repel,
+            CombatOutcome::Illegal => CombatOutcome::Repel,
             o => o,
         };
         if opts.hq_shelter
             && self.rules.board().role(def_at) == Role::Hq
             && !matches!(def, PieceKind::Mine | PieceKind::Flag)
         {
-            return observed == Outcome::Repel;
+            return observed == CombatOutcome::Repel;
         }
-        if opts.flag_guarded_by_mines && def == PieceKind::Flag && observed == Outcome::Repel {
+        if opts.flag_guarded_by_mines && def == PieceKind::Flag && observed == CombatOutcome::Repel {
             return true;
         }
         // `engineer_scouts: sacrifice`: the engineer is spent on all but mines and flags.
@@ -798,7 +799,7 @@ impl Beliefs {
             && opts.engineer_scouts == crate::rules::Scouting::Sacrifice
             && !matches!(def, PieceKind::Mine | PieceKind::Flag)
         {
-            return observed == Outcome::Lose;
+            return observed == CombatOutcome::Lose;
         }
         // `smallest_digs_mines`: an officer may take on a mine as its stand-in would (an
         // engineer digs, a bomb detonates) when it is its army's smallest piece and the
@@ -815,7 +816,7 @@ impl Beliefs {
         base == observed
     }
 
-    fn combat(&mut self, from: Point, to: Point, outcome: Outcome, struck: bool) {
+    fn combat(&mut self, from: Point, to: Point, outcome: CombatOutcome, struck: bool) {
         let rules = self.rules.clone();
         let board = rules.board();
         let Some(a) = self.slot_at(from) else {
@@ -850,7 +851,7 @@ impl Beliefs {
         let in_camp = board.role(def_at) == Role::Camp;
         for ta in bits(ma) {
             let ka = PieceKind::ALL[ta % 32];
-            let manner = crate::movegen::manner_in(&rules, self.occupied, from, to, ka, true);
+            let manner = crate::position::movegen::manner_in(&rules, self.occupied, from, to, ka, true);
             let strike = matches!(manner, Attack::Strike | Attack::Bombardment);
             // The manner must match the event, and the mover must be allowed to attack
             // a piece in a camp if the target stands in one.
@@ -864,7 +865,7 @@ impl Beliefs {
                 }
                 if matches!(mobility, Mobility::Step | Mobility::RailStraight | Mobility::RailTurn)
                     && !*reach[mobility as usize].get_or_insert_with(|| {
-                        crate::movegen::land_run(&rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
+                        crate::position::movegen::land_run(&rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
                     })
                 {
                     continue;
@@ -896,18 +897,18 @@ impl Beliefs {
         }
         self.last_att = (a as u8, from.0);
         self.last_def = (d as u8, def_at.0);
-        // What happens to the pieces (combat::resolution, as the referee applies it).
+        // What happens to the pieces (rules::resolution, as the referee applies it).
         let Some((ka, manner)) = manner_of.or_else(|| {
             // A contradiction: follow the board as the most common case would.
             self.consistent = false;
             bits(ma).next().map(|t| {
                 let k = PieceKind::ALL[t % 32];
-                (k, crate::movegen::manner_in(&rules, self.occupied, from, to, k, true))
+                (k, crate::position::movegen::manner_in(&rules, self.occupied, from, to, k, true))
             })
         }) else {
             return;
         };
-        let res = crate::combat::resolution(&rules, ka, outcome, manner);
+        let res = crate::rules::resolution(&rules, ka, outcome, manner);
         let mut n = 0;
         if res.defender_leaves {
             self.remove(d);
@@ -919,7 +920,7 @@ impl Beliefs {
             self.removed[n] = a as u8;
         } else if res.attacker_moves
             && !(manner == Attack::Flight && board.is_air(to))
-            && (outcome == Outcome::Win || !self.occupied.contains(to))
+            && (outcome == CombatOutcome::Win || !self.occupied.contains(to))
         {
             self.relocate(a, to);
         }

@@ -17,7 +17,7 @@
 //! | `moved` | a piece that has moved |
 //! | `role:<role>` per role on the board, `railway` | the board (constant) |
 //! | `to_act:<seat>` per seat | all ones for the seat to act (seat 0 = the observer, then in turn order) |
-//! | `ply`, `quiet` | all `ply / 1000` (at most 1); all `quiet plies / no_capture_draw_plies` |
+//! | `ply`, `no_capture` | all `ply / 1000` (at most 1); all `no-capture plies / no_capture_draw_plies` |
 //!
 //! The probability of kind `k` for a piece with candidates `C` is `r_k / Σ_{c∈C} r_c`,
 //! where `r_k` counts the pieces of kind `k` (of that army) whose identity is not yet
@@ -167,7 +167,7 @@ struct Layout {
     railway: usize,
     to_act: usize,
     ply: usize,
-    quiet: usize,
+    no_capture: usize,
     channels: usize,
 }
 
@@ -196,7 +196,7 @@ impl Layout {
         let railway = role + roles.len();
         let to_act = railway + 1;
         let ply = to_act + rules.sides().len();
-        let quiet = ply + 1;
+        let no_capture = ply + 1;
         Layout {
             kinds,
             kind_ix,
@@ -213,8 +213,8 @@ impl Layout {
             railway,
             to_act,
             ply,
-            quiet,
-            channels: quiet + 1,
+            no_capture,
+            channels: no_capture + 1,
         }
     }
 
@@ -228,7 +228,7 @@ impl Layout {
         v.push("railway".into());
         v.extend((0..rules.sides().len()).map(|i| format!("to_act:{i}")));
         v.push("ply".into());
-        v.push("quiet".into());
+        v.push("no_capture".into());
         debug_assert_eq!(v.len(), self.channels);
         v
     }
@@ -260,7 +260,7 @@ pub struct Turn {
     /// Plies played.
     pub ply: u32,
     /// Plies in a row without a piece leaving the board.
-    pub quiet: u32,
+    pub no_capture: u32,
 }
 
 impl Game {
@@ -269,7 +269,7 @@ impl Game {
         Turn {
             to_act: self.to_act(),
             ply: self.position().ply(),
-            quiet: self.position().quiet_plies(),
+            no_capture: self.position().no_capture_plies(),
         }
     }
 
@@ -483,7 +483,7 @@ impl Observer {
         out[l.ply * n..(l.ply + 1) * n].fill((turn.ply as f32 / 1000.0).min(1.0));
         let limit = self.rules.options().no_capture_draw_plies;
         let limit = if limit == 0 { 100 } else { limit };
-        out[l.quiet * n..(l.quiet + 1) * n].fill((turn.quiet as f32 / limit as f32).min(1.0));
+        out[l.no_capture * n..(l.no_capture + 1) * n].fill((turn.no_capture as f32 / limit as f32).min(1.0));
     }
 
     /// Encodes many observations into one `[N, channels, points]` buffer: item `i` into

@@ -17,7 +17,8 @@ use std::sync::Arc;
 
 use crate::board::Point;
 use crate::piece::{PieceKind, Side};
-use crate::position::{Position, MAX_PIECES};
+use crate::limits::MAX_PIECES;
+use crate::position::Position;
 use crate::referee::{Entry, Game};
 use crate::rng::Rng;
 use crate::setup::Setup;
@@ -238,6 +239,14 @@ pub enum SampleError {
     /// The beliefs contradict themselves (no assignment of kinds fits them).
     #[error("the beliefs are inconsistent: no assignment of identities agrees with them")]
     Inconsistent,
+}
+
+/// The kind of each refusal (docs/errors.md; the table is [`crate::ErrorKind`]'s).
+impl crate::error::Error for SampleError {
+    fn kind(&self) -> crate::ErrorKind {
+        use crate::ErrorKind;
+        ErrorKind::WrongGame
+    }
 }
 
 impl std::fmt::Debug for SampleError {

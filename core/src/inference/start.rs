@@ -5,7 +5,8 @@
 use super::{Beliefs, KNOWN, NONE, PUBLIC};
 use crate::board::{PointSet, MAX_POINTS};
 use crate::piece::{Arm, PieceKind, Side};
-use crate::position::{Phase, Position, MAX_PIECES};
+use crate::limits::MAX_PIECES;
+use crate::position::{Phase, Position};
 
 impl Beliefs {
     /// Replaces every slot with the pieces of `pos` as this player knows them, plus

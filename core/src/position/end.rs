@@ -3,7 +3,7 @@
 
 use crate::piece::{Side, SideSet};
 
-use super::{Eliminations, EndReason, GameResult, Phase, PlayError, Position, TimeOutOutcome};
+use super::{Eliminations, EndReason, GameResult, Phase, PlayError, Position, TimeoutOutcome};
 
 /// The players one action puts out, with why, each once (at most four).
 #[derive(Clone, Copy, Debug)]
@@ -55,7 +55,7 @@ impl Position {
         }
         let was_to_act = self.to_act() == Some(side);
         if self.eliminate(side, EndReason::Resignation, &mut report) {
-            self.quiet = 0;
+            self.no_capture = 0;
         }
         if self.phase == Phase::Move && was_to_act {
             self.advance_turn();
@@ -69,11 +69,14 @@ impl Position {
     /// Whether `side` may offer or accept a draw: only sides still in play decide one.
     /// A side that is out (四国: resigned, beaten, timed out) or not in the game is
     /// refused with [`PlayError::NotPlaying`]; a finished game with
-    /// [`PlayError::GameOver`]. A draw is agreed ([`Position::agree_draw`]) when every
+    /// [`PlayError::GameOver`]; draws are decided in play, so while sides deploy with
+    /// [`PlayError::NotMovePhase`]. A draw is agreed ([`Position::agree_draw`]) when every
     /// team still in play agrees; an offer by a side that goes out lapses.
     pub fn may_decide_draw(&self, side: Side) -> Result<(), PlayError> {
-        if self.phase == Phase::Over {
-            return Err(PlayError::GameOver);
+        match self.phase {
+            Phase::Over => return Err(PlayError::GameOver),
+            Phase::Deploy => return Err(PlayError::NotMovePhase),
+            Phase::Move | Phase::Reaction => {}
         }
         if !self.rules.sides().contains(&side) || self.out.contains(side) {
             return Err(PlayError::NotPlaying(side));
@@ -84,8 +87,10 @@ impl Position {
     /// Ends the game in a draw by agreement (of the sides still in play: see
     /// [`Position::may_decide_draw`], which the caller asks for each side that agrees).
     pub fn agree_draw(&mut self) -> Result<GameResult, PlayError> {
-        if self.phase == Phase::Over {
-            return Err(PlayError::GameOver);
+        match self.phase {
+            Phase::Over => return Err(PlayError::GameOver),
+            Phase::Deploy => return Err(PlayError::NotMovePhase),
+            Phase::Move | Phase::Reaction => {}
         }
         self.finish(SideSet::EMPTY, EndReason::Agreement);
         Ok(self.result.expect("just finished"))
@@ -93,7 +98,7 @@ impl Position {
 
     /// The referee's time-out for the side to act: the turn passes; with
     /// `max_timeouts`, a side that reaches it is out.
-    pub fn time_out(&mut self) -> Result<TimeOutOutcome, PlayError> {
+    pub fn time_out(&mut self) -> Result<TimeoutOutcome, PlayError> {
         match self.phase {
             Phase::Deploy => return Err(PlayError::NotMovePhase),
             Phase::Over => return Err(PlayError::GameOver),
@@ -107,12 +112,12 @@ impl Position {
             let count = *count;
             let mut eliminated = Eliminations::default();
             if self.rules.options().max_timeouts.is_some_and(|m| count >= m) {
-                self.react_removed |= self.eliminate(side, EndReason::TimeOuts, &mut eliminated);
+                self.react_removed |= self.eliminate(side, EndReason::Timeouts, &mut eliminated);
             }
             if self.phase == Phase::Reaction {
                 self.finish_reaction(&mut eliminated);
             }
-            return Ok(TimeOutOutcome { side, count, eliminated, result: self.result });
+            return Ok(TimeoutOutcome { side, count, eliminated, result: self.result });
         }
         let side = self.rules.sides()[self.turn as usize];
         let count = &mut self.timeouts[side as usize];
@@ -121,10 +126,10 @@ impl Position {
         let mut eliminated = Eliminations::default();
         let mut removed = false;
         if self.rules.options().max_timeouts.is_some_and(|m| count >= m) {
-            removed = self.eliminate(side, EndReason::TimeOuts, &mut eliminated);
+            removed = self.eliminate(side, EndReason::Timeouts, &mut eliminated);
         }
         self.end_turn(removed, &mut eliminated);
-        Ok(TimeOutOutcome {
+        Ok(TimeoutOutcome {
             side,
             count,
             eliminated,
@@ -195,12 +200,12 @@ impl Position {
     /// side still in, and put out every side that has no legal move on its turn.
     pub(super) fn end_turn(&mut self, removed: bool, report: &mut Eliminations) {
         self.ply += 1;
-        self.quiet = if removed { 0 } else { self.quiet + 1 };
+        self.no_capture = if removed { 0 } else { self.no_capture + 1 };
         if self.phase == Phase::Over {
             return;
         }
         let limit = self.rules.options().no_capture_draw_plies;
-        if limit > 0 && self.quiet >= limit {
+        if limit > 0 && self.no_capture >= limit {
             self.finish(SideSet::EMPTY, EndReason::NoCaptureLimit);
             return;
         }
@@ -216,7 +221,7 @@ impl Position {
                 return;
             }
             if self.eliminate(side, EndReason::NoLegalMove, report) {
-                self.quiet = 0;
+                self.no_capture = 0;
             }
             if self.phase == Phase::Move {
                 self.advance_turn();

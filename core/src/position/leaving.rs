@@ -61,7 +61,7 @@ impl Position {
                     acc
                 })
         };
-        self.react = super::EMPTY;
+        self.react = super::NO_PIECE;
         self.finish(winners, EndReason::Escape);
         Ok(self.result.expect("just finished"))
     }

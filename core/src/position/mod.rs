@@ -5,9 +5,11 @@
 //! may see of it is [`Position::view_pieces`]; the full refereed game with event logs
 //! and records is [`crate::Game`].
 //!
-//! The state and its accessors live here; `play` holds legality and what an
-//! action does, `end` the turn order and every way a side or the game ends, and
-//! `outcome` the types they report with.
+//! The state and its accessors live here; `movegen` generates the pieces' targets,
+//! `play` holds legality and what an action does, `ruling` the referee's rulings on
+//! contact, `leaving` the pieces that leave the board, `end` the turn order and every
+//! way a side or the game ends, `outcome` the types they report with, `renumber` the
+//! renumbering of piece ids, and `string` position strings.
 
 use std::sync::Arc;
 
@@ -16,14 +18,19 @@ use crate::piece::{PieceKind, Side, SideSet};
 use crate::rules::RuleSet;
 use crate::setup::Deployment;
 
-/// Most pieces a game may hold (all sides together).
-pub const MAX_PIECES: usize = 128;
+pub use crate::limits::MAX_PIECES;
 
-const EMPTY: u8 = u8::MAX;
+/// No piece, as a piece id: a cell without a piece, no obliged plane, no reacting
+/// submarine.
+const NO_PIECE: u8 = u8::MAX;
+/// Off the board, as a point: where a piece that left the board stands. (Point ids stop
+/// below it: a board has at most [`MAX_POINTS`] = 255 points, 0 to 254.)
 const OFF_BOARD: u8 = u8::MAX;
+const _: () = assert!(MAX_POINTS <= OFF_BOARD as usize);
 
 mod end;
 mod leaving;
+pub(crate) mod movegen;
 mod outcome;
 mod play;
 mod renumber;
@@ -32,7 +39,7 @@ mod string;
 
 pub use string::{PositionStringError, MAX_POSITION_STRING};
 pub use outcome::{
-    Eliminations, EndReason, GameResult, MoveOutcome, Phase, PlayError, Reveal, RevealCause, SeenPiece, TimeOutOutcome,
+    Eliminations, EndReason, GameResult, ActionOutcome, Phase, PlayError, Reveal, RevealCause, SeenPiece, TimeoutOutcome,
     MAX_REVEALS,
 };
 
@@ -76,7 +83,7 @@ pub struct Position {
     turn: u8,
     phase: Phase,
     ply: u32,
-    quiet: u32,
+    no_capture: u32,
     result: Option<GameResult>,
 }
 
@@ -86,14 +93,14 @@ impl Position {
     pub fn new(rules: Arc<RuleSet>) -> Position {
         Position {
             rules,
-            cells: [EMPTY; MAX_POINTS],
+            cells: [NO_PIECE; MAX_POINTS],
             slots: [NO_SLOT; MAX_PIECES],
             occ: [PointSet::EMPTY; 4],
             occupied: PointSet::EMPTY,
             arm_occ: [PointSet::EMPTY; 3],
             known: [0; 4],
-            obliged: [EMPTY; 4],
-            react: EMPTY,
+            obliged: [NO_PIECE; 4],
+            react: NO_PIECE,
             react_removed: false,
             hidden: PointSet::EMPTY,
             armies: Side::ALL.map(Some),
@@ -103,7 +110,7 @@ impl Position {
             turn: 0,
             phase: Phase::Deploy,
             ply: 0,
-            quiet: 0,
+            no_capture: 0,
             result: None,
         }
     }
@@ -299,8 +306,14 @@ impl Position {
     }
 
     /// Plies in a row without a piece leaving the board.
+    pub fn no_capture_plies(&self) -> u32 {
+        self.no_capture
+    }
+
+    /// [`Position::no_capture_plies`] under its name of development versions.
+    #[deprecated(since = "0.1.0", note = "the no-capture counter has one name: use `no_capture_plies`")]
     pub fn quiet_plies(&self) -> u32 {
-        self.quiet
+        self.no_capture
     }
 
     /// The result, once the game is over.
@@ -311,7 +324,7 @@ impl Position {
     /// The piece on a point: owner and kind (the referee's knowledge).
     pub fn piece_at(&self, p: Point) -> Option<(Side, PieceKind)> {
         let id = self.cells[p.index()];
-        (id != EMPTY).then(|| {
+        (id != NO_PIECE).then(|| {
             let s = self.slots[id as usize];
             (s.owner, s.kind)
         })
@@ -322,13 +335,13 @@ impl Position {
     /// order and each side's deployment in point order.
     pub fn piece_id(&self, p: Point) -> Option<usize> {
         let id = *self.cells.get(p.index())?;
-        (id != EMPTY).then_some(id as usize)
+        (id != NO_PIECE).then_some(id as usize)
     }
 
     /// The owner of the piece on a point (public knowledge).
     pub fn owner_at(&self, p: Point) -> Option<Side> {
         let id = self.cells[p.index()];
-        (id != EMPTY).then(|| self.slots[id as usize].owner)
+        (id != NO_PIECE).then(|| self.slots[id as usize].owner)
     }
 
     /// Every piece on the board: point, owner, kind — in point order.
@@ -339,7 +352,7 @@ impl Position {
     /// Whether `player` knows the identity of the piece on `p`.
     pub fn knows(&self, player: Side, p: Point) -> bool {
         let id = self.cells[p.index()];
-        id != EMPTY && self.known[player as usize] >> id & 1 == 1
+        id != NO_PIECE && self.known[player as usize] >> id & 1 == 1
     }
 
     /// The board as `player` sees it: every piece with its owner, and its kind only if
@@ -350,7 +363,7 @@ impl Position {
             .points()
             .filter_map(|p| {
                 let id = self.cells[p.index()];
-                (id != EMPTY).then(|| {
+                (id != NO_PIECE).then(|| {
                     let s = self.slots[id as usize];
                     SeenPiece {
                         point: p,
@@ -363,29 +376,50 @@ impl Position {
             .collect()
     }
 
-    /// A game start for random play: the seed's deal in a rule set that deals (翻棋),
-    /// else a random legal deployment of every side, all from `seed`.
+    /// The seeded start of `seed`, the one every layer means by "a game from a seed":
+    /// the seed's deal in a rule set that deals (翻棋), else every side deployed at
+    /// random, each side's setup from `seed` and the side alone
+    /// ([`Position::start_setup_seed`]). [`crate::Game::random_start`] is the same start
+    /// with a referee around it.
     ///
     /// # Panics
     /// If no setup satisfies the rule set's deployment constraints (a broken custom rule
-    /// set; see [`Deployment::try_random`]).
+    /// set; see [`Deployment::try_random`] and [`crate::Game::random_start`], which
+    /// refuses instead).
     pub fn random_start(rules: Arc<RuleSet>, seed: u64) -> Position {
         if rules.deals() {
             let deal = Position::deal_for(&rules, seed);
             return Position::from_deal(rules, &deal).expect("a seed's deal is valid");
         }
-        let mut rng = crate::rng::KeyedRng::new(seed, 0x57A2_7000);
         let mut pos = Position::new(rules.clone());
         for &side in rules.sides() {
-            pos.deploy(&Deployment::random(&rules, side, rng.next_u64()))
+            pos.deploy(&Deployment::random(&rules, side, Position::start_setup_seed(&rules, seed, side)))
                 .expect("a fresh position takes every side's deployment");
         }
         pos
     }
 
-    /// Places a validated deployment. Deployments may come in any order.
-    pub fn deploy(&mut self, deployment: &Deployment) -> Result<(), PlayError> {
-        let side = deployment.side();
+    /// The seed of `side`'s random setup in the seeded start of `seed`
+    /// ([`Position::random_start`]): a function of the seed and of the side's place in
+    /// the rule set's turn order only, so a side deploys the same setup whoever else
+    /// deploys what. (Keyed: one side's setup does not give the seed, nor so the
+    /// others' setups, away.)
+    pub fn start_setup_seed(rules: &RuleSet, seed: u64, side: Side) -> u64 {
+        let mut rng = crate::rng::KeyedRng::new(seed, 0x57A2_7000);
+        let place = rules.sides().iter().position(|&s| s == side).unwrap_or(rules.sides().len());
+        for _ in 0..place {
+            rng.next_u64();
+        }
+        rng.next_u64()
+    }
+
+    /// Whether `side` may deploy now: `Ok`, or the refusal [`Position::deploy`] gives
+    /// whatever the setup — [`PlayError::Dealt`] in a rule set that deals,
+    /// [`PlayError::NotDeployPhase`] or [`PlayError::GameOver`] after the deployment
+    /// phase, [`PlayError::NotPlaying`] for a side that does not play or is out,
+    /// [`PlayError::AlreadyDeployed`]. Every layer asks this instead of checking the
+    /// phase itself.
+    pub fn may_deploy(&self, side: Side) -> Result<(), PlayError> {
         if self.rules.deals() {
             return Err(PlayError::Dealt);
         }
@@ -394,12 +428,48 @@ impl Position {
             Phase::Move | Phase::Reaction => return Err(PlayError::NotDeployPhase),
             Phase::Over => return Err(PlayError::GameOver),
         }
+        self.rules.check_side(side)?;
         if self.deployed.contains(side) {
             return Err(PlayError::AlreadyDeployed(side));
         }
         if self.out.contains(side) {
             return Err(PlayError::NotPlaying(side));
         }
+        Ok(())
+    }
+
+    /// Whether `side` may act now (move, flip or react): `Ok`, or the refusal an
+    /// action of `side` gets whatever the action — [`PlayError::GameOver`],
+    /// [`PlayError::NotMovePhase`] while deploying, [`PlayError::NotPlaying`] for a
+    /// side that does not play or is out, [`PlayError::NotYourTurn`].
+    ///
+    /// ```
+    /// use junqi::{Position, PlayError, RuleSet, Side};
+    /// let pos = Position::random_start(RuleSet::preset("classic").unwrap(), 1);
+    /// assert!(pos.may_act(Side::South).is_ok());
+    /// assert_eq!(pos.may_act(Side::North), Err(PlayError::NotYourTurn { side: Side::North, to_act: Side::South }));
+    /// assert_eq!(pos.may_act(Side::East), Err(PlayError::NotPlaying(Side::East)));
+    /// ```
+    pub fn may_act(&self, side: Side) -> Result<(), PlayError> {
+        match self.phase {
+            Phase::Over => return Err(PlayError::GameOver),
+            Phase::Deploy => return Err(PlayError::NotMovePhase),
+            Phase::Move | Phase::Reaction => {}
+        }
+        self.rules.check_side(side)?;
+        if self.out.contains(side) {
+            return Err(PlayError::NotPlaying(side));
+        }
+        match self.to_act() {
+            Some(to_act) if to_act != side => Err(PlayError::NotYourTurn { side, to_act }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Places a validated deployment. Deployments may come in any order.
+    pub fn deploy(&mut self, deployment: &Deployment) -> Result<(), PlayError> {
+        let side = deployment.side();
+        self.may_deploy(side)?;
         let slot_base = self
             .rules
             .sides()
@@ -534,7 +604,7 @@ impl Position {
         occ.insert(to);
         self.occupied.remove(from);
         self.occupied.insert(to);
-        self.cells[from.index()] = EMPTY;
+        self.cells[from.index()] = NO_PIECE;
         self.cells[to.index()] = id;
     }
 
@@ -542,9 +612,14 @@ impl Position {
         let slot = &mut self.slots[id as usize];
         let at = Point(slot.at);
         slot.at = OFF_BOARD;
+        // A plane that owed a move away and leaves the board owes nothing any more.
+        let owed = &mut self.obliged[slot.owner as usize];
+        if *owed == id {
+            *owed = NO_PIECE;
+        }
         if self.cells[at.index()] == id {
             self.arm_occ[slot.kind.arm() as usize].remove(at);
-            self.cells[at.index()] = EMPTY;
+            self.cells[at.index()] = NO_PIECE;
             self.occ[slot.owner as usize].remove(at);
             self.occupied.remove(at);
             self.hidden.remove(at);
@@ -585,16 +660,16 @@ impl Position {
     /// Target set of the piece on `from` (empty if none may move).
     #[inline]
     pub(crate) fn targets(&self, from: Point) -> PointSet {
-        crate::movegen::targets(self, from)
+        crate::position::movegen::targets(self, from)
     }
 
     pub(crate) fn is_empty_at(&self, p: Point) -> bool {
-        self.cells[p.index()] == EMPTY
+        self.cells[p.index()] == NO_PIECE
     }
 
     pub(crate) fn slot_at(&self, p: Point) -> Option<Slot> {
         let id = self.cells[p.index()];
-        (id != EMPTY).then(|| self.slots[id as usize])
+        (id != NO_PIECE).then(|| self.slots[id as usize])
     }
 
     /// Test and tooling hook: whether two positions hold the same pieces, knowledge,
@@ -616,7 +691,7 @@ impl Position {
             && self.turn == other.turn
             && self.phase == other.phase
             && self.ply == other.ply
-            && self.quiet == other.quiet
+            && self.no_capture == other.no_capture
             && self.result == other.result
     }
 }

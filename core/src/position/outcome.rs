@@ -1,55 +1,56 @@
 //! What the game waits for and what an action did: phases, results, refusals,
 //! reveals and outcomes.
 
+use crate::names::named_enum;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::board::Point;
-use crate::combat::Outcome;
+use crate::combat::CombatOutcome;
 use crate::piece::{Arm, PieceKind, Side, SideSet};
 use crate::rules::Scouting;
 
-/// What kind of action the game waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Sides still have to deploy (in any order; [`Position::to_act`](crate::Position::to_act) names the first).
-    Deploy,
-    /// The side to act moves.
-    Move,
-    /// A reaction is due before play goes on: the owner of a submarine that evaded
-    /// steps it to an empty neighbouring sea point (海陆空三军棋, `evade_step`).
-    Reaction,
-    /// The game is over.
-    Over,
+named_enum! {
+    /// What kind of action the game waits for.
+    pub enum Phase {
+        /// Sides still have to deploy (in any order; [`Position::to_act`](crate::Position::to_act) names the first).
+        Deploy = "deploy",
+        /// The side to act moves.
+        Move = "move",
+        /// A reaction is due before play goes on: the owner of a submarine that evaded
+        /// steps it to an empty neighbouring sea point (海陆空三军棋, `evade_step`).
+        Reaction = "reaction",
+        /// The game is over.
+        Over = "over",
+    }
 }
 
-/// Why a game ended (or why a side is out).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EndReason {
-    /// A flag was captured.
-    FlagCaptured,
-    /// The side to act had no legal move.
-    NoLegalMove,
-    /// Too many plies in a row without a piece leaving the board.
-    NoCaptureLimit,
-    /// A side resigned.
-    Resignation,
-    /// The players agreed to a draw.
-    Agreement,
-    /// A player ran out of time too often (`max_timeouts`).
-    TimeOuts,
-    /// A side's movable pieces are all gone (`lose_without_movable_pieces`, 翻棋).
-    NoMovablePieces,
-    /// A side's commander left the board (`commander_capture`, 夺取主帅).
-    CommanderCaptured,
-    /// One action ended the game for both sides at once (e.g. in 翻棋 both armies lost
-    /// their last movable pieces in one capture): a draw, whatever the sides are called.
-    MutualElimination,
-    /// A player left the game mid-way ([`crate::Game::escape`]; docs/sources.md#qq-escape).
-    Escape,
+named_enum! {
+    /// Why a game ended (or why a side is out).
+    pub enum EndReason {
+        /// A flag was captured.
+        FlagCaptured = "flag_captured",
+        /// The side to act had no legal move.
+        NoLegalMove = "no_legal_move",
+        /// Too many plies in a row without a piece leaving the board.
+        NoCaptureLimit = "no_capture_limit",
+        /// A side resigned.
+        Resignation = "resignation",
+        /// The players agreed to a draw.
+        Agreement = "agreement",
+        /// A player ran out of time too often (`max_timeouts`).
+        Timeouts = "timeouts" | "time_outs",
+        /// A side's movable pieces are all gone (`lose_without_movable_pieces`, 翻棋).
+        NoMovablePieces = "no_movable_pieces",
+        /// A side's commander left the board (`commander_capture`, 夺取主帅).
+        CommanderCaptured = "commander_captured",
+        /// One action ended the game for both sides at once (e.g. in 翻棋 both armies lost
+        /// their last movable pieces in one capture): a draw, whatever the sides are called.
+        MutualElimination = "mutual_elimination",
+        /// A player left the game mid-way ([`crate::Game::escape`]; docs/sources.md#qq-escape).
+        Escape = "escape",
+    }
 }
 
 /// The result of a finished game.
@@ -61,57 +62,32 @@ pub struct GameResult {
     pub reason: EndReason,
 }
 
-impl Phase {
-    /// Every phase.
-    pub const ALL: [Phase; 4] = [Phase::Deploy, Phase::Move, Phase::Reaction, Phase::Over];
-
-    /// The snake_case name, e.g. `"move"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Phase::Deploy => "deploy",
-            Phase::Move => "move",
-            Phase::Reaction => "reaction",
-            Phase::Over => "over",
-        }
-    }
-}
-
-impl EndReason {
-    /// Every reason.
-    pub const ALL: [EndReason; 10] = [
-        EndReason::FlagCaptured,
-        EndReason::NoLegalMove,
-        EndReason::NoCaptureLimit,
-        EndReason::Resignation,
-        EndReason::Agreement,
-        EndReason::TimeOuts,
-        EndReason::NoMovablePieces,
-        EndReason::CommanderCaptured,
-        EndReason::MutualElimination,
-        EndReason::Escape,
-    ];
-
-    /// The snake_case name, e.g. `"flag_captured"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            EndReason::FlagCaptured => "flag_captured",
-            EndReason::NoLegalMove => "no_legal_move",
-            EndReason::NoCaptureLimit => "no_capture_limit",
-            EndReason::Resignation => "resignation",
-            EndReason::Agreement => "agreement",
-            EndReason::TimeOuts => "time_outs",
-            EndReason::NoMovablePieces => "no_movable_pieces",
-            EndReason::CommanderCaptured => "commander_captured",
-            EndReason::MutualElimination => "mutual_elimination",
-            EndReason::Escape => "escape",
-        }
-    }
-}
-
 impl GameResult {
     /// Whether the game was drawn.
     pub fn is_draw(&self) -> bool {
         self.winners.is_empty()
+    }
+
+    /// The reward of `side` at the end of the game: +1 to each winner (a team wins
+    /// whole, so a partner that is out wins too), −1 to every other side, 0 to every
+    /// side for a draw. The one reward rule of the engine: `VectorEnv`, the RL
+    /// adapters and OpenSpiel's returns all take it from here.
+    ///
+    /// ```
+    /// use junqi::{EndReason, GameResult, Side, SideSet};
+    /// let won = GameResult { winners: SideSet::single(Side::North), reason: EndReason::FlagCaptured };
+    /// assert_eq!((won.reward(Side::North), won.reward(Side::South)), (1.0, -1.0));
+    /// let draw = GameResult { winners: SideSet::EMPTY, reason: EndReason::Agreement };
+    /// assert_eq!(draw.reward(Side::South), 0.0);
+    /// ```
+    pub fn reward(&self, side: Side) -> f32 {
+        if self.winners.is_empty() {
+            0.0
+        } else if self.winners.contains(side) {
+            1.0
+        } else {
+            -1.0
+        }
     }
 
     /// The single winning side, if exactly one side won.
@@ -243,40 +219,19 @@ pub enum PlayError {
     },
 }
 
-/// Why a piece was revealed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RevealCause {
-    /// Its side's commander left the board (the flag is shown to everyone).
-    CommanderLost,
-    /// An attacking engineer scouted it (`engineer_scouts`).
-    EngineerScout,
-    /// A recon plane scouted it (to the recon's owner).
-    Scouted,
-    /// It shot down or struck a plane (to the plane's owner).
-    AntiAir,
-    /// Open play: both pieces of every combat are shown to everyone.
-    OpenPlay,
-}
-
-impl RevealCause {
-    /// Every cause.
-    pub const ALL: [RevealCause; 5] = [
-        RevealCause::CommanderLost,
-        RevealCause::EngineerScout,
-        RevealCause::Scouted,
-        RevealCause::AntiAir,
-        RevealCause::OpenPlay,
-    ];
-
-    /// The snake_case name used in JSON.
-    pub const fn name(self) -> &'static str {
-        match self {
-            RevealCause::CommanderLost => "commander_lost",
-            RevealCause::EngineerScout => "engineer_scout",
-            RevealCause::Scouted => "scouted",
-            RevealCause::AntiAir => "anti_air",
-            RevealCause::OpenPlay => "open_play",
-        }
+named_enum! {
+    /// Why a piece was revealed.
+    pub enum RevealCause {
+        /// Its side's commander left the board (the flag is shown to everyone).
+        CommanderLost = "commander_lost",
+        /// An attacking engineer scouted it (`engineer_scouts`).
+        EngineerScout = "engineer_scout",
+        /// A recon plane scouted it (to the recon's owner).
+        Scouted = "scouted",
+        /// It shot down or struck a plane (to the plane's owner).
+        AntiAir = "anti_air",
+        /// Open play: both pieces of every combat are shown to everyone.
+        OpenPlay = "open_play",
     }
 }
 
@@ -312,7 +267,7 @@ pub struct SeenPiece {
 /// What one move did — the referee's full account, before it is split into what each
 /// player may learn (see [`crate::Report`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveOutcome {
+pub struct ActionOutcome {
     /// The side that moved.
     pub side: Side,
     /// Start point.
@@ -327,7 +282,7 @@ pub struct MoveOutcome {
     pub kind: PieceKind,
     /// The combat, if the target held an enemy piece: defender owner, defender kind
     /// and outcome.
-    pub combat: Option<(Side, PieceKind, Outcome)>,
+    pub combat: Option<(Side, PieceKind, CombatOutcome)>,
     /// Flags revealed because their side's commander left the board: (side, point).
     pub flags_revealed: [Option<(Side, Point)>; 2],
     /// The defender's identity was revealed by an attacking engineer, and to whom.
@@ -354,9 +309,9 @@ pub struct MoveOutcome {
     pub reaction: bool,
 }
 
-impl MoveOutcome {
-    pub(super) fn new(side: Side, from: Point, to: Point, kind: PieceKind) -> MoveOutcome {
-        MoveOutcome {
+impl ActionOutcome {
+    pub(super) fn new(side: Side, from: Point, to: Point, kind: PieceKind) -> ActionOutcome {
+        ActionOutcome {
             side,
             from,
             to,
@@ -412,7 +367,7 @@ impl Eliminations {
 
 /// What a time-out did (see [`Position::time_out`](crate::Position::time_out)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeOutOutcome {
+pub struct TimeoutOutcome {
     /// The side that timed out.
     pub side: Side,
     /// Its time-outs so far.

@@ -3,13 +3,14 @@
 
 use crate::action::Action;
 use crate::board::{Point, PointBits, PointSet, Role};
-use crate::combat::{resolution, Attack, Outcome};
-use crate::movegen::Mover;
+use crate::combat::{Attack, CombatOutcome};
+use crate::rules::resolution;
+use crate::position::movegen::Mover;
 use crate::piece::{PieceKind, Side};
 use crate::rules::{Ability, Mobility, Scouting};
 
 use super::end::Losers;
-use super::{Eliminations, EndReason, MoveOutcome, Phase, PlayError, Position, Reveal, RevealCause, EMPTY, OFF_BOARD};
+use super::{Eliminations, EndReason, ActionOutcome, Phase, PlayError, Position, Reveal, RevealCause, NO_PIECE, OFF_BOARD};
 
 impl Position {
     /// The legal actions of the side to act, in a fixed order (by start point, then
@@ -98,7 +99,7 @@ impl Position {
     pub fn obligation(&self, player: Side) -> Option<Point> {
         let army = self.armies[player as usize]?;
         let id = self.obliged[army as usize];
-        if id == EMPTY || self.slots[id as usize].at == OFF_BOARD {
+        if id == NO_PIECE || self.slots[id as usize].at == OFF_BOARD {
             return None;
         }
         let at = Point(self.slots[id as usize].at);
@@ -114,7 +115,7 @@ impl Position {
         let mut t = self.targets(at);
         if let Some(me) = self.slot_at(at) {
             for to in t.iter() {
-                if crate::movegen::manner(self, at, to, me.kind) == Attack::Strike {
+                if crate::position::movegen::manner(self, at, to, me.kind) == Attack::Strike {
                     t.remove(to);
                 }
             }
@@ -172,7 +173,7 @@ impl Position {
             }
         };
         let id = self.cells[from.index()];
-        if id == EMPTY {
+        if id == NO_PIECE {
             return Err(PlayError::NoPiece(name(from)));
         }
         if self.hidden.contains(from) {
@@ -190,7 +191,7 @@ impl Position {
         if self.targets(from).contains(to) {
             return Ok(());
         }
-        if crate::movegen::reachable(self, from).contains(to) {
+        if crate::position::movegen::reachable(self, from).contains(to) {
             // Reachable, but an attack the mover knows is forbidden.
             let def = if self.is_empty_at(to) { board.below(to).unwrap_or(to) } else { to };
             if let Some((_, target)) = self.piece_at(def) {
@@ -201,7 +202,7 @@ impl Position {
         if !self.rules.profile(slot.kind).step_attacks
             && self.slot_at(to).is_some_and(|t| !self.rules.team_of(slot.owner).contains(t.owner))
             && matches!(mobility, Mobility::Step | Mobility::RailStraight | Mobility::RailTurn)
-            && crate::movegen::land_run(&self.rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
+            && crate::position::movegen::land_run(&self.rules, self.occupied, from, mobility, PointSet::EMPTY).contains(to)
         {
             return Err(PlayError::AttacksOnlyByAbility { kind: slot.kind, from: name(from), to: name(to) });
         }
@@ -218,7 +219,7 @@ impl Position {
             Some(_) if self.hidden.contains(to) => Err(PlayError::TargetFaceDown(name(to))),
             Some(t) if t.owner == slot.owner => Err(PlayError::OwnPiece(name(to))),
             Some(t) if self.rules.team_of(slot.owner).contains(t.owner) => Err(PlayError::AllyPiece(name(to))),
-            Some(_) if self.rules.spares_hqs(slot.kind) && board.role(to) == Role::Hq => Err(PlayError::ProtectedByHq(name(to))),
+            Some(_) if self.rules.hq_safe_from(slot.kind) && board.role(to) == Role::Hq => Err(PlayError::ProtectedByHq(name(to))),
             Some(_) if !self.rules.may_attack_camps(slot.kind) && board.role(to) == Role::Camp => {
                 Err(PlayError::ProtectedByCamp(name(to)))
             }
@@ -237,7 +238,7 @@ impl Position {
 
     /// Plays an action of the side to act. An illegal action is refused with the reason
     /// and leaves the position unchanged.
-    pub fn play(&mut self, action: Action) -> Result<MoveOutcome, PlayError> {
+    pub fn play(&mut self, action: Action) -> Result<ActionOutcome, PlayError> {
         self.check(action)?;
         Ok(self.play_unchecked(action))
     }
@@ -246,7 +247,7 @@ impl Position {
     ///
     /// Playing an illegal action this way leaves the position consistent but not one
     /// the rules could reach; debug builds assert legality.
-    pub fn play_unchecked(&mut self, action: Action) -> MoveOutcome {
+    pub fn play_unchecked(&mut self, action: Action) -> ActionOutcome {
         debug_assert!(self.check(action).is_ok(), "play_unchecked: illegal {action:?}");
         let (from, to) = match action {
             Action::Move { from, to } => (from, to),
@@ -260,11 +261,11 @@ impl Position {
         let att_slot = self.slots[att as usize];
         let att_kind = att_slot.kind;
         let army = att_slot.owner;
-        self.obliged[army as usize] = EMPTY;
+        self.obliged[army as usize] = NO_PIECE;
         let rules = self.rules.clone();
         let board = rules.board();
-        let mut out = MoveOutcome::new(side, from, to, att_kind);
-        let manner = crate::movegen::manner(self, from, to, att_kind);
+        let mut out = ActionOutcome::new(side, from, to, att_kind);
+        let manner = crate::position::movegen::manner(self, from, to, att_kind);
         out.struck = matches!(manner, Attack::Strike | Attack::Bombardment);
         let flying = rules.mobility(att_kind) == Mobility::Fly;
         let mut removed = false;
@@ -342,7 +343,7 @@ impl Position {
             }
         }
         self.open_play_reveal(&mut out, (att, from), (def, def_at));
-        // Who leaves and who moves (combat::resolution): a bombarding ship never
+        // Who leaves and who moves (rules::resolution): a bombarding ship never
         // leaves; a missile never enters the air; a repelled plane stays above a
         // surface target but where it was against a plane.
         let res = resolution(&rules, att_kind, outcome, manner);
@@ -357,11 +358,11 @@ impl Position {
             removed = true;
         } else if res.attacker_moves
             && !(manner == Attack::Flight && board.is_air(to))
-            && (outcome == Outcome::Win || self.is_empty_at(to))
+            && (outcome == CombatOutcome::Win || self.is_empty_at(to))
         {
             self.relocate(att, to);
         }
-        if flying && outcome == Outcome::Repel {
+        if flying && outcome == CombatOutcome::Repel {
             self.obliged[army as usize] = att;
         }
         let mut n = 0;
@@ -400,7 +401,7 @@ impl Position {
         }
         self.eliminate_together(losers.as_slice(), &mut out.eliminated);
         // A submarine that evaded steps away first, if the rule set asks for it and it can.
-        if outcome == Outcome::Evade
+        if outcome == CombatOutcome::Evade
             && rules.options().evade_step
             && self.phase == Phase::Move
             && !self.evasion_steps(def_at).is_empty()
@@ -418,7 +419,7 @@ impl Position {
 
     /// `open_play` (密布明战法): both pieces of a combat — each given as its id and
     /// point — are shown to every player. Every path that ends a combat calls this.
-    fn open_play_reveal(&mut self, out: &mut MoveOutcome, (att, from): (u8, Point), (def, def_at): (u8, Point)) {
+    fn open_play_reveal(&mut self, out: &mut ActionOutcome, (att, from): (u8, Point), (def, def_at): (u8, Point)) {
         if !self.rules.options().open_play {
             return;
         }
@@ -430,12 +431,12 @@ impl Position {
     }
 
     /// The reacting submarine steps away; then the interrupted turn ends.
-    pub(super) fn evasion_step(&mut self, from: Point, to: Point) -> MoveOutcome {
+    pub(super) fn evasion_step(&mut self, from: Point, to: Point) -> ActionOutcome {
         let id = self.react;
         let slot = self.slots[id as usize];
         let player = self.player_of(slot.owner).unwrap_or(slot.owner);
         self.relocate(id, to);
-        let mut out = MoveOutcome::new(player, from, to, slot.kind);
+        let mut out = ActionOutcome::new(player, from, to, slot.kind);
         out.reaction = true;
         self.finish_reaction(&mut out.eliminated);
         out.result = self.result;
@@ -445,7 +446,7 @@ impl Position {
     /// Leaves the reaction phase and ends the turn that caused it.
     pub(super) fn finish_reaction(&mut self, report: &mut Eliminations) {
         self.phase = Phase::Move;
-        self.react = EMPTY;
+        self.react = NO_PIECE;
         let removed = std::mem::take(&mut self.react_removed);
         self.end_turn(removed, report);
     }
@@ -460,7 +461,7 @@ impl Position {
         let board = rules.board();
         board.passed_over(from, to).find_map(|s| {
             let id = self.cells[s.index()];
-            if id == EMPTY {
+            if id == NO_PIECE {
                 return None;
             }
             let g = self.slots[id as usize];
@@ -471,7 +472,7 @@ impl Position {
 
     /// Turns the face-down piece on `at` face up for everyone; the first flip gives the
     /// flipping player that piece's army and the other player the other army.
-    pub(super) fn flip(&mut self, at: Point) -> MoveOutcome {
+    pub(super) fn flip(&mut self, at: Point) -> ActionOutcome {
         let side = self.rules.sides()[self.turn as usize];
         let id = self.cells[at.index()];
         let slot = self.slots[id as usize];
@@ -488,7 +489,7 @@ impl Position {
                 self.armies[p as usize] = free.next();
             }
         }
-        let mut out = MoveOutcome::new(side, at, at, slot.kind);
+        let mut out = ActionOutcome::new(side, at, at, slot.kind);
         out.flipped = true;
         out.armies_assigned = armies_assigned;
         // A flip is progress for the draw rule, like a capture.

@@ -2,7 +2,7 @@
 //! knowledge — in 翻棋 they follow the deal's armies — so a sampled position numbers its
 //! pieces from what its player knows instead (its belief slots).
 
-use super::{Position, Slot, EMPTY, NO_SLOT, OFF_BOARD};
+use super::{Position, Slot, NO_PIECE, NO_SLOT, OFF_BOARD};
 use crate::board::{Point, PointSet, MAX_POINTS};
 use crate::piece::{PieceKind, Side};
 
@@ -20,7 +20,7 @@ impl Position {
     /// submarine are followed by their points.
     pub(crate) fn renumbered(&self, n: usize, piece: impl Fn(usize) -> Option<Renumbered>) -> Position {
         let mut pos = self.clone();
-        pos.cells = [EMPTY; MAX_POINTS];
+        pos.cells = [NO_PIECE; MAX_POINTS];
         pos.slots = [NO_SLOT; super::MAX_PIECES];
         pos.occ = [PointSet::EMPTY; 4];
         pos.arm_occ = [PointSet::EMPTY; 3];
@@ -44,8 +44,8 @@ impl Position {
             }
         }
         let follow = |old: u8| -> u8 {
-            if old == EMPTY || self.slots[old as usize].at == OFF_BOARD {
-                return EMPTY;
+            if old == NO_PIECE || self.slots[old as usize].at == OFF_BOARD {
+                return NO_PIECE;
             }
             pos.cells[self.slots[old as usize].at as usize]
         };
@@ -53,7 +53,7 @@ impl Position {
         let react = follow(self.react);
         pos.obliged = obliged;
         pos.react = react;
-        debug_assert!(pos.cells.iter().zip(self.cells.iter()).all(|(a, b)| (*a == EMPTY) == (*b == EMPTY)));
+        debug_assert!(pos.cells.iter().zip(self.cells.iter()).all(|(a, b)| (*a == NO_PIECE) == (*b == NO_PIECE)));
         pos
     }
 

@@ -4,7 +4,7 @@
 //! mines). None of them changes which actions are legal.
 
 use crate::board::Point;
-use crate::combat::Outcome;
+use crate::combat::CombatOutcome;
 use crate::piece::{PieceClass, PieceKind};
 use crate::rules::{MineDigging, Scouting};
 
@@ -12,12 +12,12 @@ use super::{Position, Slot};
 
 impl Position {
     /// The outcome of piece `att` attacking piece `def` (standing on `def_at`).
-    pub(super) fn ruling(&self, att: u8, def: u8, def_at: Point) -> Outcome {
+    pub(super) fn ruling(&self, att: u8, def: u8, def_at: Point) -> CombatOutcome {
         let rules = &self.rules;
         let a = self.slots[att as usize];
         let d = self.slots[def as usize];
         if self.shielded(def_at) {
-            return Outcome::Repel;
+            return CombatOutcome::Repel;
         }
         // `engineer_scouts: sacrifice`: the engineer shows the defender to everyone and
         // is spent, unless it digs a mine or takes the flag
@@ -26,7 +26,7 @@ impl Position {
             && rules.options().engineer_scouts == Scouting::Sacrifice
             && !matches!(d.kind, PieceKind::Mine | PieceKind::Flag)
         {
-            return Outcome::Lose;
+            return CombatOutcome::Lose;
         }
         // `smallest_digs_mines`: the smallest piece attacks a mine as its stand-in (an
         // engineer digs, a bomb detonates); the table gives the outcome.
@@ -36,7 +36,7 @@ impl Position {
         };
         match rules.combat_outcome(kind, d.kind) {
             // A pairing the rules forbid, on a kind the mover could not see: repelled.
-            Outcome::Illegal => Outcome::Repel,
+            CombatOutcome::Illegal => CombatOutcome::Repel,
             o => o,
         }
     }

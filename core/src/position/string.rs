@@ -4,7 +4,7 @@
 //! `docs/position-strings.md`:
 //!
 //! ```text
-//! <rules> <pieces> <phase> <turn> <ply> <quiet> [<key>=<value> ...]
+//! <rules> <pieces> <phase> <turn> <ply> <no_capture> [<key>=<value> ...]
 //! ```
 //!
 //! `pieces` is `-` or a comma-separated list of `<point>=<owner><kind><marks>` in board
@@ -19,7 +19,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use super::{GameResult, Phase, Position, Slot, EMPTY};
+use super::{GameResult, Phase, Position, Slot, NO_PIECE};
 use crate::board::Point;
 use crate::piece::{Arm, PieceKind, Side, SideSet};
 use crate::position::EndReason;
@@ -206,7 +206,7 @@ impl Position {
         let mut first = true;
         for p in board.points() {
             let id = self.cells[p.index()];
-            if id == EMPTY {
+            if id == NO_PIECE {
                 continue;
             }
             let s = self.slots[id as usize];
@@ -255,7 +255,7 @@ impl Position {
             self.phase.name(),
             letter(sides[(self.turn as usize).min(sides.len() - 1)]),
             self.ply,
-            self.quiet
+            self.no_capture
         );
         if self.phase == Phase::Deploy {
             let _ = write!(out, " deployed={}", or_dash(letters(self.deployed)));
@@ -280,7 +280,7 @@ impl Position {
         }
         let o: Vec<&str> = sides
             .iter()
-            .filter(|s| self.obliged[**s as usize] != EMPTY)
+            .filter(|s| self.obliged[**s as usize] != NO_PIECE)
             .map(|s| board.name_of(Point(self.slots[self.obliged[*s as usize] as usize].at)))
             .collect();
         if !o.is_empty() {
@@ -520,7 +520,7 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
     }
     let mut pos = Position::new(rules.clone());
     pos.ply = ply;
-    pos.quiet = quiet;
+    pos.no_capture = quiet;
     pos.turn = side_idx(turn) as u8;
     if let Some(t) = out_t {
         pos.out = parse_sides(&rules, t)?;
@@ -645,11 +645,11 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
         for name in t.split(',') {
             let p = board.point(name).ok_or_else(|| E::Point(name.to_owned()))?;
             let id = pos.cells[p.index()];
-            if id == EMPTY || pos.slots[id as usize].kind.arm() != Arm::Air {
+            if id == NO_PIECE || pos.slots[id as usize].kind.arm() != Arm::Air {
                 return Err(inconsistent(format!("obliged {name} is not a plane")));
             }
             let army = pos.slots[id as usize].owner as usize;
-            if pos.obliged[army] != EMPTY {
+            if pos.obliged[army] != NO_PIECE {
                 return Err(inconsistent(format!("two obliged planes of one army at {name}")));
             }
             pos.obliged[army] = id;
@@ -660,7 +660,7 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
             let (name, removed) = t.strip_suffix('+').map_or((t, false), |n| (n, true));
             let p = board.point(name).ok_or_else(|| E::Point(name.to_owned()))?;
             let id = pos.cells[p.index()];
-            if id == EMPTY || pos.slots[id as usize].kind != PieceKind::Submarine || pos.hidden.contains(p) {
+            if id == NO_PIECE || pos.slots[id as usize].kind != PieceKind::Submarine || pos.hidden.contains(p) {
                 return Err(inconsistent(format!("the reacting piece at {name} is not a submarine")));
             }
             pos.react = id;
@@ -698,63 +698,4 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
         pos.check_stalemate();
     }
     Ok((pos, view))
-}
-
-impl crate::referee::Game {
-    /// A game starting from a position string (or a view string, whose unknown pieces
-    /// get stand-ins: see [`Position::from_position_string`]) of a preset rule set.
-    ///
-    /// The game has no log before the position: each player's event log starts empty,
-    /// its beliefs start from what the string says it knows (no piece counts as having
-    /// moved), and its record starts with the position string (so that it replays).
-    ///
-    /// ```
-    /// use junqi::{Game, Position, RuleSet, Side};
-    /// let pos = Position::random_start(RuleSet::preset("classic").unwrap(), 3);
-    /// let mut game = Game::from_position_string(&pos.position_string(), 9).unwrap();
-    /// assert!(game.events(Side::South).is_empty());
-    /// let a = game.legal_actions()[0];
-    /// game.play(a).unwrap();
-    /// assert_eq!(game.record().replay().unwrap().position_string(), game.position_string());
-    /// ```
-    pub fn from_position_string(text: &str, seed: u64) -> Result<crate::referee::Game, PositionStringError> {
-        let name = text.split_whitespace().next().ok_or(E::Empty)?;
-        let name = unescape(name).ok_or_else(|| E::Rules(format!("{name:?} is not a rule set name")))?;
-        let rules = RuleSet::preset(&name).map_err(|e| E::Rules(e.to_string()))?;
-        crate::referee::Game::from_position_string_with(rules, text, seed)
-    }
-
-    /// Like [`Game::from_position_string`](crate::referee::Game::from_position_string)
-    /// for a given (custom) rule set. The seed is kept in the record.
-    pub fn from_position_string_with(
-        rules: Arc<RuleSet>,
-        text: &str,
-        seed: u64,
-    ) -> Result<crate::referee::Game, PositionStringError> {
-        let (position, _) = parse(rules, text)?;
-        let start = crate::referee::Entry::Start(position.position_string());
-        Ok(crate::referee::Game::from_parts(position, seed, vec![start], Default::default()))
-    }
-
-    /// The position string the game started from, if it did not start from the
-    /// beginning (see [`Game::from_position_string`](crate::referee::Game::from_position_string)).
-    pub fn start_position_string(&self) -> Option<&str> {
-        match self.entries().first() {
-            Some(crate::referee::Entry::Start(s)) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// The current position as a position string (the referee's knowledge: every
-    /// identity told; see [`Position::position_string`]).
-    pub fn position_string(&self) -> String {
-        self.position().position_string()
-    }
-
-    /// What `player` sees now, as a view string (see [`Position::view_string`]): it
-    /// holds nothing that `player` has not seen. For a side that does not play, every
-    /// identity is unknown.
-    pub fn view_string(&self, player: Side) -> String {
-        self.position().view_string(player)
-    }
 }

@@ -184,7 +184,7 @@ pub fn run(link: &SeatLink, engine: &mut EngineProcess, poll: Duration) -> Resul
                 return resign(Failure::Illegal(e), state);
             }
             acted_version = version;
-        } else if acted_version != version && state["phase"] == "play" && state["to_act"].as_str() == me {
+        } else if acted_version != version && matches!(state["phase"].as_str(), Some("move" | "reaction")) && state["to_act"].as_str() == me {
             let view = state["position"].as_str().ok_or("the server sends no view string")?.to_owned();
             let answer = engine
                 .send(&format!("position {view}"))

@@ -3,7 +3,6 @@
 
 use std::io::Read;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use super::matches::{EngineSpec, MatchSpec};
@@ -121,11 +120,7 @@ fn run_match(args: &[String]) -> Result<(), String> {
         i += 1;
     }
     let [a, b]: [EngineSpec; 2] = engines.try_into().map_err(|_| "a match needs exactly two --engine".to_owned())?;
-    let rules: Arc<RuleSet> = if rules.trim_start().starts_with('{') {
-        Arc::new(RuleSet::from_json(&rules).map_err(|e| e.to_string())?)
-    } else {
-        RuleSet::preset(&rules).map_err(|e| e.to_string())?
-    };
+    let rules = RuleSet::load(&rules).map_err(|e| e.to_string())?;
     if games == 0 || concurrency == 0 {
         return Err("--games and --concurrency must be at least 1".into());
     }

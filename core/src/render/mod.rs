@@ -43,6 +43,7 @@
 pub mod frame;
 pub mod label;
 mod svg;
+pub(crate) mod text;
 
 pub use svg::{escape, FONTS};
 
@@ -119,6 +120,14 @@ impl SvgOptions {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("invalid SVG options: {0}")]
 pub struct SvgOptionsError(pub String);
+
+/// The kind of each refusal (docs/errors.md; the table is [`crate::ErrorKind`]'s).
+impl crate::error::Error for SvgOptionsError {
+    fn kind(&self) -> crate::ErrorKind {
+        use crate::ErrorKind;
+        ErrorKind::InvalidJson
+    }
+}
 
 /// A player's view as SVG, drawn from that player's seat: see the [module
 /// docs](self). Uses only what the view holds.

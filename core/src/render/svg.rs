@@ -6,7 +6,7 @@ use super::frame::Frame;
 use super::label::{self, Fitted};
 use super::SvgOptions;
 use crate::board::{Board, EdgeKind, Point, Role};
-use crate::combat::Outcome;
+use crate::combat::CombatOutcome;
 use crate::piece::{Arm, PieceKind, Side};
 use crate::position::SeenPiece;
 use crate::referee::{describe_result, Event, View};
@@ -73,7 +73,7 @@ pub(crate) struct Scene<'a> {
     pub army: Option<Side>,
     pub pieces: &'a [SeenPiece],
     pub last_move: Option<(Point, Option<Point>)>,
-    pub last_combat: Option<(Point, Outcome)>,
+    pub last_combat: Option<(Point, CombatOutcome)>,
     pub caption: String,
     pub sides: Vec<Side>,
     pub deals: bool,
@@ -95,7 +95,7 @@ impl<'a> Scene<'a> {
                     from, to, outcome, ..
                 } => (Some((from, Some(to))), Some((to, outcome))),
                 Event::ShotDown { from, at, .. } => {
-                    (Some((from, Some(at))), Some((at, Outcome::Lose)))
+                    (Some((from, Some(at))), Some((at, CombatOutcome::Lose)))
                 }
                 Event::Flipped { point, .. } => (Some((point, None)), None),
                 _ => (None, None),

@@ -6,7 +6,7 @@ A quick tour::
     game = junqi.Game("classic", seed=1)
     game.deploy_random("south")
     game.deploy_random("north")
-    report = game.play(game.legal_moves()[0])
+    report = game.play(game.legal_actions()[0])
     print(game.view("north"))          # North's information set, enemy kinds hidden
 
 The engine itself is Rust (``junqi._junqi``); this package re-exports it. See
@@ -22,9 +22,22 @@ environment) and ``junqi.openspiel`` (every rule set registered as a pyspiel gam
 (``play``: a whole game between agents).
 """
 
+import warnings
+from typing import Any
+
 from ._junqi import (
     Agent,
-    AgentError,
+    BufferTooSmallError,
+    GameOverError,
+    IllegalActionError,
+    JsonError,
+    NotYourTurnError,
+    OutOfRangeError,
+    SideNotInGameError,
+    UnknownNameError,
+    WrongGameError,
+    WrongPhaseError,
+    ERROR_KINDS,
     Ability,
     Arm,
     Attack,
@@ -35,12 +48,11 @@ from ._junqi import (
     Event,
     Game,
     GameResult,
-    IllegalMoveError,
     JunqiError,
     Level,
-    Move,
+    Action,
     NotationError,
-    Outcome,
+    CombatOutcome,
     Phase,
     PieceKind,
     PlatformError,
@@ -74,7 +86,17 @@ from ._junqi import (
 
 __all__ = [
     "Agent",
-    "AgentError",
+    "BufferTooSmallError",
+    "GameOverError",
+    "IllegalActionError",
+    "JsonError",
+    "NotYourTurnError",
+    "OutOfRangeError",
+    "SideNotInGameError",
+    "UnknownNameError",
+    "WrongGameError",
+    "WrongPhaseError",
+    "ERROR_KINDS",
     "Ability",
     "Arm",
     "Attack",
@@ -85,12 +107,11 @@ __all__ = [
     "Event",
     "Game",
     "GameResult",
-    "IllegalMoveError",
     "JunqiError",
     "Level",
-    "Move",
+    "Action",
     "NotationError",
-    "Outcome",
+    "CombatOutcome",
     "Phase",
     "PieceKind",
     "PlatformError",
@@ -121,3 +142,19 @@ __all__ = [
     "resolve_attack",
     "rule_sets",
 ]
+
+
+_DEPRECATED = {
+    "Move": ("Action", Action),
+    "IllegalMoveError": ("IllegalActionError", IllegalActionError),
+    "Outcome": ("CombatOutcome", CombatOutcome),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The names of development versions, kept for one release with a warning."""
+    if name in _DEPRECATED:
+        new, value = _DEPRECATED[name]
+        warnings.warn(f"junqi.{name} is deprecated: use junqi.{new}", DeprecationWarning, stacklevel=2)
+        return value
+    raise AttributeError(f"module 'junqi' has no attribute {name!r}")

@@ -11,7 +11,17 @@ STRIKE_RANGE: int
 
 __all__ = [
     "Agent",
-    "AgentError",
+    "BufferTooSmallError",
+    "ERROR_KINDS",
+    "GameOverError",
+    "IllegalActionError",
+    "JsonError",
+    "NotYourTurnError",
+    "OutOfRangeError",
+    "SideNotInGameError",
+    "UnknownNameError",
+    "WrongGameError",
+    "WrongPhaseError",
     "Ability",
     "Arm",
     "Attack",
@@ -22,12 +32,11 @@ __all__ = [
     "Event",
     "Game",
     "GameResult",
-    "IllegalMoveError",
     "JunqiError",
     "Level",
-    "Move",
+    "Action",
     "NotationError",
-    "Outcome",
+    "CombatOutcome",
     "Phase",
     "PieceKind",
     "PlatformError",
@@ -62,35 +71,61 @@ __all__ = [
 _Rules = Union[str, Mapping[str, Any], "RuleSet", None]
 _SideArg = Union["Side", str, int]
 _KindArg = Union["PieceKind", str, int]
-_MoveArg = Union["Move", str, int]
+_ActionArg = Union["Action", str, int]
 _AttackArg = Union["Attack", str, int]
 
 class JunqiError(ValueError):
     """Base class of every error the engine reports (a ValueError)."""
 
+class UnknownNameError(JunqiError):
+    """A name the engine does not know: a rule-set preset or board, a side, a piece kind, a point, an agent or one of its options."""
+
+class OutOfRangeError(JunqiError):
+    """A number outside its range: an action id outside the action space, a search level, budget or thread count, a number of games, a length that does not match."""
+
+class JsonError(JunqiError):
+    """JSON text that is not well-formed, or not of the shape asked for."""
+
 class RulesError(JunqiError):
     """A rule set (or board description) that cannot be loaded."""
 
 class SetupError(JunqiError):
-    """A setup that is not a legal deployment, or a deployment at the wrong time."""
+    """A setup that is not a legal deployment."""
 
 class NotationError(JunqiError):
-    """Text that is not a point, a move, an action index, a side or a piece kind."""
+    """Text that is not an action of the board ("a2-a6", "flip c3")."""
 
-class IllegalMoveError(JunqiError):
-    """An action the rules do not allow now, or a side that is not in the game (the game is left unchanged)."""
+class PositionStringError(JunqiError):
+    """Text that is not a position string."""
 
 class RecordError(JunqiError):
     """A record that cannot be read or does not replay."""
 
-class PositionStringError(JunqiError):
-    """Text that is not a position string (the message says what is wrong)."""
+class IllegalActionError(JunqiError):
+    """An action the rules do not allow now (the game is left unchanged)."""
+
+class NotYourTurnError(IllegalActionError):
+    """A side acted when another side is to act (the game is left unchanged)."""
+
+class WrongPhaseError(IllegalActionError):
+    """A call that does not fit the game's phase: a move before every side deployed, a deployment after the deployment phase, twice, or in a rule set that deals; a score of a game that is not over."""
+
+class GameOverError(IllegalActionError):
+    """The game has ended (the game is left unchanged)."""
+
+class SideNotInGameError(IllegalActionError):
+    """The side does not play in this rule set, or is already out of the game."""
+
+class WrongGameError(JunqiError):
+    """Something of another game used with this one: beliefs about another game or moment, observations of games on different boards."""
 
 class PlatformError(JunqiError):
-    """A finished game that cannot be scored: seats missing, repeated or not in the game."""
+    """A result that cannot be scored: seats missing or repeated, or winners no game of the rule set can have."""
 
-class AgentError(JunqiError):
-    """An agent name the engine does not know, or a level or budget out of range."""
+class BufferTooSmallError(JunqiError):
+    """An output buffer of the wrong length or shape."""
+
+ERROR_KINDS: dict[str, type[Exception]]
 
 @final
 class Side:
@@ -117,17 +152,17 @@ class Side:
     def __reduce__(self) -> tuple[type[Side], tuple[int]]: ...
 
 @final
-class Outcome:
+class CombatOutcome:
     """The outcome of an attack, from the attacker's point of view."""
 
-    WIN: ClassVar[Outcome]
-    LOSE: ClassVar[Outcome]
-    BOTH: ClassVar[Outcome]
-    REPEL: ClassVar[Outcome]
-    EVADE: ClassVar[Outcome]
-    ILLEGAL: ClassVar[Outcome]
+    WIN: ClassVar[CombatOutcome]
+    LOSE: ClassVar[CombatOutcome]
+    BOTH: ClassVar[CombatOutcome]
+    REPEL: ClassVar[CombatOutcome]
+    EVADE: ClassVar[CombatOutcome]
+    ILLEGAL: ClassVar[CombatOutcome]
 
-    def __new__(cls, value: Outcome | str | int) -> Outcome: ...
+    def __new__(cls, value: CombatOutcome | str | int) -> CombatOutcome: ...
     @property
     def id(self) -> str: ...
     @property
@@ -135,12 +170,12 @@ class Outcome:
     @property
     def value(self) -> int: ...
     @classmethod
-    def members(cls) -> list[Outcome]: ...
+    def members(cls) -> list[CombatOutcome]: ...
     def __int__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
-    def __reduce__(self) -> tuple[type[Outcome], tuple[int]]: ...
+    def __reduce__(self) -> tuple[type[CombatOutcome], tuple[int]]: ...
     @property
     def attacker_leaves(self) -> bool: ...
     @property
@@ -175,7 +210,7 @@ class Resolution:
     """What an attack does: the combat outcome and its effect on both pieces."""
 
     @property
-    def outcome(self) -> Outcome: ...
+    def outcome(self) -> CombatOutcome: ...
     @property
     def attacker_leaves(self) -> bool: ...
     @property
@@ -219,7 +254,7 @@ class EndReason:
     NO_CAPTURE_LIMIT: ClassVar[EndReason]
     RESIGNATION: ClassVar[EndReason]
     AGREEMENT: ClassVar[EndReason]
-    TIME_OUTS: ClassVar[EndReason]
+    TIMEOUTS: ClassVar[EndReason]
     NO_MOVABLE_PIECES: ClassVar[EndReason]
     COMMANDER_CAPTURED: ClassVar[EndReason]
     MUTUAL_ELIMINATION: ClassVar[EndReason]
@@ -431,7 +466,7 @@ class PieceKind:
 def rule_sets() -> list[str]:
     """The names of the built-in rule sets."""
 
-def resolve(rules: _Rules, attacker: _KindArg, defender: _KindArg) -> Outcome:
+def resolve(rules: _Rules, attacker: _KindArg, defender: _KindArg) -> CombatOutcome:
     """The outcome of ``attacker`` attacking ``defender`` under a rule set."""
 
 def resolve_attack(
@@ -575,7 +610,7 @@ class RuleSet:
     def army_size(self) -> int: ...
     @property
     def action_space(self) -> int: ...
-    def action_at(self, index: int) -> Move: ...
+    def action_at(self, index: int) -> Action: ...
     @property
     def options(self) -> dict[str, Any]: ...
     def observation_spec(self) -> dict[str, Any]: ...
@@ -585,7 +620,7 @@ class RuleSet:
     def mobility(self, kind: _KindArg) -> str: ...
     def abilities(self, kind: _KindArg) -> list[Ability]: ...
     def has_ability(self, kind: _KindArg, ability: Ability | str | int) -> bool: ...
-    def resolve(self, attacker: _KindArg, defender: _KindArg) -> Outcome: ...
+    def resolve(self, attacker: _KindArg, defender: _KindArg) -> CombatOutcome: ...
     def resolve_attack(
         self, attacker: _KindArg, defender: _KindArg, attack: _AttackArg
     ) -> Resolution: ...
@@ -597,8 +632,8 @@ class RuleSet:
     def __reduce__(self) -> tuple[type[RuleSet], tuple[str]]: ...
 
 @final
-class Move:
-    """A move: ``from_`` -> ``to``, its notation and its action index."""
+class Action:
+    """An action: a move ``from_`` -> ``to`` or a flip (``to == from_``), its notation and its id."""
 
     @property
     def from_(self) -> str: ...
@@ -626,6 +661,8 @@ class GameResult:
     def reason(self) -> EndReason: ...
     @property
     def is_draw(self) -> bool: ...
+    def reward(self, side: _SideArg) -> float:
+        """+1 to each winner, -1 to every other side, 0 to all for a draw."""
     def to_dict(self) -> dict[str, Any]: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
@@ -650,7 +687,7 @@ class Event:
     @property
     def at(self) -> str | None: ...
     @property
-    def outcome(self) -> Outcome | None: ...
+    def outcome(self) -> CombatOutcome | None: ...
     @property
     def point(self) -> str | None: ...
     @property
@@ -720,7 +757,16 @@ class View:
     @property
     def ply(self) -> int: ...
     @property
-    def quiet_plies(self) -> int: ...
+    def no_capture_plies(self) -> int: ...
+    @property
+    def quiet_plies(self) -> int:
+        """Deprecated: ``no_capture_plies``."""
+    @property
+    def deployed(self) -> list[Side]: ...
+    @property
+    def eliminated(self) -> list[Side]: ...
+    @property
+    def timeouts(self) -> dict[Side, int]: ...
     @property
     def pieces(self) -> list[SeenPiece]: ...
     @property
@@ -868,6 +914,9 @@ class Game:
 
     def __new__(cls, rules: _Rules = "classic", seed: int | None = None) -> Game: ...
     @classmethod
+    def random_start(cls, rules: _Rules = "classic", seed: int | None = None) -> Game:
+        """The seeded start of ``seed``: the same game in every layer."""
+    @classmethod
     def from_record(cls, record: str | Mapping[str, Any]) -> Game: ...
     @classmethod
     def from_position_string(cls, text: str, seed: int | None = None) -> Game:
@@ -886,7 +935,10 @@ class Game:
     @property
     def ply(self) -> int: ...
     @property
-    def quiet_plies(self) -> int: ...
+    def no_capture_plies(self) -> int: ...
+    @property
+    def quiet_plies(self) -> int:
+        """Deprecated: ``no_capture_plies``."""
     @property
     def result(self) -> GameResult | None: ...
     @property
@@ -897,14 +949,18 @@ class Game:
     def action_space(self) -> int: ...
     def deploy(self, side: _SideArg, setup: str | Mapping[str, PieceKind | str]) -> Report: ...
     def deploy_random(self, side: _SideArg, seed: int | None = None) -> Report: ...
-    def legal_moves(self) -> list[Move]: ...
+    def legal_actions(self) -> list[Action]: ...
+    def legal_moves(self) -> list[Action]:
+        """Deprecated: ``legal_actions``."""
     def legal_action_ids(self) -> list[int]: ...
     def action_mask(self) -> npt.NDArray[numpy.bool_]: ...
-    def is_legal(self, move: _MoveArg) -> bool: ...
-    def parse_move(self, notation: str) -> Move: ...
-    def play(self, move: _MoveArg) -> Report: ...
-    def play_id(self, index: int) -> Report: ...
-    def play_as(self, side: _SideArg, move: _MoveArg) -> Report: ...
+    def is_legal(self, action: _ActionArg) -> bool: ...
+    def parse_action(self, notation: str) -> Action: ...
+    def parse_move(self, notation: str) -> Action:
+        """Deprecated: ``parse_action``."""
+    def play(self, action: _ActionArg) -> Report: ...
+    def play_id(self, id: int) -> Report: ...
+    def play_as(self, side: _SideArg, action: _ActionArg) -> Report: ...
     def resign(self, side: _SideArg) -> Report: ...
     def escape(self, side: _SideArg) -> Report: ...
     def platform_score(
@@ -948,5 +1004,5 @@ class Agent:
     @property
     def name(self) -> str: ...
     def deploy(self, game: Game, side: _SideArg) -> Report: ...
-    def choose(self, game: Game, side: _SideArg) -> Move: ...
+    def choose(self, game: Game, side: _SideArg) -> Action: ...
     def act(self, game: Game, side: _SideArg) -> Report | None: ...

@@ -25,13 +25,17 @@ Observation = Dict[str, npt.NDArray[Any]]
 def new_game(
     rules: RuleSet, seed: int, deployers: Optional[Mapping[Side, Agent]] = None
 ) -> Game:
-    """A game of ``rules`` ready for its first move: every seat deployed at random,
-    except the seats of ``deployers``, whose agents deploy their own setups.
+    """A game of ``rules`` ready for its first move: the seeded start of ``seed``
+    (``Game.random_start``), except that the seats of ``deployers`` deploy their
+    agents' own setups.
 
-    The random setups come from ``seed`` (``Game.deploy_random`` derives each seat's
-    setup from the game's seed), so the same seed (and agents) give the same game.
-    翻棋 has no deployment: its deal comes from the seed.
+    Every other seat deploys its setup of the seeded start (``Game.deploy_random``
+    without a seed), so the same seed (and agents) give the same game, and without
+    agents the same game as ``Game.random_start(rules, seed)`` and a ``VectorEnv``
+    game of that seed. 翻棋 has no deployment: its deal comes from the seed.
     """
+    if not deployers:
+        return Game.random_start(rules, seed)
     game = Game(rules, seed=seed)
     deployed = set(game.deployed)
     for side in rules.sides:
@@ -45,21 +49,13 @@ def new_game(
 
 
 def team_rewards(rules: RuleSet, game: Game) -> dict[Side, float]:
-    """The terminal reward of every seat of a finished game.
-
-    +1 to every seat of the winning team (siguo's partners share, an eliminated seat
-    included), -1 to every other seat, 0 to everyone for a draw.
+    """The terminal reward of every seat of a finished game (0 to all while it goes on):
+    the core's one reward rule, ``GameResult.reward`` — +1 to every seat of the winning
+    team (siguo's partners share, an eliminated seat included), -1 to every other seat,
+    0 to everyone for a draw.
     """
     result = game.result
-    if result is None or result.is_draw or not result.winners:
-        return {side: 0.0 for side in rules.sides}
-    winners = set(result.winners)
-    rewards: dict[Side, float] = {}
-    for side in rules.sides:
-        team = rules.team_of(side)
-        won = side in winners or any(mate in winners for mate in team)
-        rewards[side] = 1.0 if won else -1.0
-    return rewards
+    return {side: 0.0 if result is None else result.reward(side) for side in rules.sides}
 
 
 def observation_space(rules: RuleSet) -> spaces.Dict:

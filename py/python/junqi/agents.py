@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Union
 
-from ._junqi import Agent, AgentError, Game, Side
+from ._junqi import Agent, Game, OutOfRangeError, Side
 
-__all__ = ["Agent", "AgentError", "LEVELS", "level", "play"]
+__all__ = ["Agent", "LEVELS", "level", "play"]
 
 LEVELS: dict[int, str] = {n: f"search:{n}" for n in range(1, 6)}
 """The named search levels, 1 (fastest) to 5 (strongest), by number."""
@@ -36,7 +36,7 @@ LEVELS: dict[int, str] = {n: f"search:{n}" for n in range(1, 6)}
 def level(n: int, seed: Optional[int] = None) -> Agent:
     """The search agent of level ``n`` (1 to 5), ``Agent(f"search:{n}", seed)``."""
     if n not in LEVELS:
-        raise AgentError(f"level {n} is not one of 1 to 5")
+        raise OutOfRangeError(f"level {n} is not one of 1 to 5")
     return Agent(LEVELS[n], seed=seed)
 
 

@@ -4,13 +4,13 @@ line protocol of docs/protocol.md (version 1) on stdin/stdout.
 A policy receives a :class:`junqi.Game` rebuilt from the seat's view string — its legal
 moves are the seat's true legal moves, and nothing in it tells what the seat has not
 seen (unknown pieces carry stand-in identities) — and the seat, and returns a move (a
-:class:`junqi.Move` or its notation)::
+:class:`junqi.Action` or its notation)::
 
     import random
     import junqi.engine
 
     def policy(game, seat):
-        return random.choice(game.legal_moves())
+        return random.choice(game.legal_actions())
 
     if __name__ == "__main__":
         junqi.engine.run(policy, name="random in Python")
@@ -27,12 +27,12 @@ import json
 import sys
 from typing import IO, Any, Callable, Mapping, Optional, Union
 
-from . import Game, Move, RuleSet, Side
+from . import Action, Game, RuleSet, Side
 
 PROTOCOL_VERSION = 1
 """The protocol version this module speaks."""
 
-Policy = Callable[[Game, Side], Union[Move, str]]
+Policy = Callable[[Game, Side], Union[Action, str]]
 """A policy: (game rebuilt from the seat's view, the seat) -> a move or its notation."""
 
 

@@ -119,7 +119,7 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
         self.illegal_reward = float(illegal_reward)
         self._agent_spec: Optional[str] = None
         if isinstance(opponent, str):
-            Agent(opponent, seed=0)  # an unknown name fails here (AgentError)
+            Agent(opponent, seed=0)  # an unknown name fails here (UnknownNameError)
             self._agent_spec, opponent = opponent, None
         self._opponent = opponent
         self._policy: Opponent = opponent or random_opponent(np.random.default_rng(0))

@@ -69,7 +69,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         render_seat: the seat whose view ``render()`` shows (``None``: the selected
             agent, ``agent_selection``).
 
-    An illegal action (outside the mask) raises ``junqi.IllegalMoveError`` here and
+    An illegal action (outside the mask) raises ``junqi.IllegalActionError`` here and
     leaves the game unchanged; ``env()`` wraps the environment so that it ends the game
     instead, as PettingZoo's classic environments do.
     """

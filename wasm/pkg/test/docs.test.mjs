@@ -33,3 +33,12 @@ test("README.md: the example runs", async () => {
   assert.equal(code.length, 1);
   await run(code[0]);
 });
+
+test("docs/errors.md: every kind of refusal is in the ErrorKind type", () => {
+  const table = readFileSync(new URL("../../docs/errors.md", here), "utf8");
+  const kinds = [...table.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
+  assert.ok(kinds.length > 10);
+  const types = readFileSync(new URL("dist/junqi.d.ts", here), "utf8");
+  const union = types.split("export type ErrorKind =")[1].split(";")[0];
+  assert.deepEqual([...union.matchAll(/"([a-z_]+)"/g)].map((m) => m[1]), kinds);
+});

@@ -2,7 +2,7 @@
 // views without unseen kinds, and records for the native replay (tests/wasm/run.sh).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, Beliefs, Game, RuleSet, presetNames, presetJson, randomSeed, replay } from "../index.js";
 import { checkView, prng } from "./helpers.mjs";
 
@@ -105,30 +105,35 @@ test("an agent's choice and a seat's view do not depend on the other army", () =
   assert.deepEqual([...games[0].observation("south")], [...games[1].observation("south")]);
 });
 
-test("errors are Errors with the core's messages, and change nothing", () => {
-  assert.throws(() => new Game("chess"), (e) => e instanceof Error && /chess/.test(e.message));
-  assert.throws(() => RuleSet.fromJson("{"), Error);
-  assert.throws(() => new Game("classic", -1), /seed/);
+/** A check that a call throws an Error of one kind (docs/errors.md) whose message matches. */
+const refused = (kind, pattern = /./) => (e) =>
+  e instanceof Error && e.kind === kind && pattern.test(e.message);
+
+test("errors are Errors with the core's messages and kinds, and change nothing", () => {
+  assert.throws(() => new Game("chess"), refused("unknown_name", /chess/));
+  assert.throws(() => RuleSet.fromJson("{"), refused("invalid_rules"));
+  assert.throws(() => new Game("classic", -1), refused("out_of_range", /seed/));
   const game = new Game("classic", 1);
-  assert.throws(() => game.play("a1-a2"), /deploy/);
-  assert.throws(() => game.deploy("south", { a1: "flag" }), Error);
-  assert.throws(() => game.deploy("purple", {}), /unknown side "purple"/);
-  assert.throws(() => game.view("east"), /east/, "a side not in the game");
+  assert.throws(() => game.play("a1-a2"), refused("wrong_phase", /deploy/));
+  assert.throws(() => game.deploy("south", { a1: "flag" }), refused("invalid_setup"));
+  assert.throws(() => game.deploy("purple", {}), refused("unknown_name", /unknown side "purple"/));
+  assert.throws(() => game.view("east"), refused("side_not_in_game", /east/), "a side not in the game");
   assert.deepEqual(game.deployed, []);
   game.deployRandom("south", 1);
   game.deployRandom("north", 2);
   assert.deepEqual(game.eliminated, []);
   assert.equal(game.timeouts("south"), 0);
   const before = game.record();
-  assert.throws(() => game.play("a1-k9"), Error);
-  assert.throws(() => game.play("not a move"), Error);
-  assert.throws(() => game.playId(game.rules.actionSpace + 5), Error);
-  assert.throws(() => game.beliefs("north").candidates("z99"), Error);
+  assert.throws(() => game.play("a1-k9"), refused("unknown_name"));
+  assert.throws(() => game.play("not a move"), refused("invalid_notation"));
+  assert.throws(() => game.play("a1-a12"), refused("illegal_action"));
+  assert.throws(() => game.playId(game.rules.actionSpace + 5), refused("out_of_range"));
+  assert.throws(() => game.beliefs("north").candidates("z99"), refused("unknown_name"));
   assert.equal(game.record(), before, "a refused call changes nothing");
-  assert.throws(() => replay("{}"), /record/);
-  assert.throws(() => new Agent("search:9", 1), /level/);
-  assert.throws(() => new Agent("search:ms=100", 1), /clock/);
-  assert.throws(() => new Agent("search:2,threads=2", 1), /thread/);
+  assert.throws(() => replay("{}"), refused("invalid_record", /record/));
+  assert.throws(() => new Agent("search:9", 1), refused("out_of_range", /level/));
+  assert.throws(() => new Agent("search:ms=100", 1), refused("out_of_range", /clock/));
+  assert.throws(() => new Agent("search:2,threads=2", 1), refused("out_of_range", /thread/));
 });
 
 test("seeds: numbers, BigInts, and from crypto.getRandomValues (getrandom's wasm_js)", () => {
@@ -179,4 +184,24 @@ test("rule sets, beliefs, observations and pictures", () => {
   // A determinized game agrees with everything south saw.
   const d = game.determinize("south", 3);
   assert.deepEqual(d.view("south").pieces, game.view("south").pieces);
+});
+
+test("the seeded start: Game.randomStart is the golden start of every preset and seed", () => {
+  const golden = readFileSync(new URL("../../../tests/golden/random-start.txt", import.meta.url), "utf8");
+  let checked = 0;
+  for (const line of golden.split("\n")) {
+    if (!line || line.startsWith("#")) continue;
+    const [name, seed, text] = line.split("\t");
+    const game = Game.randomStart(name, BigInt(seed));
+    assert.equal(game.positionString(), text, `${name} ${seed}`);
+    assert.equal(game.seed, BigInt(seed));
+    // Deploying every side without a seed of its own is the same start.
+    const byHand = new Game(name, BigInt(seed));
+    for (const side of [...byHand.rules.sides].reverse()) {
+      if (byHand.phase === "deploy" && !byHand.deployed.includes(side)) byHand.deployRandom(side);
+    }
+    assert.equal(byHand.positionString(), text, `${name} ${seed} deployed by hand`);
+    checked++;
+  }
+  assert.ok(checked >= 8);
 });

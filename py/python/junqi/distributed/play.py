@@ -22,7 +22,7 @@ The games of a batch are stepped in rounds (one action in every unfinished game 
 round), but each game's actions depend only on that game: its seeds and its policies.
 For the output to be the same whatever the batching, a callable or an actor must
 answer from its arguments alone (a deterministic function of the observation and
-mask). An action outside the mask raises ``IllegalMoveError`` naming the game and
+mask). An action outside the mask raises ``IllegalActionError`` naming the game and
 ply, and stops the run.
 """
 
@@ -35,7 +35,7 @@ from typing import Any, Callable, List, Mapping, Optional, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from .._junqi import Agent, AgentError, Game, IllegalMoveError, RuleSet
+from .._junqi import Agent, Game, IllegalActionError, OutOfRangeError, RuleSet, UnknownNameError
 from .._rl import new_game, team_rewards
 from .seeds import game_seeds
 
@@ -74,7 +74,7 @@ def is_agent_spec(policy: Policy) -> bool:
 def _builds_an_agent(spec: str) -> bool:
     try:
         Agent(spec, seed=0)
-    except AgentError:
+    except (UnknownNameError, OutOfRangeError):
         return False
     return True
 
@@ -98,7 +98,7 @@ def check_policy(name: str, policy: Policy) -> None:
             return
         try:
             Agent(policy, seed=0)
-        except AgentError as e:
+        except (UnknownNameError, OutOfRangeError) as e:
             raise ValueError(
                 f"unknown built-in policy {policy!r} for {name!r} ({e}): the "
                 "built-ins are 'random' and the agents ('greedy', 'search:3', ...); "
@@ -339,7 +339,7 @@ def _act(
             s.observation.append(observations[k])
             s.mask.append(masks[k])
         if not g.is_legal(actions[k]):
-            raise IllegalMoveError(
+            raise IllegalActionError(
                 f"game {item.spec.index}, ply {g.ply}: the policy of "
                 f"{seat_ids[seat_of[sides[k]]]} chose action {actions[k]}, which is not "
                 "legal there"

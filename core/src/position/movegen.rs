@@ -12,7 +12,7 @@
 use crate::board::{Board, IdOrder, Point, PointBits, PointSet, Role};
 use crate::combat::Attack;
 use crate::piece::{Arm, PieceKind, Side};
-use crate::position::{Position, Slot};
+use super::{Position, Slot};
 use crate::rules::{Ability, Mobility};
 
 /// Every point the piece on `from` may move to, attack or strike this turn.
@@ -206,7 +206,7 @@ impl<S: PointBits> Mover<S> {
                 }
             };
             if let Some((_, kind)) = pos.piece_at(def) {
-                if rules.combat_outcome(me.kind, kind) == crate::combat::Outcome::Illegal {
+                if rules.combat_outcome(me.kind, kind) == crate::combat::CombatOutcome::Illegal {
                     out.insert(q);
                 }
             }
