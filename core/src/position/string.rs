@@ -19,7 +19,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use super::{GameResult, Phase, Position, Slot, EMPTY};
+use super::{GameResult, Phase, Position, Slot, EMPTY, OFF_BOARD};
 use crate::board::Point;
 use crate::piece::{Arm, PieceKind, Side, SideSet};
 use crate::position::EndReason;
@@ -278,10 +278,13 @@ impl Position {
                 .collect();
             let _ = write!(out, " armies={}", or_dash(a.join(",")));
         }
+        // An obliged plane that has since been shot down obliges nothing (see
+        // `Position::obligation`): it has no point to name.
         let o: Vec<&str> = sides
             .iter()
-            .filter(|s| self.obliged[**s as usize] != EMPTY)
-            .map(|s| board.name_of(Point(self.slots[self.obliged[*s as usize] as usize].at)))
+            .map(|s| self.obliged[*s as usize])
+            .filter(|id| *id != EMPTY && self.slots[*id as usize].at != OFF_BOARD)
+            .map(|id| board.name_of(Point(self.slots[id as usize].at)))
             .collect();
         if !o.is_empty() {
             let _ = write!(out, " obliged={}", o.join(","));
@@ -756,5 +759,35 @@ impl crate::referee::Game {
     /// identity is unknown.
     pub fn view_string(&self, player: Side) -> String {
         self.position().view_string(player)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Action;
+
+    #[test]
+    fn a_shot_down_obliged_plane_is_not_written() {
+        // Found by fuzz/python/fuzz_position_string.py: South's recon, repelled over
+        // g14, must move away; North's missile shoots it down first. Writing the string
+        // named the point of a piece no longer on the board: a panic in every position
+        // and view string of the game (fuzz/python/corpus/position_string/finding-*).
+        let before = "sanjun-modern c1=SMI,d1=SBN,e1=SFL,f1=SAA,g1=SBO,b2=SAM,c2=SCP,d2=SHO,e2=SPG,f2=STK,\
+            g2=SMG,h2=SAC,b3=SMS,c3=SDV,d3=SCO,f3=STR,g3=SGN,h3=SIN,b5=SFO,d5=SAR,e5=SRG,f5=SPL,h5=SEN,b6=SDE,\
+            d6=SCR,e6=SGB,f6=SSU,h6=SBS,b9=NCR,d9=NDE,e9=NGB,f9=NBS,h9=NSU,b10=NFO,d10=NCP,e10=NAA,f10=NBN,\
+            h10=NBO,b11=NGN,c12=NCO,d12=NAR,f12=NRG,g12=NAC,h12=NMG,b13=NPG,c13=NDV,d13=NTK,e13=NAM,f13=NIN,\
+            g13=NTR,h13=NMI,c14=NMS,d14=NEN,e14=NPL,f14=NFL,g14=NHO+S,i1^=SFI,a14^=NFI,g14^=SRE,i14^=NRE \
+            move N 3 3 obliged=g14^";
+        let mut pos = Position::from_position_string(before).unwrap();
+        pos.play(Action::parse(pos.rules().board(), "c14-g14^").unwrap()).unwrap();
+        let text = pos.position_string();
+        assert!(!text.contains("obliged"), "{text}");
+        let again = Position::from_position_string(&text).unwrap();
+        assert_eq!(again.position_string(), text);
+        assert_eq!(again.legal_actions(), pos.legal_actions());
+        for side in [Side::South, Side::North] {
+            assert!(pos.view_string(side).ends_with(if side == Side::South { "view=S" } else { "view=N" }));
+        }
     }
 }
