@@ -417,7 +417,7 @@ fn parse_piece(rules: &RuleSet, text: &str, view: bool) -> Result<Entry, E> {
     if (view && (down || knowers.is_some())) || (!view && (owner.is_none() || kind.is_err())) {
         return Err(bad());
     }
-    if owner.is_none() && !rules.deals() {
+    if (owner.is_none() || down) && !rules.deals() {
         return Err(E::Inconsistent(format!("{name} is face down but {} deals nothing", rules.name())));
     }
     Ok(Entry {
@@ -766,6 +766,19 @@ impl crate::referee::Game {
 mod tests {
     use super::*;
     use crate::Action;
+
+    #[test]
+    fn a_face_down_piece_is_refused_when_the_rule_set_deals_nothing() {
+        // Found by fuzz/python/fuzz_position_string.py: `p7=EBG!` read in a 四国 string
+        // (a hidden piece in a game without a deal), whose view strings then did not read
+        // back ("face down but siguo deals nothing").
+        let pos = Position::random_start(RuleSet::preset("siguo").unwrap(), 1);
+        let text = pos.position_string();
+        let (first, rest) = text.split_once(',').unwrap();
+        let err = Position::from_position_string(&format!("{first}!,{rest}")).unwrap_err();
+        assert!(matches!(err, PositionStringError::Inconsistent(_)), "{err}");
+        assert!(err.to_string().contains("face down but siguo deals nothing"), "{err}");
+    }
 
     #[test]
     fn a_shot_down_obliged_plane_is_not_written() {
