@@ -19,7 +19,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use super::{GameResult, Phase, Position, Slot, EMPTY, OFF_BOARD};
+use super::{Eliminations, GameResult, Phase, Position, Slot, EMPTY, OFF_BOARD};
 use crate::board::Point;
 use crate::piece::{Arm, PieceKind, Side, SideSet};
 use crate::position::EndReason;
@@ -613,10 +613,14 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
     }
     // Pieces: ids by side in turn order, each side's pieces in point order.
     let mut next = [0usize; 4];
+    let mut stand_ins = Vec::new();
     for (e, &(p, owner, kind)) in entries.iter().zip(&placed) {
         let i = side_idx(owner);
         let id = i * rules.army_size() + next[i];
         next[i] += 1;
+        if e.kind.is_err() {
+            stand_ins.push(id);
+        }
         pos.slots[id] = Slot { kind, owner, at: p.0 };
         pos.cells[p.index()] = id as u8;
         pos.occ[owner as usize].insert(p);
@@ -695,12 +699,54 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
             return Err(inconsistent("fewer than two sides are still in".into()));
         }
     }
-    // A full string in the move phase whose side to act cannot act is over, as the
-    // rules say; a view's stand-ins must not decide that (its phase is told).
-    if phase == Phase::Move && view.is_none() {
-        pos.check_stalemate();
+    // In the move phase a side to act that cannot act is out, as the rules say. In a
+    // view, whether a side other than the viewer can act may depend on the stand-ins:
+    // they are first rearranged so that it can, as it could in the position the view
+    // was taken from, and only a side that cannot act whatever one swap of them does
+    // is out (the viewer's own actions never depend on stand-ins). Read as it was
+    // told, such a view gave a game whose side to act had no action, and whose record
+    // (it starts with the full string, read by this rule) replayed to another game.
+    if phase == Phase::Move {
+        while pos.phase == Phase::Move {
+            let side = sides[pos.turn as usize];
+            if pos.has_legal_move(side) || unstick(&mut pos, side, &stand_ins) {
+                break;
+            }
+            // One step of `check_stalemate`.
+            if pos.eliminate(side, EndReason::NoLegalMove, &mut Eliminations::default()) {
+                pos.quiet = 0;
+            }
+            if pos.phase == Phase::Move {
+                pos.advance_turn();
+            }
+        }
     }
     Ok((pos, view))
+}
+
+/// Swaps the kinds of two stand-ins (pieces of `stand_ins`) of `side`'s army, of one
+/// arm, so that `side` has a legal move; false, with nothing changed, if no swap gives
+/// it one. The stand-ins stay a function of the view string alone.
+fn unstick(pos: &mut Position, side: Side, stand_ins: &[usize]) -> bool {
+    let Some(army) = pos.armies[side as usize] else { return false };
+    let mine: Vec<usize> =
+        stand_ins.iter().copied().filter(|&id| pos.slots[id].owner == army && pos.slots[id].at != OFF_BOARD).collect();
+    for (n, &a) in mine.iter().enumerate() {
+        for &b in &mine[n + 1..] {
+            let (ka, kb) = (pos.slots[a].kind, pos.slots[b].kind);
+            if ka == kb || ka.arm() != kb.arm() {
+                continue;
+            }
+            pos.slots[a].kind = kb;
+            pos.slots[b].kind = ka;
+            if pos.has_legal_move(side) {
+                return true;
+            }
+            pos.slots[a].kind = ka;
+            pos.slots[b].kind = kb;
+        }
+    }
+    false
 }
 
 impl crate::referee::Game {
@@ -778,6 +824,37 @@ mod tests {
         let err = Position::from_position_string(&format!("{first}!,{rest}")).unwrap_err();
         assert!(matches!(err, PositionStringError::Inconsistent(_)), "{err}");
         assert!(err.to_string().contains("face down but siguo deals nothing"), "{err}");
+    }
+
+    #[test]
+    fn a_view_whose_viewer_cannot_act_reads_as_the_rules_end_it() {
+        // Found by the `position_string` fuzz target: North to act with a fighter that
+        // cannot move. Read as told (move phase), the game had no action for North and
+        // its record, starting from the full string (read as over), did not replay.
+        let view = "sanjun-hk c1=S??,d1=S??,e1=S??,f1=S??,g1=S??,c2=S??,d2=S??,e2=S??,f2=S??,g2=S??,h2=NFI \
+            move N 25 16 view=N";
+        let game = crate::referee::Game::from_position_string(view, 1).unwrap();
+        assert_eq!(game.phase(), Phase::Over);
+        let replayed = game.record().replay().unwrap();
+        assert!(replayed.position().same_state(game.position()));
+        let printed = game.position_string();
+        assert_eq!(Position::from_position_string(&printed).unwrap().position_string(), printed);
+    }
+
+    #[test]
+    fn stand_ins_that_leave_the_side_to_act_without_a_move_are_swapped() {
+        // South's engineer on c3 can move; with the two kinds swapped (a stand-in
+        // engineer locked in its headquarters, a mine on c3) South could not.
+        let mut pos = Position::from_position_string("classic b1=SMI,c3=SEN,c10=NEN,b12=NFL move S 0 0").unwrap();
+        let id = |pos: &Position, name: &str| pos.cells[pos.rules().board().point(name).unwrap().index()] as usize;
+        let (b1, c3) = (id(&pos, "b1"), id(&pos, "c3"));
+        pos.slots[b1].kind = PieceKind::Engineer;
+        pos.slots[c3].kind = PieceKind::Mine;
+        assert!(!pos.has_legal_move(Side::South));
+        assert!(!unstick(&mut pos, Side::South, &[c3]), "one stand-in alone cannot be swapped");
+        assert!(unstick(&mut pos, Side::South, &[b1, c3]));
+        assert!(pos.has_legal_move(Side::South));
+        assert_eq!(pos.slots[c3].kind, PieceKind::Engineer);
     }
 
     #[test]
