@@ -781,8 +781,13 @@ impl crate::referee::Game {
         seed: u64,
     ) -> Result<crate::referee::Game, PositionStringError> {
         let (position, _) = parse(rules, text)?;
-        let start = crate::referee::Entry::Start(position.position_string());
-        Ok(crate::referee::Game::from_parts(position, seed, vec![start], Default::default()))
+        let start = position.position_string();
+        // The game starts from the position its record's first entry reads to, as a
+        // replay does: reading may have put a side out, and the pieces it took off the
+        // board are in no string.
+        let (position, _) = parse(position.rules().clone(), &start)?;
+        let entries = vec![crate::referee::Entry::Start(start)];
+        Ok(crate::referee::Game::from_parts(position, seed, entries, Default::default()))
     }
 
     /// The position string the game started from, if it did not start from the
@@ -839,6 +844,20 @@ mod tests {
         assert!(replayed.position().same_state(game.position()));
         let printed = game.position_string();
         assert_eq!(Position::from_position_string(&printed).unwrap().position_string(), printed);
+    }
+
+    #[test]
+    fn a_game_from_a_string_that_puts_a_side_out_replays_to_the_same_state() {
+        // Found by the `position_string` fuzz target: North and West are out on reading
+        // (neither can act), North's piece leaves the board; the game kept its slot,
+        // the replay of its record (from the printed string) has none.
+        let view = "siguo k1=S??,j1=S??,i1=S??,h1=S??,g1=S??,k2=S??,i2=S??,j4=S??,i4=S??,h4=S??,k5=S??,j5=E??,\
+            q9=E??,q8=N??,k7=S?? move N 2525 3 view=W";
+        let mut game = crate::referee::Game::from_position_string(view, 1).unwrap();
+        assert_eq!(game.to_act(), Some(Side::South));
+        let a = game.legal_actions()[0];
+        game.play(a).unwrap();
+        assert!(game.record().replay().unwrap().position().same_state(game.position()));
     }
 
     #[test]
