@@ -420,6 +420,10 @@ fn parse_piece(rules: &RuleSet, text: &str, view: bool) -> Result<Entry, E> {
     if (owner.is_none() || down) && !rules.deals() {
         return Err(E::Inconsistent(format!("{name} is face down but {} deals nothing", rules.name())));
     }
+    // Nobody ever sees a face-down piece (a view would show its kind with no owner).
+    if down && knowers.is_some() {
+        return Err(E::Inconsistent(format!("{name} is face down: nobody knows it")));
+    }
     Ok(Entry {
         point,
         owner,
@@ -874,6 +878,16 @@ mod tests {
         assert!(unstick(&mut pos, Side::South, &[b1, c3]));
         assert!(pos.has_legal_move(Side::South));
         assert_eq!(pos.slots[c3].kind, PieceKind::Engineer);
+    }
+
+    #[test]
+    fn a_face_down_piece_is_known_to_nobody() {
+        // Found by the `position_string` fuzz target: `e3=SCO!=S` read (a face-down
+        // piece South knows), and South's view of it, `e3=?CO`, did not read back.
+        let text = "fanqi e1=NBN!,e3=SCO!=S,d4=SCO move N 25 0 armies=SN,NS";
+        let err = Position::from_position_string(text).unwrap_err();
+        assert_eq!(err.to_string(), "inconsistent position: e3 is face down: nobody knows it");
+        assert!(Position::from_position_string("fanqi e1=NBN!,e3=SCO!,d4=SCO move N 25 0 armies=SN,NS").is_ok());
     }
 
     #[test]
