@@ -179,12 +179,15 @@ mod tests {
     #[test]
     fn go_without_a_legal_action_is_refused() {
         // Found by the `protocol` fuzz target: the agents panicked choosing among no
-        // action (fuzz/corpus/protocol/finding-go-without-legal-action).
+        // action (fuzz/corpus/protocol/finding-go-without-legal-action: a view whose
+        // seat cannot move, now read as the end of the game; and the deployment phase).
         for agent in [AgentSpec::Random, AgentSpec::Greedy] {
             let mut out = Vec::new();
-            let input = "newgame N classic\nposition classic a1=S??,b1=SMI move N 17 0 view=N\ngo 2000\n";
+            let input = "newgame N classic\nposition classic a1=S??,b1=SMI move N 17 0 view=N\ngo 2000\n\
+                         newgame S classic\nposition classic - deploy S 0 0 deployed=- view=S\ngo 2000\n";
             run(agent, input.as_bytes(), &mut out).unwrap();
-            assert_eq!(String::from_utf8(out).unwrap(), "info error go when north has no legal action\n");
+            let expected = "info error go when north is not to act\ninfo error go when south has no legal action\n";
+            assert_eq!(String::from_utf8(out).unwrap(), expected);
         }
     }
 
