@@ -85,8 +85,10 @@ def test_the_python_engine_answers_a_bad_referee_line_with_one_error_line() -> N
     e.handle("newgame N classic")
     e.handle("position " + game.view_string(junqi.Side.NORTH))  # south is to act
     assert e.handle("go 100") == ["info error go when north is not to act"]
-    e.handle("position classic a1=S??,b1=SMI move N 17 0 view=N")  # north cannot move
-    assert e.handle("go 100") == ["info error go when north has no legal move"]
+    e.handle("newgame S classic")
+    assert e.handle("go 100") == ["info error go before position"]
+    e.handle("position classic - deploy S 0 0 deployed=- view=S")  # south deploys, not moves
+    assert e.handle("go 100") == ["info error go when south has no legal move"]
 
 
 def test_the_python_engine_reads_any_bytes_and_skips_long_lines() -> None:
