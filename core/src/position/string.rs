@@ -705,15 +705,16 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
     }
     // In the move phase a side to act that cannot act is out, as the rules say. In a
     // view, whether a side other than the viewer can act may depend on the stand-ins:
-    // they are first rearranged so that it can, as it could in the position the view
-    // was taken from, and only a side that cannot act whatever one swap of them does
-    // is out (the viewer's own actions never depend on stand-ins). Read as it was
+    // one of them is first given another kind so that it can, as it could in the
+    // position the view was taken from, and only a side that cannot act whatever such
+    // change is made is out (the viewer's own actions never depend on stand-ins). Read as it was
     // told, such a view gave a game whose side to act had no action, and whose record
     // (it starts with the full string, read by this rule) replayed to another game.
     if phase == Phase::Move {
         while pos.phase == Phase::Move {
             let side = sides[pos.turn as usize];
-            if pos.has_legal_move(side) || unstick(&mut pos, side, &stand_ins) {
+            let army = pos.armies[side as usize].map_or(0, side_idx);
+            if pos.has_legal_move(side) || unstick(&mut pos, side, &stand_ins, &mut left[army]) {
                 break;
             }
             // One step of `check_stalemate`.
@@ -728,17 +729,21 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
     Ok((pos, view))
 }
 
-/// Swaps the kinds of two stand-ins (pieces of `stand_ins`) of `side`'s army, of one
-/// arm, so that `side` has a legal move; false, with nothing changed, if no swap gives
-/// it one. The stand-ins stay a function of the view string alone.
-fn unstick(pos: &mut Position, side: Side, stand_ins: &[usize]) -> bool {
+/// Gives one stand-in (a piece of `stand_ins`) of `side`'s army another kind of its arm
+/// — another stand-in's (the two swap) or one its army has left (`left`, the kinds and
+/// counts no piece of the string stands for) — so that `side` has a legal move; false,
+/// with nothing changed, if no such change gives it one. In the position a view was
+/// taken from, some piece of the side to act could move: a stand-in given that piece's
+/// kind on its point can too. The stand-ins stay a function of the view string alone.
+fn unstick(pos: &mut Position, side: Side, stand_ins: &[usize], left: &mut [(PieceKind, u8)]) -> bool {
     let Some(army) = pos.armies[side as usize] else { return false };
     let mine: Vec<usize> =
         stand_ins.iter().copied().filter(|&id| pos.slots[id].owner == army && pos.slots[id].at != OFF_BOARD).collect();
-    for (n, &a) in mine.iter().enumerate() {
-        for &b in &mine[n + 1..] {
-            let (ka, kb) = (pos.slots[a].kind, pos.slots[b].kind);
-            if ka == kb || ka.arm() != kb.arm() {
+    for &a in &mine {
+        let ka = pos.slots[a].kind;
+        for &b in &mine {
+            let kb = pos.slots[b].kind;
+            if kb == ka || kb.arm() != ka.arm() {
                 continue;
             }
             pos.slots[a].kind = kb;
@@ -748,6 +753,21 @@ fn unstick(pos: &mut Position, side: Side, stand_ins: &[usize]) -> bool {
             }
             pos.slots[a].kind = ka;
             pos.slots[b].kind = kb;
+        }
+        for j in 0..left.len() {
+            let (k, n) = left[j];
+            if n == 0 || k == ka || k.arm() != ka.arm() {
+                continue;
+            }
+            pos.slots[a].kind = k;
+            if pos.has_legal_move(side) {
+                left[j].1 -= 1;
+                if let Some(back) = left.iter_mut().find(|(x, _)| *x == ka) {
+                    back.1 += 1;
+                }
+                return true;
+            }
+            pos.slots[a].kind = ka;
         }
     }
     false
@@ -874,10 +894,17 @@ mod tests {
         pos.slots[b1].kind = PieceKind::Engineer;
         pos.slots[c3].kind = PieceKind::Mine;
         assert!(!pos.has_legal_move(Side::South));
-        assert!(!unstick(&mut pos, Side::South, &[c3]), "one stand-in alone cannot be swapped");
-        assert!(unstick(&mut pos, Side::South, &[b1, c3]));
+        let mut none_left = [(PieceKind::Engineer, 0), (PieceKind::Mine, 0)];
+        assert!(!unstick(&mut pos, Side::South, &[c3], &mut none_left), "nothing to swap with");
+        assert!(unstick(&mut pos, Side::South, &[b1, c3], &mut none_left));
         assert!(pos.has_legal_move(Side::South));
         assert_eq!(pos.slots[c3].kind, PieceKind::Engineer);
+        // A kind the army has left: c3 becomes an engineer again (a mine goes back).
+        pos.slots[c3].kind = PieceKind::Mine;
+        let mut left = [(PieceKind::Mine, 0), (PieceKind::Engineer, 1)];
+        assert!(unstick(&mut pos, Side::South, &[c3], &mut left));
+        assert_eq!(pos.slots[c3].kind, PieceKind::Engineer);
+        assert_eq!(left, [(PieceKind::Mine, 1), (PieceKind::Engineer, 0)]);
     }
 
     #[test]
@@ -888,6 +915,19 @@ mod tests {
         let err = Position::from_position_string(text).unwrap_err();
         assert_eq!(err.to_string(), "inconsistent position: e3 is face down: nobody knows it");
         assert!(Position::from_position_string("fanqi e1=NBN!,e3=SCO!,d4=SCO move N 25 0 armies=SN,NS").is_ok());
+    }
+
+    #[test]
+    fn stand_ins_may_take_a_kind_the_army_has_left() {
+        // Found by the `position_string` fuzz target: North's tank and missile can move;
+        // in South's view of it North's two stand-ins could not, whatever their swap,
+        // and North was put out.
+        let north = "sanjun-modern b6=NTK,d14=NMS,d1^=SDV,d5^=SCO,a7^=SRE move N 25 25 view=N";
+        let pos = Position::from_position_string(north).unwrap();
+        let south = pos.view_string(Side::South);
+        let (seen, _) = Position::from_view_string_with(pos.rules().clone(), &south).unwrap();
+        assert_eq!(seen.view_string(Side::South), south);
+        assert!(seen.has_legal_move(Side::North));
     }
 
     #[test]
