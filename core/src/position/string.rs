@@ -11,8 +11,8 @@
 //! point order; `owner` is `S`, `E`, `N`, `W` (or `?` for a face-down piece in a view),
 //! `kind` a two-letter code ([`PieceKind::short`]) or `??`/`?N`/`?A` for an unknown
 //! land/naval/air piece; marks are `!` (face down, 翻棋) and `+XY`/`=XY` (players who know
-//! the piece beyond, or instead of, the default ones). Keys: `deployed`, `out`,
-//! `timeouts`, `armies`, `obliged`, `react`, `result`, `view`.
+//! the piece beyond the default ones, or all of them, the default ones included). Keys:
+//! `deployed`, `out`, `timeouts`, `armies`, `obliged`, `react`, `result`, `view`.
 //!
 //! A position string holds no history: a game started from one has no prior log.
 
@@ -640,12 +640,22 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
             (Some(v), _) => {
                 if e.kind.is_ok() {
                     default.with(v)
+                } else if default.contains(v) {
+                    // Its own pieces (its team's, public ones) the viewer always knows.
+                    let name = board.name_of(p);
+                    return Err(inconsistent(format!("{name} is always known to {}", letters(default))));
                 } else {
                     default.iter().filter(|s| *s != v).collect()
                 }
             }
             (None, None) => default,
-            (None, Some((true, set))) => set,
+            // A piece is always known to its owner (its team, or everyone once pieces
+            // are public): an exact mark may add players, never drop one of those.
+            (None, Some((true, set))) if default.iter().all(|k| set.contains(k)) => set,
+            (None, Some((true, _))) => {
+                let name = board.name_of(p);
+                return Err(inconsistent(format!("{name} is always known to {}", letters(default))));
+            }
             (None, Some((false, set))) => set.iter().chain(default.iter()).collect(),
         };
         for s in knowers.iter() {
@@ -928,6 +938,23 @@ mod tests {
         let (seen, _) = Position::from_view_string_with(pos.rules().clone(), &south).unwrap();
         assert_eq!(seen.view_string(Side::South), south);
         assert!(seen.has_legal_move(Side::North));
+    }
+
+    #[test]
+    fn a_piece_is_always_known_to_those_who_always_know_it() {
+        // Found by the `position_string` fuzz target: `a11=SMI=` read in 翻棋 (a face-up
+        // piece known to nobody); every view wrote it unknown, and no view read back.
+        let err = Position::from_position_string("fanqi a1=SRG!,a11=SMI=,e11=SFL,d12=NRG move N 25 0 armies=SN,NS")
+            .unwrap_err();
+        assert_eq!(err.to_string(), "inconsistent position: a11 is always known to SN");
+        let err = Position::from_position_string("classic c3=SEN=N,b12=NFL move S 0 0").unwrap_err();
+        assert_eq!(err.to_string(), "inconsistent position: c3 is always known to S");
+        // Nor is a view that does not know such a piece.
+        let err = Position::from_position_string("siguo k1=W?? move N 2525 3 view=W").unwrap_err();
+        assert_eq!(err.to_string(), "inconsistent position: k1 is always known to W");
+        // More players than those may know it.
+        let pos = Position::from_position_string("classic c3=SEN=SN,b12=NFL move S 0 0").unwrap();
+        assert_eq!(pos.position_string(), "classic c3=SEN+N,b12=NFL move S 0 0");
     }
 
     #[test]
