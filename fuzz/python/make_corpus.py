@@ -100,6 +100,37 @@ def notation() -> None:
         write("notation", f"{PRESETS[choice]}-odd", bytes([choice | 0x80, plies]) + texts[choice].encode())
 
 
+def position_string() -> None:
+    """Real position and view strings of every preset (deployment, play, the end), as
+    text (first byte even); and choices for the edited form (first byte odd)."""
+    for i, name in enumerate(PRESETS):
+        for plies in (0, 9) if name != "fanqi" else (3, 9):
+            game = short_game(name, i + 1, plies) if plies else junqi.Game(name, seed=i + 1)
+            if plies == 0 and game.phase == junqi.Phase.DEPLOY:
+                game.deploy_random(game.rules.sides[0], seed=i)
+            side = game.rules.sides[-1]
+            write("position_string", f"{name}-{plies}", bytes([0, i]) + game.position_string().encode())
+            write("position_string", f"{name}-{plies}-view", bytes([2, i]) + game.view_string(side).encode())
+        if i % 3 == 0:
+            game = short_game(name, i + 1, 5)
+            game.resign(game.rules.sides[0])
+            write("position_string", f"{name}-over", bytes([4, i]) + game.position_string().encode())
+    rng = random.Random("position_string")
+    for i in range(8):
+        write("position_string", f"edit{i}", bytes([1 | i << 1] + [rng.randrange(256) for _ in range(40)]))
+
+
+def engine() -> None:
+    """The referee's lines of real sessions: the `>` lines of the cargo-fuzz corpus
+    fuzz/corpus/protocol (made from `junqi match` games by fuzz/make_protocol_corpus.py)."""
+    sessions = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", "protocol")
+    for i, name in enumerate(sorted(os.listdir(sessions))):
+        with open(os.path.join(sessions, name), "rb") as f:
+            lines = f.read()[1:].split(b"\n")
+        referee = [line[2:] if line.startswith(b"> ") else line for line in lines if not line.startswith(b"<")]
+        write("engine", name, bytes([i * 13 % 256]) + b"\n".join(referee))
+
+
 def random_bytes(target: str, count: int, length: int, first: list[int] | None = None) -> None:
     rng = random.Random(target)
     for i in range(count):
@@ -120,6 +151,8 @@ def main() -> None:
     setup()
     record()
     notation()
+    position_string()
+    engine()
     random_bytes("action_ids", len(PRESETS), 160, list(range(len(PRESETS))))
     random_bytes("game_calls", 12, 200, list(range(12)))
     random_bytes("vector_env", 8, 120)

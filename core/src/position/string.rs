@@ -11,15 +11,15 @@
 //! point order; `owner` is `S`, `E`, `N`, `W` (or `?` for a face-down piece in a view),
 //! `kind` a two-letter code ([`PieceKind::short`]) or `??`/`?N`/`?A` for an unknown
 //! land/naval/air piece; marks are `!` (face down, 翻棋) and `+XY`/`=XY` (players who know
-//! the piece beyond, or instead of, the default ones). Keys: `deployed`, `out`,
-//! `timeouts`, `armies`, `obliged`, `react`, `result`, `view`.
+//! the piece beyond the default ones, or all of them, the default ones included). Keys:
+//! `deployed`, `out`, `timeouts`, `armies`, `obliged`, `react`, `result`, `view`.
 //!
 //! A position string holds no history: a game started from one has no prior log.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use super::{GameResult, Phase, Position, Slot, NO_PIECE};
+use super::{Eliminations, GameResult, Phase, Position, Slot, NO_PIECE, OFF_BOARD};
 use crate::board::Point;
 use crate::piece::{Arm, PieceKind, Side, SideSet};
 use crate::position::EndReason;
@@ -278,10 +278,13 @@ impl Position {
                 .collect();
             let _ = write!(out, " armies={}", or_dash(a.join(",")));
         }
+        // An obliged plane that has since been shot down obliges nothing (see
+        // `Position::obligation`): it has no point to name.
         let o: Vec<&str> = sides
             .iter()
-            .filter(|s| self.obliged[**s as usize] != NO_PIECE)
-            .map(|s| board.name_of(Point(self.slots[self.obliged[*s as usize] as usize].at)))
+            .map(|s| self.obliged[*s as usize])
+            .filter(|id| *id != NO_PIECE && self.slots[*id as usize].at != OFF_BOARD)
+            .map(|id| board.name_of(Point(self.slots[id as usize].at)))
             .collect();
         if !o.is_empty() {
             let _ = write!(out, " obliged={}", o.join(","));
@@ -414,8 +417,12 @@ fn parse_piece(rules: &RuleSet, text: &str, view: bool) -> Result<Entry, E> {
     if (view && (down || knowers.is_some())) || (!view && (owner.is_none() || kind.is_err())) {
         return Err(bad());
     }
-    if owner.is_none() && !rules.deals() {
+    if (owner.is_none() || down) && !rules.deals() {
         return Err(E::Inconsistent(format!("{name} is face down but {} deals nothing", rules.name())));
+    }
+    // Nobody ever sees a face-down piece (a view would show its kind with no owner).
+    if down && knowers.is_some() {
+        return Err(E::Inconsistent(format!("{name} is face down: nobody knows it")));
     }
     Ok(Entry {
         point,
@@ -610,10 +617,14 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
     }
     // Pieces: ids by side in turn order, each side's pieces in point order.
     let mut next = [0usize; 4];
+    let mut stand_ins = Vec::new();
     for (e, &(p, owner, kind)) in entries.iter().zip(&placed) {
         let i = side_idx(owner);
         let id = i * rules.army_size() + next[i];
         next[i] += 1;
+        if e.kind.is_err() {
+            stand_ins.push(id);
+        }
         pos.slots[id] = Slot { kind, owner, at: p.0 };
         pos.cells[p.index()] = id as u8;
         pos.occ[owner as usize].insert(p);
@@ -629,12 +640,22 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
             (Some(v), _) => {
                 if e.kind.is_ok() {
                     default.with(v)
+                } else if default.contains(v) {
+                    // Its own pieces (its team's, public ones) the viewer always knows.
+                    let name = board.name_of(p);
+                    return Err(inconsistent(format!("{name} is always known to {}", letters(default))));
                 } else {
                     default.iter().filter(|s| *s != v).collect()
                 }
             }
             (None, None) => default,
-            (None, Some((true, set))) => set,
+            // A piece is always known to its owner (its team, or everyone once pieces
+            // are public): an exact mark may add players, never drop one of those.
+            (None, Some((true, set))) if default.iter().all(|k| set.contains(k)) => set,
+            (None, Some((true, _))) => {
+                let name = board.name_of(p);
+                return Err(inconsistent(format!("{name} is always known to {}", letters(default))));
+            }
             (None, Some((false, set))) => set.iter().chain(default.iter()).collect(),
         };
         for s in knowers.iter() {
@@ -692,10 +713,72 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
             return Err(inconsistent("fewer than two sides are still in".into()));
         }
     }
-    // A full string in the move phase whose side to act cannot act is over, as the
-    // rules say; a view's stand-ins must not decide that (its phase is told).
-    if phase == Phase::Move && view.is_none() {
-        pos.check_stalemate();
+    // In the move phase a side to act that cannot act is out, as the rules say. In a
+    // view, whether a side other than the viewer can act may depend on the stand-ins:
+    // one of them is first given another kind so that it can, as it could in the
+    // position the view was taken from, and only a side that cannot act whatever such
+    // change is made is out (the viewer's own actions never depend on stand-ins). Read as it was
+    // told, such a view gave a game whose side to act had no action, and whose record
+    // (it starts with the full string, read by this rule) replayed to another game.
+    if phase == Phase::Move {
+        while pos.phase == Phase::Move {
+            let side = sides[pos.turn as usize];
+            let army = pos.armies[side as usize].map_or(0, side_idx);
+            if pos.has_legal_move(side) || unstick(&mut pos, side, &stand_ins, &mut left[army]) {
+                break;
+            }
+            // One step of `check_stalemate`.
+            if pos.eliminate(side, EndReason::NoLegalMove, &mut Eliminations::default()) {
+                pos.no_capture = 0;
+            }
+            if pos.phase == Phase::Move {
+                pos.advance_turn();
+            }
+        }
     }
     Ok((pos, view))
+}
+
+/// Gives one stand-in (a piece of `stand_ins`) of `side`'s army another kind of its arm
+/// — another stand-in's (the two swap) or one its army has left (`left`, the kinds and
+/// counts no piece of the string stands for) — so that `side` has a legal move; false,
+/// with nothing changed, if no such change gives it one. In the position a view was
+/// taken from, some piece of the side to act could move: a stand-in given that piece's
+/// kind on its point can too. The stand-ins stay a function of the view string alone.
+fn unstick(pos: &mut Position, side: Side, stand_ins: &[usize], left: &mut [(PieceKind, u8)]) -> bool {
+    let Some(army) = pos.armies[side as usize] else { return false };
+    let mine: Vec<usize> =
+        stand_ins.iter().copied().filter(|&id| pos.slots[id].owner == army && pos.slots[id].at != OFF_BOARD).collect();
+    for &a in &mine {
+        let ka = pos.slots[a].kind;
+        for &b in &mine {
+            let kb = pos.slots[b].kind;
+            if kb == ka || kb.arm() != ka.arm() {
+                continue;
+            }
+            pos.slots[a].kind = kb;
+            pos.slots[b].kind = ka;
+            if pos.has_legal_move(side) {
+                return true;
+            }
+            pos.slots[a].kind = ka;
+            pos.slots[b].kind = kb;
+        }
+        for j in 0..left.len() {
+            let (k, n) = left[j];
+            if n == 0 || k == ka || k.arm() != ka.arm() {
+                continue;
+            }
+            pos.slots[a].kind = k;
+            if pos.has_legal_move(side) {
+                left[j].1 -= 1;
+                if let Some(back) = left.iter_mut().find(|(x, _)| *x == ka) {
+                    back.1 += 1;
+                }
+                return true;
+            }
+            pos.slots[a].kind = ka;
+        }
+    }
+    false
 }

@@ -4,13 +4,13 @@
 //! as a loss for that engine with a named [`Failure`], and its process is killed and
 //! reaped.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{rules_field, side_letter, EngineOption, MAX_LINE, VERSION};
+use super::{quote, read_line, rules_field, side_letter, EngineOption, Line, MAX_LINE, VERSION};
 use crate::{Action, Game, GameResult, Phase, RuleSet, Setup, Side};
 
 /// How an engine lost a game other than by the rules.
@@ -49,16 +49,13 @@ impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Failure::Garbage(t) => write!(f, "garbage: {t:?}"),
-            Failure::Illegal(t) => write!(f, "illegal_action: {t}"),
-            Failure::Spawn(t) => write!(f, "spawn: {t}"),
+            // Quoted: the text may come from the engine, and it ends up in other lines
+            // (`gameover`) and logs.
+            Failure::Illegal(t) => write!(f, "illegal_action: {}", quote(t)),
+            Failure::Spawn(t) => write!(f, "spawn: {}", quote(t)),
             other => f.write_str(other.name()),
         }
     }
-}
-
-enum Line {
-    Text(String),
-    TooLong,
 }
 
 /// A running engine: its process, its input, and its output lines through a reader
@@ -98,23 +95,9 @@ impl EngineProcess {
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             let mut r = BufReader::new(stdout);
-            loop {
-                let mut buf = Vec::new();
-                match r.by_ref().take(MAX_LINE as u64 + 1).read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                if buf.last() == Some(&b'\n') {
-                    buf.pop();
-                } else if buf.len() > MAX_LINE {
-                    let _ = tx.send(Line::TooLong);
-                    break;
-                }
-                if buf.last() == Some(&b'\r') {
-                    buf.pop();
-                }
-                let text = String::from_utf8_lossy(&buf).into_owned();
-                if tx.send(Line::Text(text)).is_err() {
+            while let Ok(Some(line)) = read_line(&mut r, MAX_LINE) {
+                let last = line == Line::TooLong;
+                if tx.send(line).is_err() || last {
                     break;
                 }
             }
@@ -133,17 +116,12 @@ impl EngineProcess {
         let deadline = Instant::now() + budget + GRACE;
         loop {
             let line = e.next_line(deadline)?;
-            let mut w = line.split_whitespace();
-            match w.next() {
-                Some("ready") => break,
-                Some("id") if line.starts_with("id name ") => e.name = line["id name ".len()..].to_owned(),
-                Some("option") => {
-                    let (Some(n), Some(k), d) = (w.next(), w.next(), w.collect::<Vec<_>>().join(" ")) else {
-                        return Err(e.fail(Failure::Garbage(cut(&line))));
-                    };
-                    e.options.push(EngineOption { name: n.into(), kind: k.into(), default: d });
-                }
-                _ => {}
+            match handshake_line(&line) {
+                Ok(Handshake::Ready) => break,
+                Ok(Handshake::Name(name)) => e.name = name,
+                Ok(Handshake::Option(o)) => e.options.push(o),
+                Ok(Handshake::Other) => {}
+                Err(f) => return Err(e.fail(f)),
             }
         }
         for (name, value) in options {
@@ -195,9 +173,9 @@ impl EngineProcess {
         let deadline = Instant::now() + budget + GRACE;
         self.send(request)?;
         let line = self.next_line(deadline)?;
-        match line.split_once(' ') {
-            Some((w, rest)) if w == word => Ok(rest.to_owned()),
-            _ => Err(self.fail(Failure::Garbage(cut(&line)))),
+        match answer(&line, word) {
+            Ok(rest) => Ok(rest.to_owned()),
+            Err(f) => Err(self.fail(f)),
         }
     }
 
@@ -262,6 +240,72 @@ fn cut(t: &str) -> String {
     t.chars().take(200).collect()
 }
 
+/// What one line of an engine's handshake says (see [`handshake_line`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Handshake {
+    /// `ready`: the handshake is over.
+    Ready,
+    /// `id name <name>`: the engine's name (the rest of the line).
+    Name(String),
+    /// `option <name> <type> <default>`.
+    Option(EngineOption),
+    /// Anything else (`id author …`, lines of later versions): ignored.
+    Other,
+}
+
+/// Reads one line of an engine's handshake (after `junqi 1`, up to `ready`). The
+/// words of an `option` line are separated by any white space, its default is the
+/// rest of the words joined by single spaces (possibly empty); an `option` line
+/// without a name and a type is [`Failure::Garbage`].
+pub fn handshake_line(line: &str) -> Result<Handshake, Failure> {
+    let mut w = line.split_whitespace();
+    Ok(match w.next() {
+        Some("ready") => Handshake::Ready,
+        Some("id") if line.starts_with("id name ") => Handshake::Name(line["id name ".len()..].to_owned()),
+        Some("option") => {
+            let (Some(n), Some(k), d) = (w.next(), w.next(), w.collect::<Vec<_>>().join(" ")) else {
+                return Err(Failure::Garbage(cut(line)));
+            };
+            Handshake::Option(EngineOption { name: n.into(), kind: k.into(), default: d })
+        }
+        _ => Handshake::Other,
+    })
+}
+
+/// The rest of an answer line `<word> <rest>`: anything else is [`Failure::Garbage`].
+pub fn answer<'a>(line: &'a str, word: &str) -> Result<&'a str, Failure> {
+    match line.split_once(' ') {
+        Some((w, rest)) if w == word => Ok(rest),
+        _ => Err(Failure::Garbage(cut(line))),
+    }
+}
+
+/// Deploys `side` as an engine's `setup` answer (its text after `setup `) says:
+/// `random` draws a legal deployment from `seed`; anything else must be setup JSON
+/// the rules accept. A refusal is [`Failure::Illegal`] with the reason; the game is
+/// then unchanged.
+pub fn apply_setup(game: &mut Game, side: Side, answer: &str, seed: u64) -> Result<(), Failure> {
+    let result = if answer.trim() == "random" {
+        game.deploy_random(side, seed)
+    } else {
+        match Setup::from_json(answer) {
+            Ok(setup) => game.deploy(side, &setup),
+            Err(err) => return Err(Failure::Illegal(err.to_string())),
+        }
+    };
+    result.map(|_| ()).map_err(|err| Failure::Illegal(err.to_string()))
+}
+
+/// Plays an engine's `action` answer (its text after `action `, in the move
+/// notation) as `side`. A refusal is [`Failure::Illegal`] with the reason; the game
+/// is then unchanged.
+pub fn apply_action(game: &mut Game, side: Side, answer: &str) -> Result<(), Failure> {
+    let action =
+        Action::parse(game.board(), answer.trim()).map_err(|err| Failure::Illegal(format!("{answer:?}: {err}")))?;
+    game.play_as(side, action).map_err(|err| Failure::Illegal(format!("{answer}: {err}")))?;
+    Ok(())
+}
+
 /// How a refereed game between engines ended.
 #[derive(Debug)]
 pub struct Played {
@@ -292,6 +336,13 @@ impl Played {
             (None, Some(r)) => r.reason.name().to_owned(),
             (None, None) => "max_plies".to_owned(),
         }
+    }
+
+    /// The line that tells the engines the game is over: `gameover <winners> <reason>`
+    /// (`-` for no winner).
+    pub fn gameover_line(&self) -> String {
+        let winners: String = self.winners().into_iter().map(side_letter).collect();
+        format!("gameover {} {}", if winners.is_empty() { "-".to_owned() } else { winners }, self.reason())
     }
 }
 
@@ -334,22 +385,13 @@ pub fn play(
             let e = &mut seats[i];
             if game.phase() == Phase::Deploy {
                 let answer = e.ask(&format!("deploy {ms}"), "setup", budget).map_err(|f| (side, f))?;
-                let result = if answer.trim() == "random" {
-                    game.deploy_random(side, seed ^ (i as u64 + 1).wrapping_mul(0x51_7CC1_B727_220A))
-                } else {
-                    match Setup::from_json(&answer) {
-                        Ok(setup) => game.deploy(side, &setup),
-                        Err(err) => return Err((side, Failure::Illegal(err.to_string()))),
-                    }
-                };
-                result.map_err(|err| (side, Failure::Illegal(err.to_string())))?;
+                let seed = seed ^ (i as u64 + 1).wrapping_mul(0x51_7CC1_B727_220A);
+                apply_setup(&mut game, side, &answer, seed).map_err(|f| (side, f))?;
                 continue;
             }
             e.send(&format!("position {}", game.view_string(side))).map_err(|f| (side, f))?;
             let answer = e.ask(&format!("go {ms}"), "action", budget).map_err(|f| (side, f))?;
-            let action = Action::parse(game.board(), answer.trim())
-                .map_err(|err| (side, Failure::Illegal(format!("{answer:?}: {err}"))))?;
-            game.play_as(side, action).map_err(|err| (side, Failure::Illegal(format!("{answer}: {err}"))))?;
+            apply_action(&mut game, side, &answer).map_err(|f| (side, f))?;
         }
     })();
     let (failure, capped) = match failure {
@@ -362,12 +404,60 @@ pub fn play(
         }
     };
     let played = Played { game, failure, capped };
-    let winners: String = played.winners().into_iter().map(side_letter).collect();
-    let end = format!("gameover {} {}", if winners.is_empty() { "-".to_owned() } else { winners }, played.reason());
+    let end = played.gameover_line();
     for (i, s) in seats.iter_mut().enumerate() {
         if played.failure.as_ref().is_none_or(|(f, _)| *f != sides[i]) {
             let _ = s.send(&end);
         }
     }
     played
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_handshake_reads_names_and_options() {
+        assert_eq!(handshake_line("ready"), Ok(Handshake::Ready));
+        assert_eq!(handshake_line("id name my  engine "), Ok(Handshake::Name("my  engine ".into())));
+        assert_eq!(handshake_line("id author me"), Ok(Handshake::Other));
+        let o = EngineOption { name: "depth".into(), kind: "int".into(), default: "3 or 4".into() };
+        assert_eq!(handshake_line(" option\tdepth int  3 or\t4"), Ok(Handshake::Option(o.clone())));
+        assert_eq!(handshake_line(&o.line()), Ok(Handshake::Option(o)));
+        assert!(matches!(handshake_line("option depth"), Err(Failure::Garbage(_))));
+    }
+
+    #[test]
+    fn answers_are_their_word_and_a_space() {
+        assert_eq!(answer("action a1-a2", "action"), Ok("a1-a2"));
+        assert_eq!(answer("action ", "action"), Ok(""));
+        assert!(matches!(answer("action", "action"), Err(Failure::Garbage(_))));
+        assert!(matches!(answer("setup random", "action"), Err(Failure::Garbage(_))));
+    }
+
+    #[test]
+    fn a_refused_answer_changes_nothing_and_the_gameover_line_stays_one_line() {
+        let rules = RuleSet::preset("classic").unwrap();
+        let mut game = Game::with_rules(rules, 1);
+        assert!(matches!(apply_setup(&mut game, Side::South, "{\"a1\": \"dragon\"}", 1), Err(Failure::Illegal(_))));
+        assert!(matches!(apply_setup(&mut game, Side::South, "[1]", 1), Err(Failure::Illegal(_))));
+        assert_eq!(game.position().ply(), 0);
+        apply_setup(&mut game, Side::South, " random ", 1).unwrap();
+        apply_setup(&mut game, Side::North, "random", 2).unwrap();
+        assert_eq!(game.phase(), Phase::Move);
+        let before = game.position().clone();
+        // South's move answered by North, with "\r" around it: the notation reads, the
+        // move is refused. The refusal quoted the answer raw, "\r" and all, into the
+        // `gameover` line the other engines receive: a reader that breaks lines at "\r"
+        // (Python's text files) read two lines.
+        let south = game.legal_actions();
+        let answer = format!("\r{}\r", south[0].to_notation(game.board()));
+        let failure = apply_action(&mut game, Side::North, &answer).unwrap_err();
+        assert!(game.position().same_state(&before));
+        let played = Played { game, failure: Some((Side::North, failure)), capped: false };
+        let line = played.gameover_line();
+        assert!(line.starts_with("gameover S illegal_action by north (illegal_action: \\r"), "{line}");
+        assert!(!line.contains('\r'), "{line:?}");
+    }
 }

@@ -610,7 +610,7 @@ impl Game {
     /// assert_eq!(game.record().replay().unwrap().position_string(), game.position_string());
     /// ```
     pub fn from_position_string(text: &str, seed: u64) -> Result<Game, PositionStringError> {
-        Ok(Game::starting_at(Position::from_position_string(text)?, seed))
+        Game::starting_at(Position::from_position_string(text)?, seed)
     }
 
     /// Like [`Game::from_position_string`] for a given (custom) rule set. The seed is
@@ -620,13 +620,16 @@ impl Game {
         text: &str,
         seed: u64,
     ) -> Result<Game, PositionStringError> {
-        Ok(Game::starting_at(Position::from_position_string_with(rules, text)?, seed))
+        Game::starting_at(Position::from_position_string_with(rules, text)?, seed)
     }
 
-    /// A game whose record starts with `position` (as its position string).
-    fn starting_at(position: Position, seed: u64) -> Game {
-        let start = Entry::Start(position.position_string());
-        Game::from_parts(position, seed, vec![start], Default::default())
+    /// A game whose record starts with `position` (as its position string). It starts
+    /// from the position that string reads to, as a replay does: reading may have put a
+    /// side out, and the pieces it took off the board are in no string.
+    fn starting_at(position: Position, seed: u64) -> Result<Game, PositionStringError> {
+        let start = position.position_string();
+        let position = Position::from_position_string_with(position.rules().clone(), &start)?;
+        Ok(Game::from_parts(position, seed, vec![Entry::Start(start)], Default::default()))
     }
 
     /// The position string the game started from, if it did not start from the
