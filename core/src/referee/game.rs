@@ -1,5 +1,10 @@
 //! The refereed game: the full state, each player's event log and the record, and
-//! every method of [`Game`].
+//! every method of [`Game`] that is the referee's — starting, deploying, playing,
+//! ending, views, records and position strings. What a player can deduce and what an
+//! agent sees are the higher layers' and are written there, on the same `Game`:
+//! [`Game::beliefs`], [`Game::determinize`] (`inference::sample`),
+//! [`Game::observation`] (`inference::observe`) and [`Game::info_state`]
+//! (`agent::info`); rustdoc lists them all together on [`Game`].
 
 use std::sync::Arc;
 
