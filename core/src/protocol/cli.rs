@@ -31,9 +31,11 @@ pub fn dispatch(args: &[String]) -> Option<ExitCode> {
 
 const USAGE: &str = "usage: junqi engine [--agent SPEC] [--seed N]
        junqi match --engine NAME=CMD --engine NAME=CMD [--rules R] [--games N] [--time T]
-                   [--concurrency K] [--max-plies P] [--seed S] [--sprt ELO0,ELO1] [--out DIR]
+                   [--time-control BASE+INC] [--concurrency K] [--max-plies P] [--seed S]
+                   [--sprt ELO0,ELO1] [--out DIR]
        junqi bridge --server http://HOST:PORT --seat-link /play/ID?token=T --engine CMD
-  T: time per answer, e.g. 200ms, 2s (a bare number is milliseconds)";
+  T: time per answer, e.g. 200ms, 2s (a bare number is milliseconds)
+  BASE+INC: a game clock in seconds, e.g. 60+1 (a minute a game, a second more an action)";
 
 fn value<'a>(args: &'a [String], i: &mut usize, flag: &str) -> Result<&'a str, String> {
     *i += 1;
@@ -94,6 +96,7 @@ fn run_match(args: &[String]) -> Result<(), String> {
         (2usize, Duration::from_millis(1000), 1usize, 2000u32, 1u64);
     let mut sprt = None;
     let mut out = None;
+    let mut clock = None;
     let mut i = 0;
     while i < args.len() {
         let flag = args[i].as_str();
@@ -106,6 +109,9 @@ fn run_match(args: &[String]) -> Result<(), String> {
             "--rules" => rules = value(args, &mut i, flag)?.to_owned(),
             "--games" => games = number(value(args, &mut i, flag)?, flag)?,
             "--time" => budget = parse_duration(value(args, &mut i, flag)?)?,
+            "--time-control" => {
+                clock = Some(super::referee::TimeControl::parse(value(args, &mut i, flag)?).map_err(|e| format!("{flag}: {e}"))?)
+            }
             "--concurrency" => concurrency = number(value(args, &mut i, flag)?, flag)?,
             "--max-plies" => max_plies = number(value(args, &mut i, flag)?, flag)?,
             "--seed" => seed = number(value(args, &mut i, flag)?, flag)?,
@@ -124,7 +130,7 @@ fn run_match(args: &[String]) -> Result<(), String> {
     if games == 0 || concurrency == 0 {
         return Err("--games and --concurrency must be at least 1".into());
     }
-    let spec = MatchSpec { rules, engines: [a, b], games, budget, concurrency, max_plies, seed, sprt, out };
+    let spec = MatchSpec { rules, engines: [a, b], games, budget, clock, concurrency, max_plies, seed, sprt, out };
     let total = games.div_ceil(2) * 2;
     let names = [spec.engines[0].name.clone(), spec.engines[1].name.clone()];
     let result = super::matches::run(&spec, &|g, t| {
