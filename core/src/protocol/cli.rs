@@ -180,6 +180,10 @@ fn bridge(args: &[String]) -> Result<(), String> {
     let mut engine = super::referee::EngineProcess::start(&command, Duration::from_secs(10), &[])
         .map_err(|f| format!("the engine did not start: {f}"))?;
     let done = super::bridge::run(&link, &mut engine, poll)?;
+    eprintln!(
+        "junqi bridge: the game is over ({})",
+        if done.followed_stream { "followed its event stream" } else { "polled its state" }
+    );
     engine.stop();
     match done.failure {
         Some(f) => Err(format!("the engine failed ({f}): the seat resigned")),
