@@ -94,6 +94,18 @@ pub trait EngineLink: Send {
     }
 }
 
+impl<T: EngineLink + ?Sized> EngineLink for &mut T {
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        (**self).send(line)
+    }
+    fn next_line(&mut self, deadline: Instant) -> Result<String, Failure> {
+        (**self).next_line(deadline)
+    }
+    fn fail(&mut self, f: Failure) -> Failure {
+        (**self).fail(f)
+    }
+}
+
 impl<T: EngineLink + ?Sized> EngineLink for Box<T> {
     fn send(&mut self, line: &str) -> Result<(), Failure> {
         (**self).send(line)
@@ -633,6 +645,43 @@ pub fn play_with<L: EngineLink>(rules: Arc<RuleSet>, seed: u64, seats: &mut [L],
         }
     }
     played
+}
+
+/// Everything a referee has told `side` of `game` so far, as protocol lines: `newgame`,
+/// its own `setup` once deployed, each of its events, and its view string (`position`)
+/// once the game is in play. A referee that runs an engine only when its seat must act
+/// (the web server's bot seats: a fresh engine each time, so that nothing is kept
+/// between turns) sends these, then `go` ([`ask_action`]) or `deploy`.
+pub fn seat_lines(game: &Game, side: Side) -> Vec<String> {
+    let mut lines = vec![format!("newgame {} {}", side_letter(side), rules_field(game.rules()))];
+    let record = game.player_record(side);
+    if let Some(setup) = &record.setup {
+        lines.push(format!("setup {}", setup.to_json()));
+    }
+    lines.extend(game.events(side).iter().map(|e| format!("event {}", e.to_json(game.board()))));
+    if matches!(game.phase(), Phase::Move | Phase::Reaction) {
+        lines.push(format!("position {}", game.view_string(side)));
+    }
+    lines
+}
+
+/// Sends `lines` (what the seat has been told, [`seat_lines`]), then `go` with `budget`,
+/// and reads the engine's action: its notation, and whether it offered a draw with it.
+pub fn ask_action<L: EngineLink>(e: &mut L, lines: &[String], budget: Duration) -> Result<(String, bool), Failure> {
+    for line in lines {
+        e.send(line)?;
+    }
+    go(e, budget)
+}
+
+/// Sends `lines` (what the seat has been told, [`seat_lines`]), then `deploy` with
+/// `budget`, and reads the engine's setup: the text after `setup ` (`random` or setup
+/// JSON, for [`apply_setup`]).
+pub fn ask_setup<L: EngineLink>(e: &mut L, lines: &[String], budget: Duration) -> Result<String, Failure> {
+    for line in lines {
+        e.send(line)?;
+    }
+    e.ask(&format!("deploy {}", budget.as_millis()), "setup", budget)
 }
 
 fn micros(d: Duration) -> i64 {
