@@ -29,7 +29,7 @@ pub fn dispatch(args: &[String]) -> Option<ExitCode> {
     })
 }
 
-const USAGE: &str = "usage: junqi engine [--agent SPEC] [--seed N]
+const USAGE: &str = "usage: junqi engine [--agent SPEC] [--seed N] [--draw agent|accept|offer]
        junqi match --engine NAME=CMD --engine NAME=CMD [--rules R] [--games N] [--time T]
                    [--time-control BASE+INC] [--concurrency K] [--max-plies P] [--seed S]
                    [--sprt ELO0,ELO1] [--out DIR]
@@ -66,22 +66,34 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 fn engine(args: &[String]) -> Result<(), String> {
     let mut spec: AgentSpec = "random".parse().map_err(|e| format!("{e}"))?;
     let mut seed = None;
+    let mut draw = None;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
             "--agent" => spec = value(args, &mut i, "--agent")?.parse().map_err(|e| format!("--agent: {e}"))?,
             "--seed" => seed = Some(number::<u64>(value(args, &mut i, "--seed")?, "--seed")?),
+            "--draw" => {
+                let v = value(args, &mut i, "--draw")?;
+                if !["agent", "accept", "offer"].contains(&v) {
+                    return Err(format!("--draw {v:?} is not agent, accept or offer"));
+                }
+                draw = Some(v.to_owned());
+            }
             other => return Err(format!("unknown argument {other:?}")),
         }
         i += 1;
     }
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    // `--seed` is the same as a first `setoption seed N`.
-    let input: Box<dyn std::io::BufRead> = match seed {
-        Some(s) => Box::new(std::io::Cursor::new(format!("setoption seed {s}\n")).chain(stdin)),
-        None => Box::new(stdin),
-    };
+    // `--seed N` and `--draw P` are the same as first `setoption` lines.
+    let mut first = String::new();
+    if let Some(s) = seed {
+        first += &format!("setoption seed {s}\n");
+    }
+    if let Some(d) = draw {
+        first += &format!("setoption draw {d}\n");
+    }
+    let input: Box<dyn std::io::BufRead> = Box::new(std::io::Cursor::new(first).chain(stdin));
     match super::engine::run(spec, input, stdout) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
