@@ -144,6 +144,7 @@ fn a_paired_match_between_engine_processes_reports_wdl_elo_and_sprt() {
         .args(["match", "--engine", &format!("r1={}", builtin("random")), "--engine"])
         .arg(format!("r2={}", builtin("random")))
         .args(["--rules", "classic", "--games", "2", "--time", "1s", "--concurrency", "2", "--max-plies", "60"])
+        .args(["--time-control", "20+0.5"])
         .args(["--sprt", "0,10", "--out"])
         .arg(&dir)
         .output()
@@ -169,6 +170,11 @@ fn a_paired_match_between_engine_processes_reports_wdl_elo_and_sprt() {
     let bad = Command::new(JUNQI).args(["match", "--engine", "x"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8(bad.stderr).unwrap().contains("NAME=CMD"));
+    let bad = Command::new(JUNQI).args(["match", "--time-control", "soon"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8(bad.stderr).unwrap().contains("is not a time control BASE+INC"));
+    let bad = Command::new(JUNQI).args(["engine", "--draw", "sometimes"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
 }
 
 /// What the referee tells a seat, line by line (as `play` sends it), fed to a built-in
@@ -332,4 +338,31 @@ fn a_game_clock_runs_down_with_each_action_and_its_increment_keeps_it_going() {
     for s in seats {
         s.stop();
     }
+}
+
+#[test]
+fn an_information_state_from_the_seats_knowledge_refuses_what_does_not_fit() {
+    use junqi::{Game, InfoState};
+    let mut game = Game::new("classic", 4).unwrap();
+    game.deploy_random(Side::South, 1).unwrap();
+    game.deploy_random(Side::North, 2).unwrap();
+    for _ in 0..6 {
+        let a = game.legal_actions()[0];
+        game.play(a).unwrap();
+    }
+    let record = game.player_record(Side::South);
+    let err = |view: &str, record: &junqi::PlayerRecord| InfoState::from_player_record(record, view).unwrap_err().to_string();
+    // Another seat's view, a full position string, a view that does not read.
+    assert!(err(&game.view_string(Side::North), &record).contains("is not south's view"));
+    assert!(err(&game.position_string(), &record).contains("is not south's view"));
+    assert!(err("classic nonsense", &record).contains("does not read"));
+    // Events that stop short: the pieces stand elsewhere than the view says.
+    let mut short = record.clone();
+    short.events.truncate(short.events.len() - 2);
+    assert!(err(&game.view_string(Side::South), &short).contains("does not follow from the events"));
+    // A seat that does not play.
+    let r = RuleSet::preset("classic").unwrap();
+    assert!(InfoState::from_knowledge(r, Side::East, None, &[], &game.view_string(Side::South)).is_err());
+    // What fits is the referee's information state.
+    assert!(InfoState::from_player_record(&record, &game.view_string(Side::South)).unwrap() == game.info_state(Side::South));
 }

@@ -363,6 +363,53 @@ mod tests {
     }
 
     #[test]
+    fn a_budget_is_cut_to_the_time_given_and_playouts_are_kept() {
+        let level = |l| AgentSpec::Search { budget: Budget::Level(l), threads: 1 };
+        let ms = |n| AgentSpec::Search { budget: Budget::Millis(n), threads: 1 };
+        // Level 3 thinks 1 s: kept with 2 s to answer, cut to four fifths of 500 ms.
+        assert_eq!(fitted(level(3), Some(2000), None), level(3));
+        assert_eq!(fitted(level(3), Some(500), None), ms(400));
+        // A clock: a twentieth of what is left plus three quarters of the increment,
+        // at most half of what is left.
+        assert_eq!(fitted(level(5), Some(60_000), Some((60_000, 1000))), ms(3750));
+        assert_eq!(fitted(level(5), Some(100), Some((100, 10_000))), ms(50));
+        assert_eq!(fitted(ms(300), None, Some((1000, 0))), ms(50));
+        let iters = AgentSpec::Search { budget: Budget::Iterations(500), threads: 1 };
+        assert_eq!(fitted(iters, Some(1), Some((1, 0))), iters);
+        assert_eq!(fitted(AgentSpec::Greedy, Some(1), None), AgentSpec::Greedy);
+        assert_eq!(fitted(level(2), None, None), level(2));
+    }
+
+    #[test]
+    fn draws_follow_the_draw_option_and_the_referees_lines_are_read() {
+        let mut game = crate::Game::new("classic", 1).unwrap();
+        game.deploy_random(Side::South, 1).unwrap();
+        game.deploy_random(Side::North, 2).unwrap();
+        let view = game.view_string(Side::South);
+        let mut e = BuiltinEngine::new(AgentSpec::Random);
+        for line in ["setoption draw offer", "newgame S classic", &format!("position {view}")] {
+            assert!(e.handle(line).is_empty(), "{line}");
+        }
+        let answer = e.handle("go 1000");
+        assert_eq!(answer[0], "draw offer");
+        assert!(answer[1].starts_with("action "), "{answer:?}");
+        assert_eq!(e.handle("draw 1000"), ["draw accept"]);
+        e.handle("setoption draw agent");
+        assert_eq!(e.handle("draw 1000"), ["draw decline"]);
+        assert_eq!(e.handle("setoption draw maybe"), ["info error draw \"maybe\" is not agent, accept or offer"]);
+        assert!(e.handle("clock 5000 100").is_empty());
+        assert!(e.handle("clock 5000")[0].starts_with("info error clock"));
+        assert!(e.handle("setup {\"a1\": \"dragon\"}")[0].starts_with("info error setup: "));
+        assert!(e.handle("event {\"type\": \"teleported\"}")[0].starts_with("info error event: "));
+        // Events that do not lead to the view: the engine says so and acts from the view.
+        let record = game.player_record(Side::South);
+        e.handle(&format!("setup {}", record.setup.unwrap().to_json()));
+        let answer = e.handle("go 1000");
+        assert!(answer[0].starts_with("info string acting from the view string alone: "), "{answer:?}");
+        assert!(answer.last().unwrap().starts_with("action "));
+    }
+
+    #[test]
     fn no_setup_for_a_seat_that_does_not_play_or_a_dealt_game() {
         // `newgame W classic` was accepted and `deploy` answered `setup {}`.
         let out = answers(b"newgame W classic\ndeploy 1000\nnewgame S fanqi\ndeploy 1000\n");
