@@ -15,7 +15,8 @@
 //! the piece beyond the default ones, or all of them, the default ones included). Keys:
 //! `deployed`, `out`, `timeouts`, `armies`, `obliged`, `react`, `result`, `view`.
 //!
-//! A position string holds no history: a game started from one has no prior log.
+//! A position string holds no history beyond which pieces have moved (the `*` mark,
+//! [`Position::has_moved`]): a game started from one has no prior log.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
