@@ -107,3 +107,59 @@ async fn a_bridge_refused_the_event_stream_polls_the_state() {
     assert_eq!(end["phase"], "over");
     assert_ne!(end["result"]["reason"], "resignation", "{}", end["result"]);
 }
+
+/// Starts the bridge for `token`'s seat of game `id` with `engine_args`, in the background.
+fn spawn_bridge(server: &junqi_web::Server, id: &str, token: &str, engine_args: &str) -> std::process::Child {
+    let bin = junqi_bin();
+    std::process::Command::new(&bin)
+        .args(["bridge", "--server", &format!("http://{}", server.addr)])
+        .args(["--seat-link", &format!("/play/{id}?token={token}")])
+        .args(["--engine", &format!("{} engine {engine_args}", bin.display())])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until `done` holds of the state of `token`'s seat.
+async fn until(c: &mut Client, id: &str, token: &str, done: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+    let start = std::time::Instant::now();
+    loop {
+        let s = state(c, id, Some(token), false).await;
+        if done(&s) {
+            return s;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "not done: {s}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bridged_engine_answers_and_offers_draws() {
+    let db = TempDb::new("bridge-draws");
+    let server = server_with(&db, Limits::default()).await;
+    let mut c = Client::new(server.addr);
+    for (engine, person_offers) in [("--agent random --draw accept", true), ("--agent random --draw offer", false)] {
+        let g = create(&mut c, r#"{"rules": "classic", "seats": {"south": "human", "north": "human"}}"#).await;
+        let north = g.tokens["north"].clone();
+        let r = c.post(&format!("/api/games/{}/confirm", g.id), Some(&north), "{}").await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let bridge = spawn_bridge(&server, &g.id, &g.tokens["south"], engine);
+        // The bridged engine moves first (South).
+        until(&mut c, &g.id, &north, |s| s["to_act"] == "north").await;
+        if person_offers {
+            let r = c.post(&format!("/api/games/{}/draw", g.id), Some(&north), r#"{"offer": true}"#).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+        } else {
+            // The engine offered with its action: North accepts.
+            let s = until(&mut c, &g.id, &north, |s| s["draw_offer"] == "south").await;
+            assert_eq!(s["to_act"], "north");
+            let r = c.post(&format!("/api/games/{}/draw", g.id), Some(&north), r#"{"accept": true}"#).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        let end = until(&mut c, &g.id, &north, |s| s["phase"] == "over").await;
+        assert_eq!(end["result"]["reason"], "agreement", "{engine}: {}", end["result"]);
+        let out = tokio::task::spawn_blocking(move || bridge.wait_with_output().unwrap()).await.unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}

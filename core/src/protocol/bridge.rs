@@ -339,6 +339,9 @@ pub fn run<L: EngineLink>(link: &SeatLink, engine: &mut L, poll: Duration) -> Re
     let mut state = get(&path)?;
     let seat = state["seat"].as_str().and_then(Side::from_name).ok_or("the link is not a seat's")?;
     let rules = state["rules"].as_str().ok_or("the state names no rule set")?.to_owned();
+    // The seat's team, where the rule set is a preset (a partner's offer is not the
+    // seat's to answer).
+    let team = crate::RuleSet::preset(&rules).ok().map(|r| r.team_of(seat));
     let mut told = 0usize;
     let followed = |w: &Watch| w.followed;
     let resign = |f: Failure, state: Value, w: &Watch| -> Result<Bridged, String> {
@@ -393,7 +396,8 @@ pub fn run<L: EngineLink>(link: &SeatLink, engine: &mut L, poll: Duration) -> Re
         let playing = matches!(state["phase"].as_str(), Some("move" | "reaction"));
         let offer = state["draw_offer"].as_str().and_then(Side::from_name);
         let mut acted = false;
-        if playing && offer.is_some_and(|o| o != seat) && answered_offer != version {
+        let other_team = offer.is_some_and(|o| o != seat && team.is_none_or(|t| !t.contains(o)));
+        if playing && other_team && answered_offer != version {
             // Another seat offers a draw: the engine answers with what it sees now.
             let view = state["position"].as_str().ok_or("the server sends no view string")?.to_owned();
             let answer = engine
