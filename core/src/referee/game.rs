@@ -602,8 +602,9 @@ impl Game {
     /// get stand-ins: see [`Position::from_position_string`]) of a preset rule set.
     ///
     /// The game has no log before the position: each player's event log starts empty,
-    /// its beliefs start from what the string says it knows (no piece counts as having
-    /// moved), and its record starts with the position string (so that it replays).
+    /// its beliefs start from what the string says it knows (the identities it was shown,
+    /// and the pieces marked as moved, which are of no immobile kind), and its record
+    /// starts with the position string (so that it replays).
     ///
     /// ```
     /// use junqi::{Game, Position, RuleSet, Side};
