@@ -73,9 +73,11 @@ def test_the_seats_history_its_clock_and_draws() -> None:
     # and the engine reads it.
     for _ in range(6):
         game.play(game.legal_actions()[0])
-    view = game.view_string(game.to_act)
+    to_act = game.to_act
+    assert to_act is not None
+    view = game.view_string(to_act)
     assert "*" in view
-    e.handle(f"newgame {game.to_act.id[0].upper()} classic")
+    e.handle(f"newgame {to_act.id[0].upper()} classic")
     e.handle("position " + view)
     assert e.handle("go 1000")[-1].startswith("action ")
 
