@@ -3,9 +3,8 @@
 //! public part of the seats' views: a kind only where every seat knows it, and only
 //! the events every seat was told.
 
-
 use junqi::render::SvgOptions;
-use junqi::{describe_result, Event, GameResult, Phase, SeenPiece, Side};
+use junqi::{describe_result, GameResult, Phase, SeenPiece, Side};
 use serde_json::{json, Map, Value};
 
 use crate::table::Table;
@@ -38,9 +37,18 @@ pub fn result_json(result: &GameResult) -> Value {
     })
 }
 
+/// What a state request asks for beyond the state itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ask {
+    /// The picture (SVG): drawn only when asked for.
+    pub svg: bool,
+    /// The events from this index of the viewer's log on (0: the whole log).
+    pub events_from: usize,
+}
+
 /// The state `viewer` sees. `connected[side]` says whether the seat has a live
-/// connection; `svg` whether to draw the picture.
-pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: bool) -> Value {
+/// connection.
+pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], ask: Ask) -> Value {
     let game = &table.game;
     let rules = game.rules();
     let board = game.board();
@@ -51,34 +59,36 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
     let pending = viewer
         .seat()
         .and_then(|s| table.pending.get(&s).map(|setup| (s, setup)));
-    // The proposed setup is drawn as if deployed (it is the seat's own knowledge).
-    let drawn = match pending {
-        Some((side, setup)) if view.phase == Phase::Deploy => {
-            let mut v = view.clone();
-            v.army = Some(side);
-            for (p, k) in setup.placements() {
-                if let (Some(point), Some(kind)) = (board.point(p), junqi::PieceKind::from_name(k))
-                {
-                    v.pieces.push(SeenPiece {
-                        point,
-                        owner: Some(side),
-                        kind: Some(kind),
-                        arm: kind.arm(),
-                    });
+    let picture = if ask.svg {
+        // The proposed setup is drawn as if deployed (it is the seat's own knowledge).
+        let drawn = match pending {
+            Some((side, setup)) if view.phase == Phase::Deploy => {
+                let mut v = view.clone();
+                v.army = Some(side);
+                for (p, k) in setup.placements() {
+                    if let (Some(point), Some(kind)) =
+                        (board.point(p), junqi::PieceKind::from_name(k))
+                    {
+                        v.pieces.push(SeenPiece {
+                            point,
+                            owner: Some(side),
+                            kind: Some(kind),
+                            arm: kind.arm(),
+                        });
+                    }
                 }
+                v.pieces.sort_by_key(|p| p.point);
+                Some(v)
             }
-            v.pieces.sort_by_key(|p| p.point);
-            Some(v)
-        }
-        _ => None,
-    };
-    let picture = if svg {
-        Value::String(
-            drawn
-                .as_ref()
-                .unwrap_or(&view)
-                .to_svg(rules, &SvgOptions::default()),
-        )
+            _ => None,
+        };
+        // A spectator's picture has no caption: the core's caption names a seat's view
+        // and army, and the public view is no seat's (the page says "spectator").
+        let options = SvgOptions {
+            caption: viewer != Viewer::Spectator,
+            ..SvgOptions::default()
+        };
+        Value::String(drawn.as_ref().unwrap_or(&view).to_svg(rules, &options))
     } else {
         Value::Null
     };
@@ -99,40 +109,27 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
             .collect(),
         _ => Vec::new(),
     };
-    let mut ply = 0u32;
-    let mut events = Vec::with_capacity(view.events.len());
-    for e in &view.events {
-        if matches!(
-            e,
-            Event::TimedOut { .. }
-                | Event::Moved { .. }
-                | Event::Attacked { .. }
-                | Event::Struck { .. }
-                | Event::ShotDown { .. }
-                | Event::Flipped { .. }
-        ) {
-            ply += 1;
-        }
-        events.push(json!({"ply": ply, "text": e.describe(board), "event": e.to_json(board)}));
-    }
-    let seats: Map<String, Value> = rules
+    // Each event with the core's ply (0 for the deployment), from `events_from` on.
+    let from = ask.events_from.min(view.events.len());
+    let events: Vec<Value> = view.events[from..]
+        .iter()
+        .zip(&view.event_plies[from..])
+        .map(|(e, ply)| json!({"ply": ply, "text": e.describe(board), "event": e.to_json(board)}))
+        .collect();
+    let events_total = view.events.len();
+    let connected_seats: Map<String, Value> = rules
         .sides()
         .iter()
         .map(|&s| {
-            let kind = table.kind_of(s);
-            let mut seat = json!({"kind": kind.name(), "connected": connected[s as usize]});
-            if let Some(agent) = table.seats.get(&s).and_then(|seat| seat.agent.as_ref()) {
-                seat["agent"] = json!(agent);
-            }
+            let mut seat = match table.seats.get(&s) {
+                Some(seat) => seat.public_json(),
+                None => json!({"kind": "human", "taken": false}),
+            };
+            seat["connected"] = json!(connected[s as usize]);
             (s.name().to_owned(), seat)
         })
         .collect();
-    let clock = table.move_seconds.map(|secs| {
-        let t: Map<String, Value> =
-            rules.sides().iter().map(|&s| (s.name().to_owned(), json!(view.timeouts[s as usize]))).collect();
-        json!({"move_seconds": secs, "deadline_ms": table.deadline_ms.filter(|_| to_act.is_some()), "timeouts": t,
-               "max_timeouts": rules.options().max_timeouts})
-    });
+    let clock = table.clock_json(&view.timeouts);
     let pending_json = match pending {
         Some((_, setup)) if view.phase == Phase::Deploy => {
             serde_json::to_value(setup).unwrap_or(Value::Null)
@@ -140,7 +137,19 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
         _ => Value::Null,
     };
     let result = view.result.as_ref().map(result_json);
+    let ratings = table
+        .ratings
+        .as_ref()
+        .filter(|r| !r.is_empty())
+        .map(|changes| {
+            crate::players::changes_json(changes, &|side| {
+                Side::from_name(side)
+                    .and_then(|s| table.seats.get(&s))
+                    .and_then(|s| s.display_name())
+            })
+        });
     view.events.clear(); // sent once, in words, under "events"
+    view.event_plies.clear();
     let mut view_json = view.to_json(rules);
     if let Some(o) = view_json.as_object_mut() {
         o.remove("events");
@@ -152,7 +161,7 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
         "game": table.id,
         "rules": rules.name(),
         "seat": viewer.seat().map(Side::name),
-        "seats": seats,
+        "seats": connected_seats,
         "phase": view.phase.name(),
         "to_act": to_act.map(Side::name),
         "deployed": view.deployed,
@@ -164,8 +173,15 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
         "legal": legal,
         "pending_setup": pending_json,
         "events": events,
+        "events_from": from,
+        "events_total": events_total,
         "result": result,
         "clock": clock,
         "draw_offer": table.draw_offer.filter(|_| to_act.is_some()).map(Side::name),
+        "listed": table.settings.listed,
+        "rated": table.settings.rated,
+        "rematch": table.rematch,
+        "rematch_of": table.settings.rematch_of,
+        "ratings": ratings,
     })
 }

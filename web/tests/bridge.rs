@@ -12,7 +12,10 @@ use common::{create, server, state, Client, TempDb};
 /// The `junqi` binary, built beside this crate's binaries.
 fn junqi_bin() -> PathBuf {
     let p = PathBuf::from(env!("CARGO_BIN_EXE_junqi-web")).with_file_name("junqi");
-    assert!(p.exists(), "build the junqi binary first (cargo build -p junqi --bin junqi, same profile): {p:?}");
+    assert!(
+        p.exists(),
+        "build the junqi binary first (cargo build -p junqi --bin junqi, same profile): {p:?}"
+    );
     p
 }
 
@@ -21,7 +24,11 @@ async fn a_bridged_engine_plays_a_web_seat_to_the_end() {
     let db = TempDb::new("bridge");
     let server = server(&db).await;
     let mut c = Client::new(server.addr);
-    let g = create(&mut c, r#"{"rules": "classic", "seats": {"south": "human", "north": "random"}}"#).await;
+    let g = create(
+        &mut c,
+        r#"{"rules": "classic", "seats": {"south": "human", "north": "random"}}"#,
+    )
+    .await;
     let token = g.tokens["south"].clone();
     let bin = junqi_bin();
     let engine = format!("{} engine --agent greedy", bin.display());
@@ -38,13 +45,19 @@ async fn a_bridged_engine_plays_a_web_seat_to_the_end() {
     ];
     let out = tokio::time::timeout(
         Duration::from_secs(120),
-        tokio::task::spawn_blocking(move || std::process::Command::new(bin).args(args).output().unwrap()),
+        tokio::task::spawn_blocking(move || {
+            std::process::Command::new(bin).args(args).output().unwrap()
+        }),
     )
     .await
     .expect("the bridge finishes")
     .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout.starts_with("south: "), "{stdout}");
     let end = state(&mut c, &g.id, Some(&token), false).await;
     assert_eq!(end["phase"], "over");
