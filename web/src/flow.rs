@@ -356,7 +356,8 @@ async fn play_random(app: &Arc<App>, handle: &Arc<GameHandle>, table: &mut Table
 }
 
 /// Loads every stored game in play (and every finished game not yet rated) and
-/// resumes it: random and bot seats, clocks, ratings. A row that cannot be read or
+/// resumes it: random and bot seats, clocks, ratings. With a shared store (other
+/// processes may be serving these games) it resumes them as a standby. A row that cannot be read or
 /// replayed (a record that does not replay, seats that are not seats) is left in the
 /// store untouched and listed in [`broken`](App::broken); every other game is served.
 /// Returns how many games loaded; fails only when the store cannot be read at all.
@@ -380,7 +381,7 @@ pub async fn resume_all(app: &Arc<App>) -> Result<usize, String> {
             Ok(table) => {
                 let (handle, _) = app.insert(table);
                 let table = handle.lock().await;
-                schedule(app, &handle, &table, false);
+                schedule(app, &handle, &table, app.store.shared());
                 loaded += 1;
             }
             Err((id, reason)) => {

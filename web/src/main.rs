@@ -6,7 +6,7 @@ use std::io::Write;
 use std::time::Duration;
 
 const USAGE: &str =
-    "usage: junqi-web [--bind ADDR] [--port PORT] [--db FILE] [--bot-delay-ms MS] [limits]
+    "usage: junqi-web [--bind ADDR] [--port PORT] [--db FILE|URL] [--bot-delay-ms MS] [limits]
   --bind          address to listen on (default 127.0.0.1: loopback only)
   --port          port, 0 for any free port (default 8080)
   --db            SQLite database file, created if missing (default junqi-web.sqlite),

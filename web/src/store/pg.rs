@@ -202,7 +202,7 @@ impl Postgres {
     pub async fn open(url: &str) -> Result<Postgres> {
         let mut first = connect(url).await?;
         let tx = first.transaction().await?;
-        tx.execute("SELECT pg_advisory_xact_lock(7_2_6_5_7)", &[])
+        tx.execute("SELECT pg_advisory_xact_lock(72657)", &[])
             .await?;
         tx.batch_execute(SCHEMA).await?;
         tx.commit().await?;

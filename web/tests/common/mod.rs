@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod http;
+pub mod pg;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
