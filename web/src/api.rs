@@ -26,7 +26,7 @@ use crate::error::ApiError;
 use crate::flow::commit;
 use crate::limits::Held;
 use crate::seat::{new_game_id, new_token, PlayerRef, Seat, SeatKind, SeatRequest};
-use crate::state::{state_json, Ask, Viewer};
+use crate::state::{Ask, Viewer};
 use crate::table::{load_rules, Settings, Table};
 use crate::timer::ClockSettings;
 
@@ -142,7 +142,7 @@ pub(crate) fn reply(
     q: &HashMap<String, String>,
 ) -> Response {
     let _ = app;
-    Json(state_json(table, viewer, &handle.connected(), ask(q))).into_response()
+    Json(crate::state::state(table, viewer, &handle.connected(), ask(q))).into_response()
 }
 
 /// The presets, and each one's seats (its sides in turn order), so that a page offers

@@ -33,6 +33,9 @@ use crate::table::Table;
 /// server seat or applies a time-out of that game (if the game has not moved on).
 pub const STANDBY_MS: u64 = 3000;
 
+/// How often a process compares the versions of the games it holds with the store's.
+pub const SWEEP: Duration = Duration::from_secs(2);
+
 /// The answer when another process changed the game first (the copy is caught up).
 pub fn conflict() -> ApiError {
     ApiError::new(
@@ -430,12 +433,40 @@ async fn catch_up_locked(app: &Arc<App>, handle: &Arc<GameHandle>, table: &mut T
 
 /// Follows the store's notifications (PostgreSQL): every game this process holds is
 /// brought up to date when another process changes it, and all of them when the
-/// listening connection was lost and is back.
+/// listening connection was lost and is back. Every [`SWEEP`] the versions of the
+/// held games in play are compared with the stored ones too, which makes up for a
+/// notification that was never sent (its process stopped right after the commit).
 pub fn follow(app: &Arc<App>) {
     let crate::store::Store::Postgres(pg) = &app.store else {
         return;
     };
     let mut notes = pg.listen();
+    let sweeper = app.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(SWEEP).await;
+            if sweeper.closed.load(Ordering::SeqCst) {
+                return;
+            }
+            let held: Vec<(String, Arc<GameHandle>)> = sweeper
+                .games
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .iter()
+                .map(|(id, h)| (id.clone(), h.clone()))
+                .collect();
+            let ids: Vec<String> = held.iter().map(|(id, _)| id.clone()).collect();
+            let crate::store::Store::Postgres(pg) = &sweeper.store else { return };
+            let Ok(stored) = pg.versions(&ids).await else { continue };
+            for (id, version) in stored {
+                if let Some((_, h)) = held.iter().find(|(i, _)| *i == id) {
+                    if *h.updates.borrow() < version {
+                        catch_up(&sweeper, h).await;
+                    }
+                }
+            }
+        }
+    });
     let app = app.clone();
     tokio::spawn(async move {
         use crate::store::pg::Note;
