@@ -184,7 +184,12 @@ pub fn state<'a>(table: &'a Table, viewer: Viewer, connected: &[bool; 4], ask: A
             caption: viewer != Viewer::Spectator,
             ..SvgOptions::default()
         };
-        drawn.as_ref().unwrap_or(&view).to_svg(rules, &options)
+        let svg = drawn.as_ref().unwrap_or(&view).to_svg(rules, &options);
+        match viewer {
+            Viewer::Seat(_) => svg,
+            // The picture's title names the view's seat too: a spectator's names none.
+            Viewer::Spectator => spectators_title(svg, rules.name()),
+        }
     });
     let to_act = match view.phase {
         Phase::Move | Phase::Reaction => view.to_act,
@@ -268,6 +273,21 @@ pub fn state<'a>(table: &'a Table, viewer: Viewer, connected: &[bool; 4], ask: A
         ratings,
         view: ViewJson { view, rules, spectator: viewer == Viewer::Spectator },
     }
+}
+
+/// The picture's first `<title>` (the core's "RULES — SEAT's view") as a spectator's.
+fn spectators_title(svg: String, rules: &str) -> String {
+    match (svg.find("<title>"), svg.find("</title>")) {
+        (Some(a), Some(b)) if a < b => {
+            let title = format!("<title>{} — the public view (spectator)</title>", xml_escape(rules));
+            format!("{}{title}{}", &svg[..a], &svg[b + "</title>".len()..])
+        }
+        _ => svg,
+    }
+}
+
+fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// The state `viewer` sees, as a JSON tree (for tests and tools; the server writes
