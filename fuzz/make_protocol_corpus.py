@@ -23,14 +23,20 @@ import threading
 FUZZ = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(FUZZ, "corpus", "protocol")
 
-# (name, rules: a preset or a rule set given as JSON, agents, max plies, turns kept)
+# (name, rules: a preset or a rule set given as JSON, agents (with engine flags), max
+# plies, turns kept, more `junqi match` arguments)
 SESSIONS = [
-    ("classic", "classic", ("random", "greedy"), 24, (1, 4, 9)),
-    ("siguo", "siguo", ("random", "random"), 20, (1, 5)),
-    ("fanqi", "fanqi", ("greedy", "random"), 16, (1, 6)),
-    ("sanjun", "sanjun-modern", ("random", "random"), 24, (1, 7)),
+    ("classic", "classic", ("random", "greedy"), 24, (1, 4, 9), []),
+    ("siguo", "siguo", ("random", "random"), 20, (1, 5), []),
+    ("fanqi", "fanqi", ("greedy", "random"), 16, (1, 6), []),
+    ("sanjun", "sanjun-modern", ("random", "random"), 24, (1, 7), []),
     ("custom", {"extends": "classic", "name": "classic-scouts", "options": {"engineer_scouts": "attacker"}},
-     ("random", "greedy"), 12, (2,)),
+     ("random", "greedy"), 12, (2,), []),
+    # Draws: the proxied engine is asked (draw <ms>) and accepts; then it offers.
+    ("draw-asked", "classic", ("random --draw accept", "random --draw offer"), 12, (1,), []),
+    ("draw-offered", "classic", ("random --draw offer", "random --draw agent"), 8, (1, 2), []),
+    # A game clock: clock <left> <increment> before each go.
+    ("clock", "classic", ("greedy", "random"), 16, (1, 5), ["--time-control", "30+0.5"]),
 ]
 
 
@@ -66,14 +72,15 @@ def proxy(log: str, command: list[str]) -> None:
     child.wait()
 
 
-def session(junqi: str, rules: str | dict[str, object], agents: tuple[str, str], plies: int, tmp: str) -> list[bytes]:
+def session(junqi: str, rules: str | dict[str, object], agents: tuple[str, str], plies: int, tmp: str,
+            extra: list[str]) -> list[bytes]:
     log = os.path.join(tmp, f"session-{len(os.listdir(tmp))}")
     wrapped = f"{sys.executable} {os.path.abspath(__file__)} --proxy {log} {junqi} engine --agent {agents[0]}"
     if isinstance(rules, dict):
         rules = json.dumps(rules)
     subprocess.run(
         [junqi, "match", "--engine", f"a={wrapped}", "--engine", f"b={junqi} engine --agent {agents[1]}",
-         "--rules", rules, "--games", "1", "--time", "2s", "--max-plies", str(plies), "--seed", "11"],
+         "--rules", rules, "--games", "1", "--time", "2s", "--max-plies", str(plies), "--seed", "11", *extra],
         check=True, capture_output=True,
     )
     # The longest session of the proxied engine (the match plays each seed twice).
@@ -110,6 +117,9 @@ def hostile() -> list[tuple[str, bytes]]:
         ("answers", b'< setup random\n< setup {"a1": "flag", "zz": "bomb"}\n< setup [1]\n< action \ra1-a2\n'
                     b"< action flip c3\n< action\n< draw accept\n< option\n< option x\n< option x int\n"),
         ("quit", b"> junqi 1\n> quit now\n> junqi 1\n"),
+        ("draws-clock", b"> setoption draw offer\n> setoption draw never\n> newgame S classic\n> clock 5\n"
+                        b"> clock -1 2\n> clock 99999999999999999999 0\n> setup {\"a1\": 3}\n> setup [\n"
+                        b"> event {\"type\": \"moved\"}\n> draw\n< draw offer\n< draw offer\n< draw maybe\n"),
     ]
 
 
@@ -121,10 +131,10 @@ def main() -> None:
             os.remove(os.path.join(OUT, f))
     n = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for name, rules, agents, plies, turns in SESSIONS:
-            for part, data in cut(session(junqi, rules, agents, plies, tmp), turns):
+        for name, rules, agents, plies, turns, extra in SESSIONS:
+            for part, data in cut(session(junqi, rules, agents, plies, tmp, extra), turns):
                 # First byte: the agent (greedy on odd bytes) and the framing limit.
-                choice = n * 38 % 256 | (agents[0] == "greedy")
+                choice = n * 38 % 256 | (agents[0].split()[0] == "greedy")
                 with open(os.path.join(OUT, f"{name}-{part}"), "wb") as f:
                     f.write(bytes([choice]) + data)
                 n += 1

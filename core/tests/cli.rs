@@ -38,10 +38,10 @@ fn rules_come_from_a_preset_any_file_or_standard_input() {
     ] {
         let (ok, out, err) = run(args, MINE);
         assert!(ok, "{args:?}: {err}");
-        assert!(
-            out.starts_with("result after") || out.starts_with("stopped after"),
-            "{out}"
-        );
+        // Quiet: the seed (the game can be replayed) and the result.
+        let (seed, rest) = out.split_once('\n').unwrap();
+        assert!(seed.strip_prefix("seed ").is_some_and(|s| s.parse::<u64>().is_ok()), "{out}");
+        assert!(rest.starts_with("result after") || rest.starts_with("stopped after"), "{out}");
     }
     let dir = std::env::temp_dir().join(format!("junqi-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -155,7 +155,7 @@ fn players_name_an_agent_per_seat_or_one_for_every_seat() {
     // A tiny search plays every seat; the same seeds give the same game.
     let args = ["--players", "search:iters=20", "--seed", "2", "--max-plies", "6", "--quiet"];
     let (ok, first, err) = run(&args, "");
-    assert!(ok && first.starts_with("stopped after 6 plies"), "{first}{err}");
+    assert!(ok && first.starts_with("seed 2\nstopped after 6 plies"), "{first}{err}");
     let (_, again, _) = run(&args, "");
     assert_eq!(first, again);
     let (ok, json, _) = run(&["--players", "greedy", "--seed", "3", "--max-plies", "4", "--json"], "");
@@ -227,4 +227,21 @@ fn a_person_plays_south_from_standard_input() {
     std::fs::remove_dir_all(&dir).unwrap();
     let (ok, _, err) = run(&["--players", "human", "--rules", "-"], MINE);
     assert!(!ok && err.contains("standard input is the human's"), "{err}");
+}
+
+#[test]
+fn a_quiet_game_prints_the_seed_that_replays_it_and_starts_as_random_start() {
+    let (ok, first, err) = run(&["--quiet", "--max-plies", "30"], "");
+    assert!(ok, "{err}");
+    let seed = first.lines().next().and_then(|l| l.strip_prefix("seed ")).expect("a seed line");
+    let (_, again, _) = run(&["--quiet", "--max-plies", "30", "--seed", seed], "");
+    assert_eq!(first, again, "the printed seed replays the game");
+    // The random seats deploy the seeded start of the seed, as every layer does.
+    let (ok, json, err) = run(&["--seed", "7", "--max-plies", "1", "--json"], "");
+    assert!(ok, "{err}");
+    let printed: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let start = junqi::Game::random_start(junqi::RuleSet::preset("classic").unwrap(), 7).unwrap();
+    let expected: serde_json::Value = serde_json::to_value(start.record()).unwrap();
+    let deployments = |v: &serde_json::Value| v.as_array().unwrap()[..2].to_vec();
+    assert_eq!(deployments(&printed["record"]["actions"]), deployments(&expected["actions"]));
 }

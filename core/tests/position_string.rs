@@ -100,22 +100,23 @@ fn every_ply_of_air_games_prints_and_reads_back() {
     }
 }
 
-/// The kind field of the piece entry on a point, in a full position string.
+/// A full position string with the identities (owner and kind) of the pieces on two
+/// points swapped; their marks (face down, moved, knowers) stay on their points.
 fn swap_pieces(text: &str, a: &str, b: &str) -> String {
     let mut fields: Vec<String> = text.split(' ').map(str::to_owned).collect();
     let mut pieces: Vec<String> = fields[1].split(',').map(str::to_owned).collect();
     let ia = pieces.iter().position(|p| p.split('=').next() == Some(a)).unwrap();
     let ib = pieces.iter().position(|p| p.split('=').next() == Some(b)).unwrap();
-    let (ka, kb) = (pieces[ia][a.len() + 1..].to_owned(), pieces[ib][b.len() + 1..].to_owned());
-    pieces[ia] = format!("{a}={kb}");
-    pieces[ib] = format!("{b}={ka}");
+    let (ea, eb) = (pieces[ia][a.len() + 1..].to_owned(), pieces[ib][b.len() + 1..].to_owned());
+    pieces[ia] = format!("{a}={}{}", &eb[..3], &ea[3..]);
+    pieces[ib] = format!("{b}={}{}", &ea[..3], &eb[3..]);
     fields[1] = pieces.join(",");
     fields.join(" ")
 }
 
 #[test]
 fn a_view_string_does_not_change_when_unseen_identities_are_swapped() {
-    let mut swaps = 0;
+    let (mut swaps, mut marked) = (0, 0);
     for preset in RuleSet::preset_names() {
         for game in positions(preset).into_iter().step_by(3) {
             let pos = game.position();
@@ -142,10 +143,17 @@ fn a_view_string_does_not_change_when_unseen_identities_are_swapped() {
                 assert_ne!(other.position_string(), text);
                 assert_eq!(other.view_string(player), pos.view_string(player), "{preset}: {swapped}");
                 swaps += 1;
+                // The moved marks are in the view and stay put (one swapped piece that
+                // has moved, at least, now and then).
+                if pos.has_moved(a.0) || pos.has_moved(b.0) {
+                    assert!(pos.view_string(player).contains('*'));
+                    marked += 1;
+                }
             }
         }
     }
     assert!(swaps > 20, "only {swaps} swaps tried");
+    assert!(marked > 5, "only {marked} swaps of a piece that has moved");
 }
 
 #[test]
@@ -329,4 +337,94 @@ fn edited_strings_read_or_are_refused_and_what_reads_plays() {
         }
     }
     assert!(read > 50, "only {read} edited strings read");
+}
+
+/// The moved marks (`*`): public, so the same in every player's view string and in the
+/// full string; the same as every player's beliefs say; never on an immobile kind; and
+/// a game started from a view string knows them (no mine or flag among the moved).
+#[test]
+fn moved_marks_are_public_and_what_the_beliefs_say() {
+    let mut seen = 0;
+    for preset in RuleSet::preset_names() {
+        for game in positions(preset) {
+            let pos = game.position();
+            let marked = |text: &str| -> Vec<String> {
+                let pieces = text.split(' ').nth(1).unwrap();
+                pieces.split(',').filter(|e| e.contains('*')).map(|e| e.split('=').next().unwrap().to_owned()).collect()
+            };
+            let full = marked(&pos.position_string());
+            for (p, _, kind) in pos.pieces() {
+                let name = pos.rules().board().name_of(p).to_owned();
+                assert_eq!(full.contains(&name), pos.has_moved(p));
+                if pos.has_moved(p) {
+                    assert_ne!(pos.rules().mobility(kind), junqi::Mobility::Immobile, "{preset}: {name}");
+                }
+            }
+            seen += full.len();
+            for &player in pos.rules().sides() {
+                let view = pos.view_string(player);
+                assert_eq!(marked(&view), full, "{preset}");
+                let beliefs = game.beliefs(player);
+                for p in pos.occupied().iter() {
+                    assert_eq!(beliefs.has_moved(p), pos.has_moved(p), "{preset}: {}", pos.rules().board().name_of(p));
+                }
+                if pos.phase() == Phase::Over {
+                    continue;
+                }
+                // Read back, the viewer's beliefs know what moved.
+                let started = Game::from_position_string_with(pos.rules().clone(), &view, 1).unwrap();
+                let b = started.beliefs(player);
+                for p in pos.occupied().iter().filter(|p| pos.has_moved(*p)) {
+                    assert!(b.has_moved(p));
+                    assert!(b.candidates(p).iter().all(|k| pos.rules().mobility(k) != junqi::Mobility::Immobile), "{preset}");
+                }
+            }
+        }
+    }
+    assert!(seen > 100, "only {seen} moved pieces");
+    // Marks read and print; a moved mine or flag, or a moved face-down piece, is refused.
+    let text = "classic d6=SGN*,e7=NEN*,b12=NFL move S 4 4";
+    let pos = Position::from_position_string(text).unwrap();
+    assert_eq!(pos.position_string(), text);
+    assert_eq!(pos.view_string(Side::South), "classic d6=SGN*,e7=N??*,b12=N?? move S 4 4 view=S");
+    for bad in ["classic d6=SGN,b12=NFL* move S 4 4", "classic d6=SGN,a12=NMI* move S 4 4"] {
+        assert!(matches!(Position::from_position_string(bad), Err(E::Inconsistent(ref m)) if m.contains("never moves")), "{bad}");
+    }
+    assert!(Position::from_position_string("classic d6=SGN*+N,b12=NFL move S 4 4").is_ok());
+    assert!(matches!(Position::from_position_string("classic d6=SGN+N*,b12=NFL move S 4 4"), Err(E::Piece(_))));
+    let fanqi = Position::random_start(RuleSet::preset("fanqi").unwrap(), 1).position_string();
+    let down_moved = fanqi.replacen('!', "!*", 1);
+    assert!(matches!(Position::from_position_string(&down_moved), Err(E::Inconsistent(ref m)) if m.contains("face down")));
+    // A view's unknown piece that has moved gets a mobile stand-in, whatever the order.
+    let (seen_pos, _) = Position::from_view_string_with(
+        RuleSet::preset("classic").unwrap(),
+        "classic d6=SGN*,a11=N??,b11=N??,c11=N??,d11=N??,e11=N??,a12=N??*,b12=N??* move S 4 4 view=S",
+    )
+    .unwrap();
+    for name in ["a12", "b12"] {
+        let (_, kind) = seen_pos.piece_at(seen_pos.rules().board().point(name).unwrap()).unwrap();
+        assert_ne!(seen_pos.rules().mobility(kind), junqi::Mobility::Immobile, "{name}: {kind}");
+    }
+}
+
+/// The checked-in fuzz corpus of position strings reads as it did: each input is read
+/// or refused without a panic, and what reads prints back to a string that reads the same.
+#[test]
+fn the_fuzz_corpus_of_position_strings_still_reads() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz/corpus/position_string");
+    let mut read = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let Ok(text) = String::from_utf8(std::fs::read(&path).unwrap()) else { continue };
+        let Ok(pos) = Position::from_position_string(&text) else { continue };
+        let printed = pos.position_string();
+        assert_eq!(Position::from_position_string(&printed).unwrap().position_string(), printed, "{path:?}");
+        for &side in pos.rules().sides() {
+            let view = pos.view_string(side);
+            let (seen, _) = Position::from_view_string_with(pos.rules().clone(), &view).unwrap();
+            assert_eq!(seen.view_string(side), view, "{path:?}");
+        }
+        read += 1;
+    }
+    assert!(read >= 20, "only {read} inputs of the corpus read");
 }

@@ -144,6 +144,7 @@ fn a_paired_match_between_engine_processes_reports_wdl_elo_and_sprt() {
         .args(["match", "--engine", &format!("r1={}", builtin("random")), "--engine"])
         .arg(format!("r2={}", builtin("random")))
         .args(["--rules", "classic", "--games", "2", "--time", "1s", "--concurrency", "2", "--max-plies", "60"])
+        .args(["--time-control", "20+0.5"])
         .args(["--sprt", "0,10", "--out"])
         .arg(&dir)
         .output()
@@ -169,4 +170,199 @@ fn a_paired_match_between_engine_processes_reports_wdl_elo_and_sprt() {
     let bad = Command::new(JUNQI).args(["match", "--engine", "x"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8(bad.stderr).unwrap().contains("NAME=CMD"));
+    let bad = Command::new(JUNQI).args(["match", "--time-control", "soon"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8(bad.stderr).unwrap().contains("is not a time control BASE+INC"));
+    let bad = Command::new(JUNQI).args(["engine", "--draw", "sometimes"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+/// What the referee tells a seat, line by line (as `play` sends it), fed to a built-in
+/// engine in this process; at each of the seat's turns its answer is compared with the
+/// same agent playing in-process from `Game::info_state` (same seat, same seed).
+#[test]
+fn a_builtin_engine_chooses_as_the_in_process_agent_and_uses_the_history() {
+    use junqi::protocol::engine::{agent_seed, BuiltinEngine};
+    use junqi::{AgentSpec, Game, InfoState};
+    for (preset, spec) in
+        [("classic", "greedy"), ("classic", "search:iters=300"), ("siguo", "greedy"), ("fanqi", "search:iters=200"), ("sanjun-modern", "greedy")]
+    {
+        let rules = RuleSet::preset(preset).unwrap();
+        let spec: AgentSpec = spec.parse().unwrap();
+        let sides = rules.sides().to_vec();
+        let mut game = Game::with_rules(rules.clone(), 11);
+        let mut engines: Vec<BuiltinEngine> = sides.iter().map(|_| BuiltinEngine::new(spec)).collect();
+        let mut agents: Vec<Box<dyn junqi::Agent>> = sides.iter().map(|_| spec.build(agent_seed(5, 1))).collect();
+        for (i, s) in sides.iter().enumerate() {
+            assert!(engines[i].handle("setoption seed 5").is_empty());
+            let letter = junqi::protocol::side_letter(*s);
+            assert!(engines[i].handle(&format!("newgame {letter} {}", junqi::protocol::rules_field(&rules))).is_empty());
+        }
+        let mut told = vec![0; sides.len()];
+        let (mut compared, mut history_told_more) = (0, 0);
+        while game.result().is_none() && game.position().ply() < 40 {
+            for (i, s) in sides.iter().enumerate() {
+                for e in &game.events(*s)[told[i]..] {
+                    assert!(engines[i].handle(&format!("event {}", e.to_json(game.board()))).is_empty());
+                }
+                told[i] = game.events(*s).len();
+            }
+            let side = game.to_act().unwrap();
+            let i = sides.iter().position(|s| *s == side).unwrap();
+            if game.phase() == Phase::Deploy {
+                let answer = engines[i].handle("deploy 100000");
+                let setup = junqi::Setup::from_json(answer[0].strip_prefix("setup ").unwrap()).unwrap();
+                assert_eq!(setup, agents[i].deploy(&rules, side), "{preset}");
+                game.deploy(side, &setup).unwrap();
+                engines[i].handle(&format!("setup {}", setup.to_json()));
+                continue;
+            }
+            let view = game.view_string(side);
+            engines[i].handle(&format!("position {view}"));
+            // The engine's information state is the seat's, from what it was told.
+            let (info, warning) = engines[i].info_state().unwrap();
+            assert!(warning.is_none(), "{preset}: {warning:?}");
+            let truth = game.info_state(side);
+            assert!(info == truth, "{preset} ply {}: the engine knows otherwise", game.position().ply());
+            let record = InfoState::from_player_record(&game.player_record(side), &view).unwrap();
+            assert!(record == truth);
+            // The history tells more than the view string alone (moves, combats).
+            let alone = Game::from_position_string_with(rules.clone(), &view, 0).unwrap().info_state(side);
+            let count = |x: &InfoState| -> usize {
+                x.beliefs().occupied().iter().map(|p| x.beliefs().candidate_identities(p).len()).sum()
+            };
+            assert!(count(&info) <= count(&alone), "{preset}");
+            if count(&info) < count(&alone) {
+                history_told_more += 1;
+            }
+            let answer = engines[i].handle("go 100000");
+            let expected = agents[i].choose(&truth);
+            assert_eq!(answer, [format!("action {}", expected.to_notation(game.board()))], "{preset}");
+            game.play(expected).unwrap();
+            compared += 1;
+        }
+        assert!(compared >= 10, "{preset}: {compared}");
+        assert!(history_told_more > compared / 2, "{preset}: the history told more only {history_told_more} times");
+    }
+}
+
+/// A built-in engine in this process that takes `delay` over each `go`.
+struct Slow(junqi::protocol::referee::InProcessEngine, Duration);
+
+impl junqi::protocol::referee::EngineLink for Slow {
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        if line.starts_with("go ") {
+            std::thread::sleep(self.1);
+        }
+        self.0.send(line)
+    }
+    fn next_line(&mut self, deadline: Instant) -> Result<String, Failure> {
+        self.0.next_line(deadline)
+    }
+    fn fail(&mut self, f: Failure) -> Failure {
+        self.0.fail(f)
+    }
+}
+
+#[test]
+fn engines_agree_draws_through_the_referee_and_decline_them() {
+    use junqi::protocol::referee::{play_with, InProcessEngine, Refereeing};
+    use junqi::EndReason;
+    let how = Refereeing { budget: Duration::from_secs(2), clock: None, max_plies: 40 };
+    let engine = |draw: &str| {
+        let opts = [("seed".to_owned(), "1".to_owned()), ("draw".to_owned(), draw.to_owned())];
+        InProcessEngine::new("random".parse().unwrap(), &opts).unwrap()
+    };
+    // South offers with its first action, North accepts: drawn by agreement at ply 1.
+    let rules = RuleSet::preset("classic").unwrap();
+    let played = play_with(rules.clone(), 3, &mut [engine("offer"), engine("accept")], &how);
+    let result = played.game.result().unwrap();
+    assert_eq!((result.reason, result.winners.is_empty(), played.game.position().ply()), (EndReason::Agreement, true, 1));
+    assert!(played.winners().is_empty() && played.gameover_line() == "gameover - agreement");
+    // The built-in agents decline: the game goes on.
+    let played = play_with(rules.clone(), 3, &mut [engine("offer"), engine("agent")], &how);
+    assert!(played.capped && played.game.result().is_none(), "{:?}", played.game.result());
+    // 四国: an offer is put to both seats of the other team; one declining is enough.
+    let siguo = RuleSet::preset("siguo").unwrap();
+    let mut seats = [engine("offer"), engine("accept"), engine("accept"), engine("agent")];
+    let played = play_with(siguo.clone(), 3, &mut seats, &how);
+    assert!(played.game.result().is_none_or(|r| r.reason != EndReason::Agreement));
+    let mut seats = [engine("offer"), engine("accept"), engine("agent"), engine("accept")];
+    let played = play_with(siguo, 3, &mut seats, &how);
+    assert_eq!(played.game.result().map(|r| r.reason), Some(EndReason::Agreement));
+    // Over the pipes: an engine process offers, another accepts.
+    let start = |draw: &str| {
+        EngineProcess::start(&builtin("random"), Duration::from_secs(5), &[("draw".to_owned(), draw.to_owned())]).unwrap()
+    };
+    let mut seats = [start("offer"), start("accept")];
+    let played = play_with(rules, 3, &mut seats, &how);
+    assert_eq!(played.game.result().map(|r| r.reason), Some(EndReason::Agreement));
+    for s in seats {
+        s.stop();
+    }
+}
+
+#[test]
+fn a_game_clock_runs_down_with_each_action_and_its_increment_keeps_it_going() {
+    use junqi::protocol::referee::{play_with, InProcessEngine, Refereeing, TimeControl};
+    let rules = RuleSet::preset("classic").unwrap();
+    let random = || InProcessEngine::new("random".parse().unwrap(), &[]).unwrap();
+    let slow = || Slow(random(), Duration::from_millis(60));
+    // 0.3 s for the game, 60 ms an action, no increment: out of time at the 5th action
+    // or so, not at the first.
+    let clock = TimeControl::parse("0.3").unwrap();
+    let how = Refereeing { budget: Duration::from_secs(2), clock: Some(clock), max_plies: 60 };
+    let played = play_with(rules.clone(), 1, &mut [slow(), slow()], &how);
+    let (side, failure) = played.failure.clone().expect("a clock runs out");
+    assert_eq!(failure, Failure::OutOfTime);
+    assert!(played.game.position().ply() >= 6, "{}", played.game.position().ply());
+    assert_eq!(played.winners(), vec![if side == Side::South { Side::North } else { Side::South }]);
+    assert!(played.reason().starts_with("out_of_time by "), "{}", played.reason());
+    // The same with 80 ms more an action: nobody runs out.
+    let how = Refereeing { clock: Some(TimeControl::parse("0.3+0.08").unwrap()), ..how };
+    let played = play_with(rules.clone(), 1, &mut [slow(), slow()], &how);
+    assert!(played.failure.is_none() && played.capped, "{:?}", played.failure);
+    // Time controls read as seconds; nonsense is refused.
+    assert_eq!(TimeControl::parse("60+1").unwrap(), TimeControl { base: Duration::from_secs(60), increment: Duration::from_secs(1) });
+    for bad in ["", "0", "x+1", "60+-1", "1e9"] {
+        assert!(TimeControl::parse(bad).is_err(), "{bad}");
+    }
+    // A silent engine on a clock loses on time.
+    let mut seats = vec![
+        EngineProcess::start(&hostile("sleep 30"), Duration::from_secs(5), &[]).unwrap(),
+        EngineProcess::start(&builtin("random"), Duration::from_secs(5), &[]).unwrap(),
+    ];
+    let how = Refereeing { budget: Duration::from_secs(2), clock: Some(TimeControl::parse("0.2").unwrap()), max_plies: 60 };
+    let played = play_with(rules, 1, &mut seats, &how);
+    assert_eq!(played.failure, Some((Side::South, Failure::OutOfTime)));
+    for s in seats {
+        s.stop();
+    }
+}
+
+#[test]
+fn an_information_state_from_the_seats_knowledge_refuses_what_does_not_fit() {
+    use junqi::{Game, InfoState};
+    let mut game = Game::new("classic", 4).unwrap();
+    game.deploy_random(Side::South, 1).unwrap();
+    game.deploy_random(Side::North, 2).unwrap();
+    for _ in 0..6 {
+        let a = game.legal_actions()[0];
+        game.play(a).unwrap();
+    }
+    let record = game.player_record(Side::South);
+    let err = |view: &str, record: &junqi::PlayerRecord| InfoState::from_player_record(record, view).unwrap_err().to_string();
+    // Another seat's view, a full position string, a view that does not read.
+    assert!(err(&game.view_string(Side::North), &record).contains("is not south's view"));
+    assert!(err(&game.position_string(), &record).contains("is not south's view"));
+    assert!(err("classic nonsense", &record).contains("does not read"));
+    // Events that stop short: the pieces stand elsewhere than the view says.
+    let mut short = record.clone();
+    short.events.truncate(short.events.len() - 2);
+    assert!(err(&game.view_string(Side::South), &short).contains("does not follow from the events"));
+    // A seat that does not play.
+    let r = RuleSet::preset("classic").unwrap();
+    assert!(InfoState::from_knowledge(r, Side::East, None, &[], &game.view_string(Side::South)).is_err());
+    // What fits is the referee's information state.
+    assert!(InfoState::from_player_record(&record, &game.view_string(Side::South)).unwrap() == game.info_state(Side::South));
 }

@@ -13,7 +13,10 @@
 //! sends, the `gameover` line the referee would send to the others is one clean line.
 //!
 //! The first byte chooses the engine's agent (random or greedy) and the line limit of
-//! the framing check (1 to 128 bytes).
+//! the framing check (1 to 128 bytes). The referee's lines include those of draws
+//! (`draw <ms>`, an engine's `draw offer` before its action, `setoption draw offer`)
+//! and of a game clock (`clock <left> <increment>`), and the engine's own `setup` and
+//! `event` lines, from which it builds its information state.
 #![no_main]
 use std::cell::Cell;
 use std::io::{BufRead, Read, Write};
@@ -210,6 +213,10 @@ fn engine_side(agent: AgentSpec, lines: &[&[u8]]) {
             assert!(clean(a), "answer {a:?} to {request:?}");
         }
         let (cmd, rest) = request.split_once(' ').unwrap_or((request, ""));
+        // Other `info` lines (the engine telling why it acts from the view string
+        // alone: events that do not lead to the view) are for logs.
+        let answers: Vec<&str> =
+            answers.into_iter().filter(|a| a.starts_with("info error ") || !a.starts_with("info ")).collect();
         let errors = answers.iter().filter(|a| a.starts_with("info error ")).count();
         let replies: Vec<&str> = answers.iter().copied().filter(|a| !a.starts_with("info error ")).collect();
         match cmd {
@@ -237,6 +244,11 @@ fn engine_side(agent: AgentSpec, lines: &[&[u8]]) {
                 }
             }
             "go" | "draw" => {
+                // A draw may be offered with an action (the engine's `draw` option).
+                let answers: Vec<&str> = match answers.as_slice() {
+                    ["draw offer", action] if cmd == "go" && action.starts_with("action ") => vec![action],
+                    other => other.to_vec(),
+                };
                 assert_eq!(answers.len(), 1, "{request:?}: {answers:?}");
                 let game = seat.game();
                 if cmd == "draw" {

@@ -1,8 +1,9 @@
 """atheris: the engine side of the line protocol in Python (``junqi.engine``), reading
 whatever a referee sends: ``junqi``, ``setoption`` (int, bool and string options),
-``newgame`` (a seat and a preset or ``json`` and a rule set), ``event`` JSON, ``position``
-view strings, ``deploy``, ``go``, ``draw``, ``gameover``, ``quit``, unknown lines, bytes
-that are not UTF-8 and lines over the limit.
+``newgame`` (a seat and a preset or ``json`` and a rule set), ``setup`` (the seat's own
+deployment) and ``event`` JSON, ``position`` view strings (with moved marks), ``clock``,
+``deploy``, ``go``, ``draw``, ``gameover``, ``quit``, unknown lines, bytes that are not
+UTF-8 and lines over the limit.
 
 Each line goes to ``Engine.handle`` and must get the answer asked for or one
 ``info error ...`` line (which changes nothing the engine knows), never an exception;
@@ -11,7 +12,8 @@ every answer is one line without control characters and at most ``MAX_LINE`` byt
 was sent. Then the whole input goes through ``junqi.engine.run`` as bytes (with the
 line limit lowered, so that long lines are reached), which must read it all.
 
-The first byte chooses the engine's options and deployment and the lowered line limit;
+The first byte chooses the engine's options, deployment and draw decisions (it accepts
+offers, and offers a draw with each action, on some bytes) and the lowered line limit;
 the rest is the referee's lines.
 
     python fuzz/python/fuzz_engine.py [libFuzzer options] [corpus dirs]
@@ -52,7 +54,7 @@ def clean(line: str) -> bool:
 
 
 def state(e: junqi.engine.Engine) -> tuple[Any, ...]:
-    return (e.seat, e.rules.name if e.rules else None, e.view, dict(e.options), len(e.events))
+    return (e.seat, e.rules.name if e.rules else None, e.view, dict(e.options), len(e.events), e.setup, e.clock)
 
 
 def check(e: junqi.engine.Engine, line: str, answers: list[str]) -> None:
@@ -70,6 +72,8 @@ def check(e: junqi.engine.Engine, line: str, answers: list[str]) -> None:
         if answers[0] != "setup random" and not errors:
             assert answers[0].startswith("setup ") and isinstance(json.loads(answers[0][6:]), dict), answers
     elif cmd == "go":
+        if answers[:1] == ["draw offer"] and len(answers) == 2:
+            answers = answers[1:]  # a draw offered with the action
         assert len(answers) == 1, answers
         if not errors:
             assert answers[0].startswith("action "), answers
@@ -90,6 +94,8 @@ def TestOneInput(data: bytes) -> None:
     engine = junqi.engine.Engine(
         policy, name="fuzzed", author="me" if choice & 1 else "",
         deploy=deploy if choice & 2 else None, options=OPTIONS if choice & 4 else None,
+        accept_draw=(lambda g, s: g.ply % 2 == 0) if choice & 1 else None,
+        offer_draw=(lambda g, s: True) if choice & 2 else None,
     )
     for line in raw.decode("utf-8", "replace").split("\n"):
         before = state(engine)

@@ -1,7 +1,9 @@
 /* An engine in C (docs/protocol.md, version 1): plays a random legal action in every
  * rule set. It rebuilds its seat's game from the view string the referee sends before
  * each `go` (junqi_game_from_position_string), so its legal actions are the seat's true
- * ones, and lets the referee draw its deployment (`setup random`).
+ * ones, and lets the referee draw its deployment (`setup random`). The lines it has no
+ * use for — `event`, the referee's `setup`, `clock`, `gameover` — it ignores, as the
+ * protocol lets an engine do; it never offers a draw and declines every offer.
  *
  *   junqi match --engine c=./engine_example --engine rust="junqi engine" --games 2
  */

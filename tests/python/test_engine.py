@@ -45,6 +45,41 @@ def test_handshake_options_and_answers_are_legal() -> None:
     assert e.handle("gameover N flag_captured") == [] and e.handle("mystery line") == []
 
 
+def test_the_seats_history_its_clock_and_draws() -> None:
+    game = junqi.Game("classic", 3)
+    for i, side in enumerate(game.rules.sides):
+        game.deploy_random(side, i + 1)
+    e = junqi.engine.Engine(policy, accept_draw=lambda g, s: g.ply >= 1, offer_draw=lambda g, s: True)
+    e.handle("newgame S classic")
+    record = game.player_record(Side.SOUTH)
+    import json as _json
+    setup = _json.loads(record)["setup"]
+    assert e.handle("setup " + _json.dumps(setup)) == []
+    for event in _json.loads(record)["events"]:
+        assert e.handle("event " + _json.dumps(event)) == []
+    assert e.handle("clock 59000 1000") == [] and e.clock == (59000, 1000)
+    assert e.handle("clock soon") == ["info error clock 'soon' is not <left ms> <increment ms>"]
+    mine = e.player_record()
+    assert mine["player"] == "south" and mine["rules"] == "classic" and mine["setup"] == setup
+    assert mine["events"] == _json.loads(record)["events"]
+    e.handle("position " + game.view_string(Side.SOUTH))
+    answer = e.handle("go 1000")
+    assert answer[0] == "draw offer" and answer[1].startswith("action "), answer
+    game.play(game.parse_action(answer[1][len("action "):]))
+    # Another team's offer: this engine accepts once a ply is played.
+    e.handle("position " + game.view_string(Side.SOUTH))
+    assert e.handle("draw 100") == ["draw accept"]
+    # Pieces that have moved are marked in the view string (docs/position-strings.md),
+    # and the engine reads it.
+    for _ in range(6):
+        game.play(game.legal_actions()[0])
+    view = game.view_string(game.to_act)
+    assert "*" in view
+    e.handle(f"newgame {game.to_act.id[0].upper()} classic")
+    e.handle("position " + view)
+    assert e.handle("go 1000")[-1].startswith("action ")
+
+
 def test_run_speaks_over_streams() -> None:
     game = junqi.Game("fanqi", 2)
     inp = io.StringIO(f"junqi 1\nnewgame S fanqi\nposition {game.view_string(Side.SOUTH)}\ngo 500\nquit\ngo 1\n")

@@ -170,7 +170,7 @@ def test_resign_and_draw() -> None:
     report = game.resign("north")
     assert report.result is not None and report.result.winner == Side.SOUTH
     assert report.result.reason == junqi.EndReason.RESIGNATION
-    assert str(report.result) == "south wins (resignation)"
+    assert str(report.result) == "south wins: resignation (resignation)"
     game2 = junqi.Game(seed=1)
     game2.deploy_random("south")
     game2.deploy_random("north")

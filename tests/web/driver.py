@@ -712,7 +712,10 @@ class Run:
         return json.loads(b.js("return localStorage.getItem('junqi-player')"))
 
     def seat_of_page(self, b: Browser) -> tuple[str, str, str]:
-        """The game id, seat token and seat of the page a browser is on."""
+        """The game id, seat token and seat of the page a browser is on (or is going to:
+        a waiting player's page moves to the game once paired)."""
+        b.wait("return location.pathname.startsWith('/play/') && new URLSearchParams(location.search).has('token')",
+               "a seat's page", 15)
         url = urllib.parse.urlsplit(b.js("return location.href"))
         token = urllib.parse.parse_qs(url.query)["token"][0]
         gid = url.path.rsplit("/", 1)[1]

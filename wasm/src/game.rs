@@ -141,7 +141,7 @@ impl Game {
         }
     }
 
-    /// The result in words (`"south wins (flag captured)"`), or `undefined`.
+    /// The result in words (`"south wins: the flag was captured (flag_captured)"`), or `undefined`.
     #[wasm_bindgen(getter, js_name = resultText)]
     pub fn result_text(&self) -> Option<String> {
         self.inner.result().map(|r| junqi::describe_result(&r))

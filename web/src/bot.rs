@@ -3,9 +3,20 @@
 //! - A random seat deploys a random setup when the game is created and, when it is to
 //!   act, plays a legal action chosen uniformly at random (OS randomness) after the
 //!   configured delay.
-//! - A bot seat (`greedy`, or the search at a level 1–5) deploys the agent's setup when
-//!   the game is created and, when it is to act, thinks from its seat's information
-//!   state alone ([`junqi::Game::info_state`]) — never from the referee's position.
+//! - A bot seat (`greedy`, or the search at a level 1–5) is an **engine** of the line
+//!   protocol (docs/protocol.md): it deploys the engine's setup when the game is created
+//!   and, when it is to act, is told what its seat has been told — its rule set, its
+//!   own setup, its events, its view string ([`junqi::protocol::referee::seat_lines`])
+//!   — and answers `go` with an action. By default the engine is the built-in one in
+//!   this process ([`InProcessEngine`]), whose information state is exactly the seat's
+//!   ([`junqi::InfoState::from_knowledge`], equal to [`junqi::Game::info_state`]): never
+//!   the referee's position. An operator can put any engine in the bots' seats instead:
+//!   with `JUNQI_WEB_BOT_ENGINE` set to a command (`junqi engine`, `python3 mine.py`),
+//!   each bot answer runs that command as a process (`sh -c`), sets its `agent` and
+//!   `seed` options when it has them, tells it the seat's lines and asks; a process
+//!   that fails (crash, time-out, garbage, an illegal answer) is killed and reaped, and
+//!   the built-in engine answers that turn. A fresh engine serves each answer: nothing
+//!   is kept between turns, so a restarted server loses nothing.
 //!
 //! Bots think off the request path: in tokio's blocking threads, at most
 //! [`pool_size`] at once for the whole server (a semaphore; the others wait their
@@ -18,7 +29,12 @@
 
 use std::sync::OnceLock;
 
+use std::time::Duration;
+
 use junqi::agent::{AgentSpec, Budget};
+use junqi::protocol::referee::{
+    apply_setup, ask_action, ask_setup, seat_lines, EngineLink, EngineProcess, Failure, InProcessEngine,
+};
 use junqi::{Game, Side};
 use tokio::sync::Semaphore;
 
@@ -75,8 +91,66 @@ pub fn think_spec(seat: &Seat, left_ms: Option<i64>) -> Option<AgentSpec> {
     }
 }
 
+/// The environment variable naming the command of an engine to put in the bots' seats
+/// (unset or empty: the built-in engine, in this process).
+pub const ENGINE_ENV: &str = "JUNQI_WEB_BOT_ENGINE";
+
+/// Where the bots' engine runs: `None` in this process, else the operator's command
+/// ([`ENGINE_ENV`]).
+pub fn engine_command() -> Option<String> {
+    std::env::var(ENGINE_ENV).ok().filter(|c| !c.trim().is_empty())
+}
+
+/// How long an engine process has to start and say `ready`.
+const START: Duration = Duration::from_secs(5);
+
+/// Asks a bot seat's engine (`spec` thinking, `seed` its seed): `ask` sends what the
+/// seat has been told and reads the answer. The operator's engine process if one is
+/// configured, else (or when that process fails) the built-in engine in this process.
+fn with_engine<T>(
+    spec: AgentSpec,
+    seed: u64,
+    ask: impl Fn(&mut dyn EngineLink) -> Result<T, Failure>,
+) -> Result<T, Failure> {
+    let options = |announced: &dyn Fn(&str) -> bool| -> Vec<(String, String)> {
+        [("agent", spec.to_string()), ("seed", seed.to_string())]
+            .into_iter()
+            .filter(|(name, _)| announced(name))
+            .map(|(name, value)| (name.to_owned(), value))
+            .collect()
+    };
+    if let Some(command) = engine_command() {
+        let answer = EngineProcess::start(&command, START, &[]).and_then(|mut p| {
+            let opts = options(&|name| p.options.iter().any(|o| o.name == name));
+            let answer = opts
+                .iter()
+                .try_for_each(|(name, value)| p.send(&format!("setoption {name} {value}")))
+                .and_then(|_| ask(&mut p));
+            p.stop();
+            answer
+        });
+        match answer {
+            Ok(a) => return Ok(a),
+            Err(f) => eprintln!("junqi-web: the bot engine `{command}` failed ({f}): the built-in engine answers"),
+        }
+    }
+    let mut engine = InProcessEngine::new(spec, &options(&|_| true))?;
+    ask(&mut engine)
+}
+
+/// The action a bot seat's engine plays (its notation): `lines` are what the seat has
+/// been told ([`seat_lines`]), `spec` the agent it thinks with ([`think_spec`]), `go_ms`
+/// the time given (what is left of the clock). Blocking: run it off the request path.
+pub fn engine_action(spec: AgentSpec, lines: &[String], go_ms: u64) -> Result<String, Failure> {
+    let budget = Duration::from_millis(go_ms.max(1));
+    with_engine(spec, junqi::random_seed(), |e| {
+        ask_action(&mut &mut *e, lines, budget).map(|(notation, _offer)| notation)
+    })
+}
+
 /// Deploys a server-played seat when its game is created: a random setup for a random
-/// seat, the agent's setup for a bot.
+/// seat, the setup its engine gives for a bot (asked with `deploy`, after what the seat
+/// has been told).
 pub fn deploy(game: &mut Game, side: Side, seat: &Seat) -> Result<(), ApiError> {
     match think_spec(seat, None) {
         None => Ok(()),
@@ -86,9 +160,17 @@ pub fn deploy(game: &mut Game, side: Side, seat: &Seat) -> Result<(), ApiError> 
             Ok(())
         }
         Some(spec) => {
-            let rules = game.rules().clone();
-            let setup = spec.build(junqi::random_seed()).deploy(&rules, side);
-            game.deploy(side, &setup)?;
+            let lines = seat_lines(game, side);
+            let answer = with_engine(spec, junqi::random_seed(), |e| {
+                ask_setup(&mut &mut *e, &lines, START)
+            })
+            .map_err(|f| ApiError::internal(format!("the bot's engine gave no setup: {f}")))?;
+            if let Err(f) = apply_setup(game, side, &answer, junqi::random_seed()) {
+                // An operator's engine that deploys illegally: the built-in one deploys.
+                eprintln!("junqi-web: the bot engine's setup was refused ({f}): the built-in engine deploys");
+                let setup = spec.build(junqi::random_seed()).deploy(&game.rules().clone(), side);
+                game.deploy(side, &setup)?;
+            }
             Ok(())
         }
     }

@@ -20,7 +20,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use junqi::agent::AgentSpec;
+use junqi::agent::{AgentSpec, Budget};
 use junqi::{Phase, Rng, Side};
 
 use crate::app::{App, GameHandle};
@@ -271,9 +271,12 @@ fn outdated(table: &Table, version: u64, side: Side) -> bool {
 }
 
 /// Plays for the server-played seat `side` if the game is still at `version` with
-/// `side` to act: a random seat at once, a bot after thinking in the pool.
+/// `side` to act: a random seat at once, a bot after its engine thinks in the pool. A
+/// bot seat is an engine of the line protocol ([`crate::bot::engine_action`]): it is
+/// told what its seat has been told ([`junqi::protocol::referee::seat_lines`], taken
+/// under the table's lock) and asked for an action with the time its clock leaves.
 pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: Side) {
-    let (info, left) = {
+    let (lines, left) = {
         let mut table = handle.lock().await;
         if outdated(&table, version, side) {
             return;
@@ -287,7 +290,7 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
             _ => return,
         }
         let left = table.deadline_ms.map(|d| d - app.now_ms());
-        (table.game.info_state(side), left)
+        (junqi::protocol::referee::seat_lines(&table.game, side), left)
     };
     // Wait for the pool at most half of what is left on the clock: past that, play
     // greedy (one ply, cheap) without a place in the pool, so as to answer in time.
@@ -305,13 +308,13 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
         return; // the pool is closed (never, in practice)
     }
     // The budget is fitted to the clock once the pool has room (waiting took time).
-    let spec = {
+    let (spec, go_ms) = {
         let table = handle.lock().await;
         if outdated(&table, version, side) {
             return;
         }
         let left = table.deadline_ms.map(|d| d - app.now_ms());
-        match (
+        let spec = match (
             table
                 .seats
                 .get(&side)
@@ -321,21 +324,37 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
             (Some(_), None) => AgentSpec::Greedy,
             (Some(spec), Some(_)) => spec,
             (None, _) => return,
-        }
+        };
+        // `go` gives the time left on the clock; without a clock, time enough for the
+        // spec's own budget (a level's time, or a minute).
+        let go_ms = match (left, spec) {
+            (Some(ms), _) => u64::try_from(ms).unwrap_or(0),
+            (None, AgentSpec::Search { budget: Budget::Millis(ms), .. }) => u64::from(ms) * 2 + 1000,
+            (None, _) => 60_000,
+        };
+        (spec, go_ms)
     };
     let chosen = tokio::task::spawn_blocking(move || {
-        let mut agent = spec.build(junqi::random_seed());
-        catch_unwind(AssertUnwindSafe(|| agent.choose(&info))).ok()
+        catch_unwind(AssertUnwindSafe(|| crate::bot::engine_action(spec, &lines, go_ms))).ok()
     })
     .await;
     drop(permit);
-    let Ok(Some(action)) = chosen else {
-        return;
+    let notation = match chosen {
+        Ok(Some(Ok(n))) => n,
+        Ok(Some(Err(f))) => {
+            eprintln!("junqi-web: the bot of {side} gave no action: {f}");
+            return;
+        }
+        _ => return,
     };
     let mut table = handle.lock().await;
     if outdated(&table, version, side) {
         return;
     }
+    let Ok(action) = junqi::Action::parse(table.game.board(), notation.trim()) else {
+        eprintln!("junqi-web: the bot of {side} answered {notation:?}, no action");
+        return;
+    };
     let before = table.clone();
     if table.game.play_as(side, action).is_ok() {
         table.draw_offer = None;

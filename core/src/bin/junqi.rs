@@ -35,7 +35,7 @@ player sees: its own pieces, the others' as <??> until the referee shows them.
   --setup FILE    the human seat's setup as JSON {\"point\": \"kind\", ...} (default: random)
   --every N       print every player's board every N plies (default 20; 0 = only at the end)
   --max-plies N   stop after N plies even if the game is not over (default 2000)
-  --quiet         print only the result
+  --quiet         print only the seed (to replay the game) and the result
   --json          print the final views and the record as JSON instead of text
   --svg DIR       also draw each player's view as DIR/RULES-PLY-SEAT.svg at the end
                   (and every N plies with --every N)
@@ -390,7 +390,6 @@ fn run(args: Args, out: &mut impl Write) -> Result<(), Failure> {
     }
     if game.phase() == junqi::Phase::Deploy {
         for (&side, player) in rules.sides().iter().zip(seats.iter_mut()) {
-            let seed = rng.next_u64();
             match player {
                 Player::Agent(agent) => {
                     junqi::agent::act(&mut game, side, agent.as_mut()).map_err(|e| e.to_string())?;
@@ -401,7 +400,9 @@ fn run(args: Args, out: &mut impl Write) -> Result<(), Failure> {
                     game.deploy_json(side, &json).map_err(|e| format!("--setup {path}: {e}"))?;
                 }
                 _ => {
-                    game.deploy_random(side, seed).map_err(|e| e.to_string())?;
+                    // The seat's setup of the seeded start (`Game::random_start`): the
+                    // game a seed starts is the same here as in every other layer.
+                    game.deploy_start(side).map_err(|e| e.to_string())?;
                 }
             }
         }
@@ -471,6 +472,10 @@ fn run(args: Args, out: &mut impl Write) -> Result<(), Failure> {
     if text {
         writeln!(out, "== final ==")?;
         print_views_of(out, &game, &shown)?;
+    }
+    if args.quiet && humans.is_empty() {
+        // Quiet still tells how to replay the game (a person playing never sees it).
+        writeln!(out, "seed {}", args.seed)?;
     }
     match game.result() {
         Some(r) => writeln!(out, "result after {} plies: {}", game.position().ply(), describe_result(&r))?,

@@ -53,6 +53,7 @@ use crate::rules::{Ability, Mobility, RuleSet};
 use crate::setup::Setup;
 
 pub use observe::{ObservationSpec, Observer, Turn};
+pub(crate) use events::event_from_json;
 pub use sample::{Sample, SampleError};
 
 const NONE: u8 = u8::MAX;

@@ -1,12 +1,14 @@
 //! Beliefs of a game started from a position string: no history, so the player knows
 //! what the position says it knows — the identities it was shown, the public arms and
-//! owners — and the army counts (pieces off the board are unknown ones).
+//! owners, which pieces have moved (none of an immobile kind) — and the army counts
+//! (pieces off the board are unknown ones).
 
-use super::{Beliefs, KNOWN, NONE, PUBLIC};
+use super::{Beliefs, KNOWN, MOVED, NONE, PUBLIC};
 use crate::board::{PointSet, MAX_POINTS};
 use crate::piece::{Arm, PieceKind, Side};
 use crate::limits::MAX_PIECES;
 use crate::position::{Phase, Position};
+use crate::rules::Mobility;
 
 impl Beliefs {
     /// Replaces every slot with the pieces of `pos` as this player knows them, plus
@@ -40,14 +42,20 @@ impl Beliefs {
                 idx * rules.army_size() + next[idx] - 1
             };
             let known = pos.knows(self.player, p);
-            let mask = if known {
+            let mut mask = if known {
                 1u128 << (idx * 32 + kind as usize)
             } else if pos.is_face_down(p) {
                 arm_mask(self, self.types, kind.arm())
             } else {
                 arm_mask(self, self.range(owner), kind.arm())
             };
+            if pos.has_moved(p) {
+                mask &= self.kinds_where(self.types, |k: PieceKind| rules.mobility(k) != Mobility::Immobile);
+            }
             self.place(slot, p, mask);
+            if pos.has_moved(p) {
+                self.flags[slot] |= MOVED;
+            }
             if known {
                 self.flags[slot] |= KNOWN;
                 if sides.iter().all(|s| pos.knows(*s, p)) {

@@ -75,6 +75,9 @@ pub struct Position {
     react_removed: bool,
     /// Points holding a face-down piece (翻棋). Face-down pieces never move.
     hidden: PointSet,
+    /// Points holding a piece that has moved — left a point, or attacked by moving onto
+    /// its target — and so is of no immobile kind (public: every move is).
+    pub(crate) moved: PointSet,
     /// The army each player commands (翻棋: fixed by the first flip).
     armies: [Option<Side>; 4],
     deployed: SideSet,
@@ -103,6 +106,7 @@ impl Position {
             react: NO_PIECE,
             react_removed: false,
             hidden: PointSet::EMPTY,
+            moved: PointSet::EMPTY,
             armies: Side::ALL.map(Some),
             deployed: SideSet::EMPTY,
             out: SideSet::EMPTY,
@@ -541,6 +545,20 @@ impl Position {
         self.hidden
     }
 
+    /// Whether the piece on `p` has moved: left a point, or attacked by moving onto its
+    /// target (a strike from afar, a missile's flight and a 翻棋 flip are no moves).
+    /// Public knowledge — every move is — so it is in view strings too (the `*` mark of
+    /// docs/position-strings.md): such a piece is of no immobile kind (no mine, no
+    /// flag). The same as every player's [`crate::Beliefs::has_moved`].
+    pub fn has_moved(&self, p: Point) -> bool {
+        self.moved.contains(p)
+    }
+
+    /// Points holding a piece that has moved (see [`Position::has_moved`]).
+    pub fn moved(&self) -> PointSet {
+        self.moved
+    }
+
     /// Whether `army` still has a piece that can move (face up or face down).
     fn has_movable_piece(&self, army: Side) -> bool {
         self.occ[army as usize].iter().any(|p| {
@@ -604,6 +622,10 @@ impl Position {
         occ.insert(to);
         self.occupied.remove(from);
         self.occupied.insert(to);
+        if self.moved.contains(from) {
+            self.moved.remove(from);
+            self.moved.insert(to);
+        }
         self.cells[from.index()] = NO_PIECE;
         self.cells[to.index()] = id;
     }
@@ -623,6 +645,7 @@ impl Position {
             self.occ[slot.owner as usize].remove(at);
             self.occupied.remove(at);
             self.hidden.remove(at);
+            self.moved.remove(at);
         }
     }
 
@@ -684,6 +707,7 @@ impl Position {
             && self.react == other.react
             && self.react_removed == other.react_removed
             && self.hidden == other.hidden
+            && self.moved == other.moved
             && self.armies == other.armies
             && self.deployed == other.deployed
             && self.out == other.out

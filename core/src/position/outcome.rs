@@ -62,6 +62,30 @@ pub struct GameResult {
     pub reason: EndReason,
 }
 
+impl EndReason {
+    /// Why a game ended (or a side went out), in words for people: what the CLI, the
+    /// web page and the Python and JavaScript packages show. Programs use
+    /// [`EndReason::name`], the machine name (`"no_legal_move"`).
+    ///
+    /// ```
+    /// assert_eq!(junqi::EndReason::NoLegalMove.words(), "no piece left that can move");
+    /// ```
+    pub const fn words(self) -> &'static str {
+        match self {
+            EndReason::FlagCaptured => "the flag was captured",
+            EndReason::NoLegalMove => "no piece left that can move",
+            EndReason::NoCaptureLimit => "too many moves in a row without a capture",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "a draw was agreed",
+            EndReason::Timeouts => "too many time-outs",
+            EndReason::NoMovablePieces => "no movable pieces left",
+            EndReason::CommanderCaptured => "the commander was captured",
+            EndReason::MutualElimination => "both armies lost their last movable pieces at once",
+            EndReason::Escape => "a player left the game",
+        }
+    }
+}
+
 impl GameResult {
     /// Whether the game was drawn.
     pub fn is_draw(&self) -> bool {

@@ -305,6 +305,7 @@ impl Position {
         };
         let Some(def_at) = def_at else {
             self.relocate(att, to);
+            self.moved.insert(to);
             self.end_turn(false, &mut out.eliminated);
             out.result = self.result;
             return out;
@@ -364,6 +365,10 @@ impl Position {
         }
         if flying && outcome == CombatOutcome::Repel {
             self.obliged[army as usize] = att;
+        }
+        // An attack by moving onto the target is a move, whatever its outcome.
+        if manner == Attack::Move && self.slots[att as usize].at != OFF_BOARD {
+            self.moved.insert(Point(self.slots[att as usize].at));
         }
         let mut n = 0;
         let mut commanders_lost = 0;
@@ -436,6 +441,7 @@ impl Position {
         let slot = self.slots[id as usize];
         let player = self.player_of(slot.owner).unwrap_or(slot.owner);
         self.relocate(id, to);
+        self.moved.insert(to);
         let mut out = ActionOutcome::new(player, from, to, slot.kind);
         out.reaction = true;
         self.finish_reaction(&mut out.eliminated);

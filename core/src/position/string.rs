@@ -10,11 +10,13 @@
 //! `pieces` is `-` or a comma-separated list of `<point>=<owner><kind><marks>` in board
 //! point order; `owner` is `S`, `E`, `N`, `W` (or `?` for a face-down piece in a view),
 //! `kind` a two-letter code ([`PieceKind::short`]) or `??`/`?N`/`?A` for an unknown
-//! land/naval/air piece; marks are `!` (face down, 翻棋) and `+XY`/`=XY` (players who know
+//! land/naval/air piece; marks are `!` (face down, 翻棋), `*` (the piece has moved: no
+//! immobile kind; public, so in view strings too) and `+XY`/`=XY` (players who know
 //! the piece beyond the default ones, or all of them, the default ones included). Keys:
 //! `deployed`, `out`, `timeouts`, `armies`, `obliged`, `react`, `result`, `view`.
 //!
-//! A position string holds no history: a game started from one has no prior log.
+//! A position string holds no history beyond which pieces have moved (the `*` mark,
+//! [`Position::has_moved`]): a game started from one has no prior log.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -217,6 +219,7 @@ impl Position {
             out.push_str(board.name_of(p));
             out.push('=');
             let down = self.hidden.contains(p);
+            let moved = self.moved.contains(p);
             match view {
                 Some(v) => {
                     out.push(if down { '?' } else { letter(s.owner) });
@@ -225,12 +228,18 @@ impl Position {
                     } else {
                         out.push_str(unknown_code(s.kind.arm()));
                     }
+                    if moved {
+                        out.push('*');
+                    }
                 }
                 None => {
                     out.push(letter(s.owner));
                     out.push_str(s.kind.short());
                     if down {
                         out.push('!');
+                    }
+                    if moved {
+                        out.push('*');
                     }
                     let known = self.knowers(id);
                     let default = self.default_knowers(p, s.owner);
@@ -350,6 +359,7 @@ struct Entry {
     owner: Option<Side>,
     kind: Result<PieceKind, Arm>,
     down: bool,
+    moved: bool,
     knowers: Option<(bool, SideSet)>,
 }
 
@@ -403,6 +413,11 @@ fn parse_piece(rules: &RuleSet, text: &str, view: bool) -> Result<Entry, E> {
         down = true;
         marks = m;
     }
+    let mut moved = false;
+    if let Some(m) = marks.strip_prefix('*') {
+        moved = true;
+        marks = m;
+    }
     let knowers = if marks.is_empty() {
         None
     } else {
@@ -424,11 +439,21 @@ fn parse_piece(rules: &RuleSet, text: &str, view: bool) -> Result<Entry, E> {
     if down && knowers.is_some() {
         return Err(E::Inconsistent(format!("{name} is face down: nobody knows it")));
     }
+    // Face-down pieces never move; immobile kinds never do.
+    if moved && (down || owner.is_none()) {
+        return Err(E::Inconsistent(format!("{name} is face down: it has not moved")));
+    }
+    if let (true, Ok(k)) = (moved, kind) {
+        if rules.mobility(k) == crate::rules::Mobility::Immobile {
+            return Err(E::Inconsistent(format!("{name} has moved: a {} never moves", k.id())));
+        }
+    }
     Ok(Entry {
         point,
         owner,
         kind,
         down: down || owner.is_none(),
+        moved,
         knowers,
     })
 }
@@ -498,33 +523,45 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
             slot.1 -= 1;
         }
     }
-    let mut placed: Vec<(Point, Side, PieceKind)> = Vec::with_capacity(entries.len());
-    for e in &entries {
-        let (owner, kind) = match (e.owner, e.kind) {
-            (Some(o), Ok(k)) => (o, k),
-            (owner, Err(arm)) => {
-                let pick = sides
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| owner.is_none_or(|o| o == **s))
-                    .find_map(|(i, s)| {
-                        // Mobile kinds first: a stand-in should not end the game.
-                        let fits = |k: &PieceKind, n: &u8| *n > 0 && k.arm() == arm;
-                        let mobile = |k: &PieceKind| rules.mobility(*k) != crate::rules::Mobility::Immobile;
-                        (left[i].iter().position(|(k, n)| fits(k, n) && mobile(k)))
-                            .or_else(|| left[i].iter().position(|(k, n)| fits(k, n)))
-                            .map(|j| (i, j, *s))
-                    })
-                    .ok_or_else(|| {
-                        inconsistent(format!("{} holds more pieces than the armies have", board.name_of(e.point)))
-                    })?;
-                left[pick.0][pick.1].1 -= 1;
-                (pick.2, left[pick.0][pick.1].0)
+    // Stand-ins: first for the pieces that have moved (of a mobile kind, as they must
+    // be), then for the others (mobile kinds first: a stand-in should not end the game).
+    let mut placed: Vec<Option<(Point, Side, PieceKind)>> = vec![None; entries.len()];
+    for pass_moved in [true, false] {
+        for (j, e) in entries.iter().enumerate() {
+            if e.moved != pass_moved {
+                continue;
             }
-            (None, Ok(_)) => return Err(E::Piece(board.name_of(e.point).to_owned())),
-        };
-        placed.push((e.point, owner, kind));
+            let (owner, kind) = match (e.owner, e.kind) {
+                (Some(o), Ok(k)) => (o, k),
+                (owner, Err(arm)) => {
+                    let mobile = |k: &PieceKind| rules.mobility(*k) != crate::rules::Mobility::Immobile;
+                    let pick = sides
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| owner.is_none_or(|o| o == **s))
+                        .find_map(|(i, s)| {
+                            let fits = |k: &PieceKind, n: &u8| *n > 0 && k.arm() == arm;
+                            (left[i].iter().position(|(k, n)| fits(k, n) && mobile(k)))
+                                .or_else(|| (!e.moved).then(|| left[i].iter().position(|(k, n)| fits(k, n))).flatten())
+                                .map(|j| (i, j, *s))
+                        })
+                        .ok_or_else(|| {
+                            let name = board.name_of(e.point);
+                            if e.moved {
+                                inconsistent(format!("{name} has moved but its army has no mobile piece left for it"))
+                            } else {
+                                inconsistent(format!("{name} holds more pieces than the armies have"))
+                            }
+                        })?;
+                    left[pick.0][pick.1].1 -= 1;
+                    (pick.2, left[pick.0][pick.1].0)
+                }
+                (None, Ok(_)) => return Err(E::Piece(board.name_of(e.point).to_owned())),
+            };
+            placed[j] = Some((e.point, owner, kind));
+        }
     }
+    let placed: Vec<(Point, Side, PieceKind)> = placed.into_iter().map(|p| p.expect("every entry is placed")).collect();
     let mut pos = Position::new(rules.clone());
     pos.ply = ply;
     pos.no_capture = quiet;
@@ -553,6 +590,9 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
         }
         if entries.iter().any(|e| e.knowers.is_some()) {
             return Err(inconsistent("pieces are known only to their own team during deployment".into()));
+        }
+        if let Some(e) = entries.iter().find(|e| e.moved) {
+            return Err(inconsistent(format!("{} has moved during the deployment phase", board.name_of(e.point))));
         }
         for &s in sides {
             let mine: Vec<_> = placed.iter().filter(|x| x.1 == s).collect();
@@ -632,6 +672,9 @@ fn parse(rules: Arc<RuleSet>, text: &str) -> Result<(Position, Option<Side>), E>
         pos.arm_occ[kind.arm() as usize].insert(p);
         if e.down {
             pos.hidden.insert(p);
+        }
+        if e.moved {
+            pos.moved.insert(p);
         }
         let default = pos.default_knowers(p, owner);
         let knowers = match (view, e.knowers) {
@@ -749,11 +792,15 @@ fn unstick(pos: &mut Position, side: Side, stand_ins: &[usize], left: &mut [(Pie
     let Some(army) = pos.armies[side as usize] else { return false };
     let mine: Vec<usize> =
         stand_ins.iter().copied().filter(|&id| pos.slots[id].owner == army && pos.slots[id].at != OFF_BOARD).collect();
+    // A piece that has moved takes no immobile kind.
+    let fits = |pos: &Position, id: usize, k: PieceKind| {
+        !pos.moved.contains(Point(pos.slots[id].at)) || pos.rules.mobility(k) != crate::rules::Mobility::Immobile
+    };
     for &a in &mine {
         let ka = pos.slots[a].kind;
         for &b in &mine {
             let kb = pos.slots[b].kind;
-            if kb == ka || kb.arm() != ka.arm() {
+            if kb == ka || kb.arm() != ka.arm() || !fits(pos, a, kb) || !fits(pos, b, ka) {
                 continue;
             }
             pos.slots[a].kind = kb;
@@ -766,7 +813,7 @@ fn unstick(pos: &mut Position, side: Side, stand_ins: &[usize], left: &mut [(Pie
         }
         for j in 0..left.len() {
             let (k, n) = left[j];
-            if n == 0 || k == ka || k.arm() != ka.arm() {
+            if n == 0 || k == ka || k.arm() != ka.arm() || !fits(pos, a, k) {
                 continue;
             }
             pos.slots[a].kind = k;

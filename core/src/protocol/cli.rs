@@ -29,11 +29,13 @@ pub fn dispatch(args: &[String]) -> Option<ExitCode> {
     })
 }
 
-const USAGE: &str = "usage: junqi engine [--agent SPEC] [--seed N]
+const USAGE: &str = "usage: junqi engine [--agent SPEC] [--seed N] [--draw agent|accept|offer]
        junqi match --engine NAME=CMD --engine NAME=CMD [--rules R] [--games N] [--time T]
-                   [--concurrency K] [--max-plies P] [--seed S] [--sprt ELO0,ELO1] [--out DIR]
+                   [--time-control BASE+INC] [--concurrency K] [--max-plies P] [--seed S]
+                   [--sprt ELO0,ELO1] [--out DIR]
        junqi bridge --server http://HOST:PORT --seat-link /play/ID?token=T --engine CMD
-  T: time per answer, e.g. 200ms, 2s (a bare number is milliseconds)";
+  T: time per answer, e.g. 200ms, 2s (a bare number is milliseconds)
+  BASE+INC: a game clock in seconds, e.g. 60+1 (a minute a game, a second more an action)";
 
 fn value<'a>(args: &'a [String], i: &mut usize, flag: &str) -> Result<&'a str, String> {
     *i += 1;
@@ -64,22 +66,34 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 fn engine(args: &[String]) -> Result<(), String> {
     let mut spec: AgentSpec = "random".parse().map_err(|e| format!("{e}"))?;
     let mut seed = None;
+    let mut draw = None;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
             "--agent" => spec = value(args, &mut i, "--agent")?.parse().map_err(|e| format!("--agent: {e}"))?,
             "--seed" => seed = Some(number::<u64>(value(args, &mut i, "--seed")?, "--seed")?),
+            "--draw" => {
+                let v = value(args, &mut i, "--draw")?;
+                if !["agent", "accept", "offer"].contains(&v) {
+                    return Err(format!("--draw {v:?} is not agent, accept or offer"));
+                }
+                draw = Some(v.to_owned());
+            }
             other => return Err(format!("unknown argument {other:?}")),
         }
         i += 1;
     }
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    // `--seed` is the same as a first `setoption seed N`.
-    let input: Box<dyn std::io::BufRead> = match seed {
-        Some(s) => Box::new(std::io::Cursor::new(format!("setoption seed {s}\n")).chain(stdin)),
-        None => Box::new(stdin),
-    };
+    // `--seed N` and `--draw P` are the same as first `setoption` lines.
+    let mut first = String::new();
+    if let Some(s) = seed {
+        first += &format!("setoption seed {s}\n");
+    }
+    if let Some(d) = draw {
+        first += &format!("setoption draw {d}\n");
+    }
+    let input: Box<dyn std::io::BufRead> = Box::new(std::io::Cursor::new(first).chain(stdin));
     match super::engine::run(spec, input, stdout) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -94,6 +108,7 @@ fn run_match(args: &[String]) -> Result<(), String> {
         (2usize, Duration::from_millis(1000), 1usize, 2000u32, 1u64);
     let mut sprt = None;
     let mut out = None;
+    let mut clock = None;
     let mut i = 0;
     while i < args.len() {
         let flag = args[i].as_str();
@@ -106,6 +121,9 @@ fn run_match(args: &[String]) -> Result<(), String> {
             "--rules" => rules = value(args, &mut i, flag)?.to_owned(),
             "--games" => games = number(value(args, &mut i, flag)?, flag)?,
             "--time" => budget = parse_duration(value(args, &mut i, flag)?)?,
+            "--time-control" => {
+                clock = Some(super::referee::TimeControl::parse(value(args, &mut i, flag)?).map_err(|e| format!("{flag}: {e}"))?)
+            }
             "--concurrency" => concurrency = number(value(args, &mut i, flag)?, flag)?,
             "--max-plies" => max_plies = number(value(args, &mut i, flag)?, flag)?,
             "--seed" => seed = number(value(args, &mut i, flag)?, flag)?,
@@ -124,7 +142,7 @@ fn run_match(args: &[String]) -> Result<(), String> {
     if games == 0 || concurrency == 0 {
         return Err("--games and --concurrency must be at least 1".into());
     }
-    let spec = MatchSpec { rules, engines: [a, b], games, budget, concurrency, max_plies, seed, sprt, out };
+    let spec = MatchSpec { rules, engines: [a, b], games, budget, clock, concurrency, max_plies, seed, sprt, out };
     let total = games.div_ceil(2) * 2;
     let names = [spec.engines[0].name.clone(), spec.engines[1].name.clone()];
     let result = super::matches::run(&spec, &|g, t| {
@@ -174,6 +192,10 @@ fn bridge(args: &[String]) -> Result<(), String> {
     let mut engine = super::referee::EngineProcess::start(&command, Duration::from_secs(10), &[])
         .map_err(|f| format!("the engine did not start: {f}"))?;
     let done = super::bridge::run(&link, &mut engine, poll)?;
+    eprintln!(
+        "junqi bridge: the game is over ({})",
+        if done.followed_stream { "followed its event stream" } else { "polled its state" }
+    );
     engine.stop();
     match done.failure {
         Some(f) => Err(format!("the engine failed ({f}): the seat resigned")),

@@ -1,134 +1,305 @@
-//! The engine side of the protocol for the built-in agents: reads the referee's lines,
-//! rebuilds what its seat knows from the view string it is sent each turn
-//! ([`crate::Game::from_position_string_with`]) and answers with the agent's choice.
+//! The engine side of the protocol for the built-in agents ([`BuiltinEngine`]): reads
+//! the referee's lines and answers with the agent's choice. Its seat's information
+//! state comes from what the protocol tells the seat — its own setup, every `event`
+//! line, the view string of each `position` line ([`InfoState::from_knowledge`]) — so
+//! a built-in engine chooses exactly as the same agent playing in-process
+//! ([`crate::Game::info_state`]) for the same seat and seed.
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use super::{parse_rules_field, quote, read_line, skip_line, EngineOption, Line, MAX_LINE, VERSION};
-use crate::agent::AgentSpec;
-use crate::{Game, RuleSet, Side};
+use crate::agent::{Agent, AgentSpec, Budget, InfoState};
+use crate::referee::Event;
+use crate::{Game, GameError, RuleSet, Setup, Side};
 
-/// The options a built-in engine announces: `agent` (the agent spec) and `seed`.
+/// The options a built-in engine announces: `agent` (the agent spec), `seed`, and
+/// `draw` (how it meets draws: `agent`, `accept` or `offer`; see [`DrawPolicy`]).
 pub fn options(spec: &AgentSpec) -> Vec<EngineOption> {
     vec![
         EngineOption { name: "agent".into(), kind: "string".into(), default: spec.to_string() },
         EngineOption { name: "seed".into(), kind: "int".into(), default: "0".into() },
+        EngineOption { name: "draw".into(), kind: "string".into(), default: DrawPolicy::Agent.name().into() },
     ]
 }
 
-/// `info error <text>`, the text quoted ([`quote`]: one line, bounded, whatever the
-/// referee sent).
-fn error(out: &mut impl Write, text: impl std::fmt::Display) -> std::io::Result<()> {
-    writeln!(out, "info error {}", quote(&text.to_string()))
+/// How a built-in engine meets draws (its `draw` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawPolicy {
+    /// The agent answers offers ([`Agent::accept_draw`]: the built-in agents decline)
+    /// and never offers: the default.
+    Agent,
+    /// Accepts every offer, never offers.
+    Accept,
+    /// Offers a draw with every action and accepts every offer.
+    Offer,
 }
 
-/// Plays the engine side of the protocol with a built-in agent until `quit` or the end
-/// of the input. Unknown lines are ignored (as the protocol asks of engines); a line
-/// it cannot act on, or over [`MAX_LINE`] bytes, gets an `info error ...` line and no
-/// answer.
-pub fn run(spec: AgentSpec, mut input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
-    let mut spec = spec;
-    let mut seed = 0u64;
-    let mut rules: Option<Arc<RuleSet>> = None;
-    let mut seat = Side::South;
-    let mut view: Option<String> = None;
-    let mut agent = spec.build(seed);
-    let mut games = 0u64;
-    while let Some(line) = read_line(&mut input, MAX_LINE)? {
-        let line = match line {
-            Line::Text(line) => line,
-            Line::TooLong => {
-                skip_line(&mut input)?;
-                error(&mut out, format_args!("a line over {MAX_LINE} bytes: ignored"))?;
-                out.flush()?;
-                continue;
-            }
+impl DrawPolicy {
+    /// The option value: `agent`, `accept` or `offer`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DrawPolicy::Agent => "agent",
+            DrawPolicy::Accept => "accept",
+            DrawPolicy::Offer => "offer",
+        }
+    }
+
+    fn parse(text: &str) -> Option<DrawPolicy> {
+        [DrawPolicy::Agent, DrawPolicy::Accept, DrawPolicy::Offer].into_iter().find(|p| p.name() == text)
+    }
+}
+
+/// The seed of the agent of the `game`-th game (from 1) of an engine whose `seed`
+/// option is `seed`: an in-process agent built with it chooses as the engine does.
+pub fn agent_seed(seed: u64, game: u64) -> u64 {
+    seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The agent spec an engine thinks one answer with: a search level or time budget is
+/// cut to fit the time it has — `go <ms>` alone: four fifths of it; with a game clock
+/// (`clock <left> <increment>`): a twentieth of what is left plus three quarters of the
+/// increment, and never more than half of what is left. A budget in playouts
+/// (`search:iters=N`) is kept as it is (it is deterministic); so is every spec when
+/// the referee gives no time.
+pub fn fitted(spec: AgentSpec, go_ms: Option<u64>, clock: Option<(u64, u64)>) -> AgentSpec {
+    let cap = match (clock, go_ms) {
+        (Some((left, inc)), _) => (left / 20 + inc * 3 / 4).min(left / 2),
+        (None, Some(ms)) => ms * 4 / 5,
+        (None, None) => return spec,
+    };
+    let cap = cap.clamp(1, 1_000_000_000) as u32;
+    match spec {
+        AgentSpec::Search { budget: Budget::Level(l), threads } if Budget::level_millis(l) > cap => {
+            AgentSpec::Search { budget: Budget::Millis(cap), threads }
+        }
+        AgentSpec::Search { budget: Budget::Millis(ms), threads } => {
+            AgentSpec::Search { budget: Budget::Millis(ms.min(cap)), threads }
+        }
+        other => other,
+    }
+}
+
+/// The engine side of the protocol with a built-in agent, one referee line at a time
+/// ([`BuiltinEngine::handle`]); [`run`] drives it over a reader and a writer, and the
+/// web referee's bot seats drive it in-process.
+pub struct BuiltinEngine {
+    spec: AgentSpec,
+    seed: u64,
+    draws: DrawPolicy,
+    rules: Option<Arc<RuleSet>>,
+    seat: Side,
+    own: Option<Setup>,
+    events: Vec<Event>,
+    view: Option<String>,
+    clock: Option<(u64, u64)>,
+    agent: Box<dyn Agent>,
+    games: u64,
+}
+
+impl BuiltinEngine {
+    /// An engine playing `spec` (its `agent` option's default).
+    pub fn new(spec: AgentSpec) -> BuiltinEngine {
+        BuiltinEngine {
+            spec,
+            seed: 0,
+            draws: DrawPolicy::Agent,
+            rules: None,
+            seat: Side::South,
+            own: None,
+            events: Vec::new(),
+            view: None,
+            clock: None,
+            agent: spec.build(0),
+            games: 0,
+        }
+    }
+
+    /// The seat's information state now: from its setup, its events and the last view
+    /// string ([`InfoState::from_knowledge`]); from the view string alone when the
+    /// referee told no history (a game from a position string), or when the history
+    /// does not lead to the view (then `Err` with the reason, and the state from the
+    /// view string). `None` before `newgame` and `position`.
+    pub fn info_state(&self) -> Option<(InfoState, Option<GameError>)> {
+        let (rules, view) = (self.rules.as_ref()?, self.view.as_ref()?);
+        let from_view = || {
+            Game::from_position_string_with(rules.clone(), view, self.seed)
+                .map(|g| g.info_state(self.seat))
+                .map_err(|e| GameError::Record(format!("the view string does not read: {e}")))
         };
-        let (cmd, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
+        if self.events.is_empty() && self.own.is_none() {
+            return from_view().ok().map(|i| (i, None));
+        }
+        match InfoState::from_knowledge(rules.clone(), self.seat, self.own.as_ref(), &self.events, view) {
+            Ok(info) => Some((info, None)),
+            Err(e) => from_view().ok().map(|i| (i, Some(e))),
+        }
+    }
+
+    /// The answer lines to one referee line (none for most lines). Unknown lines are
+    /// ignored (as the protocol asks of engines); a line it cannot act on gets an
+    /// `info error ...` line and no answer. `quit` is the caller's to act on.
+    pub fn handle(&mut self, line: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let error = |out: &mut Vec<String>, text: &dyn std::fmt::Display| {
+            out.push(format!("info error {}", quote(&text.to_string())));
+        };
+        let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let ms = || rest.trim().parse::<u64>().ok();
         match cmd {
             "junqi" => {
                 if rest.trim() != VERSION.to_string() {
-                    error(&mut out, format_args!("this engine speaks protocol {VERSION}"))?;
+                    error(&mut out, &format_args!("this engine speaks protocol {VERSION}"));
                 }
-                writeln!(out, "id name junqi {spec}")?;
-                writeln!(out, "id author the junqi project")?;
-                for o in options(&spec) {
-                    writeln!(out, "{}", o.line())?;
-                }
-                writeln!(out, "ready")?;
+                out.push(format!("id name junqi {}", self.spec));
+                out.push("id author the junqi project".into());
+                out.extend(options(&self.spec).iter().map(EngineOption::line));
+                out.push("ready".into());
             }
             "setoption" => {
                 let (name, value) = rest.split_once(' ').unwrap_or((rest, ""));
                 match name {
                     "agent" => match value.parse::<AgentSpec>() {
-                        Ok(s) => spec = s,
-                        Err(e) => error(&mut out, e)?,
+                        Ok(s) => self.spec = s,
+                        Err(e) => error(&mut out, &e),
                     },
                     "seed" => match value.parse() {
-                        Ok(s) => seed = s,
-                        Err(_) => error(&mut out, format_args!("seed {value:?} is not a number"))?,
+                        Ok(s) => self.seed = s,
+                        Err(_) => error(&mut out, &format_args!("seed {value:?} is not a number")),
                     },
-                    _ => error(&mut out, format_args!("unknown option {name:?}"))?,
+                    "draw" => match DrawPolicy::parse(value) {
+                        Some(p) => self.draws = p,
+                        None => error(&mut out, &format_args!("draw {value:?} is not agent, accept or offer")),
+                    },
+                    _ => error(&mut out, &format_args!("unknown option {name:?}")),
                 }
             }
             "newgame" => {
                 let (s, r) = rest.split_once(' ').unwrap_or((rest, ""));
                 match (Side::from_name(s), parse_rules_field(r)) {
                     (Some(s), Ok(r)) if !r.sides().contains(&s) => {
-                        error(&mut out, format_args!("{s} does not play in {}", r.name()))?
+                        error(&mut out, &format_args!("{s} does not play in {}", r.name()))
                     }
                     (Some(s), Ok(r)) => {
-                        seat = s;
-                        rules = Some(r);
-                        view = None;
-                        games += 1;
-                        agent = spec.build(seed ^ games.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                        self.seat = s;
+                        self.rules = Some(r);
+                        self.own = None;
+                        self.events.clear();
+                        self.view = None;
+                        self.clock = None;
+                        self.games += 1;
+                        self.agent = self.spec.build(agent_seed(self.seed, self.games));
                     }
-                    (_, Err(e)) => error(&mut out, e)?,
-                    (None, _) => error(&mut out, format_args!("unknown seat {s:?}"))?,
+                    (_, Err(e)) => error(&mut out, &e),
+                    (None, _) => error(&mut out, &format_args!("unknown seat {s:?}")),
                 }
             }
-            "position" => view = Some(rest.to_owned()),
-            "deploy" => match &rules {
-                Some(r) if r.deals() => error(&mut out, format_args!("{} deals: nothing to deploy", r.name()))?,
-                Some(r) => writeln!(out, "setup {}", agent.deploy(r, seat).to_json())?,
-                None => error(&mut out, "deploy before newgame")?,
+            "setup" => match (&self.rules, Setup::from_json(rest)) {
+                (Some(r), Ok(setup)) => match setup.validate(r, self.seat) {
+                    Ok(_) => self.own = Some(setup),
+                    Err(e) => error(&mut out, &format_args!("setup: {e}")),
+                },
+                (None, _) => error(&mut out, &"setup before newgame"),
+                (_, Err(e)) => error(&mut out, &format_args!("setup: {e}")),
+            },
+            "event" => match &self.rules {
+                Some(r) => {
+                    let read = serde_json::from_str::<serde_json::Value>(rest)
+                        .map_err(|e| e.to_string())
+                        .and_then(|v| crate::inference::event_from_json(r.board(), &v));
+                    match read {
+                        Ok(e) => self.events.push(e),
+                        Err(e) => error(&mut out, &format_args!("event: {e}")),
+                    }
+                }
+                None => error(&mut out, &"event before newgame"),
+            },
+            "position" => self.view = Some(rest.to_owned()),
+            "clock" => {
+                let mut w = rest.split_whitespace().map(|t| t.parse::<u64>());
+                match (w.next(), w.next(), w.next()) {
+                    (Some(Ok(left)), Some(Ok(inc)), None) => self.clock = Some((left, inc)),
+                    _ => error(&mut out, &format_args!("clock {rest:?} is not <left ms> <increment ms>")),
+                }
+            }
+            "deploy" => match &self.rules {
+                Some(r) if r.deals() => error(&mut out, &format_args!("{} deals: nothing to deploy", r.name())),
+                Some(r) => {
+                    let setup = self.agent.deploy(r, self.seat);
+                    out.push(format!("setup {}", setup.to_json()));
+                    self.own = Some(setup);
+                }
+                None => error(&mut out, &"deploy before newgame"),
             },
             "go" | "draw" => {
-                let game = match (&rules, &view) {
-                    (Some(r), Some(v)) => Game::from_position_string_with(r.clone(), v, seed),
-                    _ => {
-                        error(&mut out, format_args!("{cmd} before newgame and position"))?;
-                        out.flush()?;
-                        continue;
-                    }
-                };
-                match game {
-                    Ok(game) if cmd == "draw" => {
-                        let yes = agent.accept_draw(&game.info_state(seat));
-                        writeln!(out, "draw {}", if yes { "accept" } else { "decline" })?;
-                    }
-                    Ok(game) if game.to_act() == Some(seat) => {
-                        let info = game.info_state(seat);
-                        // A view whose seat cannot act (no piece that moves, or the
-                        // deployment phase) is sent by no referee; an agent asked to
-                        // choose among no action panics.
-                        if info.legal().is_empty() {
-                            error(&mut out, format_args!("go when {seat} has no legal action"))?;
-                        } else {
-                            let action = agent.choose(&info);
-                            writeln!(out, "action {}", action.to_notation(game.board()))?;
+                let Some((info, warning)) = self.info_state() else {
+                    match (&self.rules, &self.view) {
+                        (Some(r), Some(v)) => {
+                            if let Err(e) = Game::from_position_string_with(r.clone(), v, 0) {
+                                error(&mut out, &e);
+                            }
                         }
+                        _ => error(&mut out, &format_args!("{cmd} before newgame and position")),
                     }
-                    Ok(_) => error(&mut out, format_args!("go when {seat} is not to act"))?,
-                    Err(e) => error(&mut out, e)?,
+                    return out;
+                };
+                if let Some(w) = warning {
+                    out.push(format!("info string acting from the view string alone: {}", quote(&w.to_string())));
+                }
+                if cmd == "draw" {
+                    let yes = match self.draws {
+                        DrawPolicy::Agent => self.agent.accept_draw(&info),
+                        DrawPolicy::Accept | DrawPolicy::Offer => true,
+                    };
+                    out.push(format!("draw {}", if yes { "accept" } else { "decline" }));
+                } else if info.to_act() != Some(self.seat) {
+                    error(&mut out, &format_args!("go when {} is not to act", self.seat));
+                } else if info.legal().is_empty() {
+                    // A view whose seat cannot act (no piece that moves, or the
+                    // deployment phase) is sent by no referee; an agent asked to choose
+                    // among no action panics.
+                    error(&mut out, &format_args!("go when {} has no legal action", self.seat));
+                } else {
+                    let fitted = fitted(self.spec, ms(), self.clock);
+                    let action = if fitted == self.spec {
+                        self.agent.choose(&info)
+                    } else {
+                        // Thinks with the budget the clock leaves, from the same seed.
+                        fitted.build(agent_seed(self.seed, self.games) ^ info.view().ply as u64).choose(&info)
+                    };
+                    if self.draws == DrawPolicy::Offer {
+                        out.push("draw offer".into());
+                    }
+                    out.push(format!("action {}", action.to_notation(info.rules().board())));
                 }
             }
-            "quit" => break,
-            // `event` and `gameover` lines need no answer: the view string says all a
-            // built-in agent uses.
+            // `gameover` needs no answer; unknown lines are ignored.
             _ => {}
+        }
+        out
+    }
+}
+
+/// Plays the engine side of the protocol with a built-in agent until `quit` or the end
+/// of the input ([`BuiltinEngine::handle`] for each line). A line over [`MAX_LINE`]
+/// bytes gets an `info error ...` line and no answer.
+pub fn run(spec: AgentSpec, mut input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
+    let mut engine = BuiltinEngine::new(spec);
+    while let Some(line) = read_line(&mut input, MAX_LINE)? {
+        let line = match line {
+            Line::Text(line) => line,
+            Line::TooLong => {
+                skip_line(&mut input)?;
+                writeln!(out, "info error {}", quote(&format!("a line over {MAX_LINE} bytes: ignored")))?;
+                out.flush()?;
+                continue;
+            }
+        };
+        if line.split(' ').next() == Some("quit") {
+            break;
+        }
+        for answer in engine.handle(&line) {
+            writeln!(out, "{answer}")?;
         }
         out.flush()?;
     }
@@ -189,6 +360,53 @@ mod tests {
             let expected = "info error go when north is not to act\ninfo error go when south has no legal action\n";
             assert_eq!(String::from_utf8(out).unwrap(), expected);
         }
+    }
+
+    #[test]
+    fn a_budget_is_cut_to_the_time_given_and_playouts_are_kept() {
+        let level = |l| AgentSpec::Search { budget: Budget::Level(l), threads: 1 };
+        let ms = |n| AgentSpec::Search { budget: Budget::Millis(n), threads: 1 };
+        // Level 3 thinks 1 s: kept with 2 s to answer, cut to four fifths of 500 ms.
+        assert_eq!(fitted(level(3), Some(2000), None), level(3));
+        assert_eq!(fitted(level(3), Some(500), None), ms(400));
+        // A clock: a twentieth of what is left plus three quarters of the increment,
+        // at most half of what is left.
+        assert_eq!(fitted(level(5), Some(60_000), Some((60_000, 1000))), ms(3750));
+        assert_eq!(fitted(level(5), Some(100), Some((100, 10_000))), ms(50));
+        assert_eq!(fitted(ms(300), None, Some((1000, 0))), ms(50));
+        let iters = AgentSpec::Search { budget: Budget::Iterations(500), threads: 1 };
+        assert_eq!(fitted(iters, Some(1), Some((1, 0))), iters);
+        assert_eq!(fitted(AgentSpec::Greedy, Some(1), None), AgentSpec::Greedy);
+        assert_eq!(fitted(level(2), None, None), level(2));
+    }
+
+    #[test]
+    fn draws_follow_the_draw_option_and_the_referees_lines_are_read() {
+        let mut game = crate::Game::new("classic", 1).unwrap();
+        game.deploy_random(Side::South, 1).unwrap();
+        game.deploy_random(Side::North, 2).unwrap();
+        let view = game.view_string(Side::South);
+        let mut e = BuiltinEngine::new(AgentSpec::Random);
+        for line in ["setoption draw offer", "newgame S classic", &format!("position {view}")] {
+            assert!(e.handle(line).is_empty(), "{line}");
+        }
+        let answer = e.handle("go 1000");
+        assert_eq!(answer[0], "draw offer");
+        assert!(answer[1].starts_with("action "), "{answer:?}");
+        assert_eq!(e.handle("draw 1000"), ["draw accept"]);
+        e.handle("setoption draw agent");
+        assert_eq!(e.handle("draw 1000"), ["draw decline"]);
+        assert_eq!(e.handle("setoption draw maybe"), ["info error draw \"maybe\" is not agent, accept or offer"]);
+        assert!(e.handle("clock 5000 100").is_empty());
+        assert!(e.handle("clock 5000")[0].starts_with("info error clock"));
+        assert!(e.handle("setup {\"a1\": \"dragon\"}")[0].starts_with("info error setup: "));
+        assert!(e.handle("event {\"type\": \"teleported\"}")[0].starts_with("info error event: "));
+        // Events that do not lead to the view: the engine says so and acts from the view.
+        let record = game.player_record(Side::South);
+        e.handle(&format!("setup {}", record.setup.unwrap().to_json()));
+        let answer = e.handle("go 1000");
+        assert!(answer[0].starts_with("info string acting from the view string alone: "), "{answer:?}");
+        assert!(answer.last().unwrap().starts_with("action "));
     }
 
     #[test]

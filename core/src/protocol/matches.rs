@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::referee::{play, EngineProcess, Failure, Played};
+use super::referee::{play_with, EngineProcess, Failure, Played, Refereeing, TimeControl};
 use super::stats::{sprt_bounds, sprt_verdict, Tally};
 use crate::{RuleSet, Side};
 
@@ -30,8 +30,11 @@ pub struct MatchSpec {
     pub engines: [EngineSpec; 2],
     /// Games in all (rounded up to pairs).
     pub games: usize,
-    /// Time budget per answer.
+    /// Time budget per answer (deployments; actions and draw answers without a game
+    /// clock).
     pub budget: Duration,
+    /// A game clock (`--time-control 60+1`), if any: actions and draw answers run on it.
+    pub clock: Option<TimeControl>,
     /// Games at once.
     pub concurrency: usize,
     /// Plies after which a game is stopped and scored a draw.
@@ -82,7 +85,8 @@ fn play_one(spec: &MatchSpec, index: usize) -> (GameSummary, Option<Played>) {
             }
         }
     }
-    let played = play(spec.rules.clone(), seed, &mut seats, spec.budget, spec.max_plies);
+    let how = Refereeing { budget: spec.budget, clock: spec.clock, max_plies: spec.max_plies };
+    let played = play_with(spec.rules.clone(), seed, &mut seats, &how);
     for s in seats {
         s.stop();
     }

@@ -3,6 +3,11 @@
 //! answer, silence past its budget, a crash, a line over [`MAX_LINE`] — ends the game
 //! as a loss for that engine with a named [`Failure`], and its process is killed and
 //! reaped.
+//!
+//! A referee plays its seats through [`EngineLink`]: an engine process
+//! ([`EngineProcess`]) or a built-in engine in the same process ([`InProcessEngine`]),
+//! so that the same code serves both. It forwards draw offers between engines and keeps
+//! a game clock ([`TimeControl`]) when asked.
 
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -28,11 +33,13 @@ pub enum Failure {
     Illegal(String),
     /// The process could not be started.
     Spawn(String),
+    /// Its game clock ran out ([`TimeControl`]): it lost on time.
+    OutOfTime,
 }
 
 impl Failure {
     /// A one-word name of the failure (`timeout`, `crash`, `garbage`, `line_too_long`,
-    /// `illegal_action`, `spawn`).
+    /// `illegal_action`, `spawn`, `out_of_time`).
     pub fn name(&self) -> &'static str {
         match self {
             Failure::Timeout => "timeout",
@@ -41,6 +48,7 @@ impl Failure {
             Failure::LineTooLong => "line_too_long",
             Failure::Illegal(_) => "illegal_action",
             Failure::Spawn(_) => "spawn",
+            Failure::OutOfTime => "out_of_time",
         }
     }
 }
@@ -55,6 +63,157 @@ impl std::fmt::Display for Failure {
             Failure::Spawn(t) => write!(f, "spawn: {}", quote(t)),
             other => f.write_str(other.name()),
         }
+    }
+}
+
+/// What a referee needs of an engine: send it a line, read its next answer line (not
+/// `info ...`) before a deadline. Implemented by [`EngineProcess`] and
+/// [`InProcessEngine`].
+pub trait EngineLink: Send {
+    /// Sends one line. A failure (the engine is gone) is [`Failure::Crash`].
+    fn send(&mut self, line: &str) -> Result<(), Failure>;
+
+    /// The next line that is not `info ...` or empty, before `deadline`: silence past
+    /// it is [`Failure::Timeout`], the end of the engine [`Failure::Crash`], a line over
+    /// [`MAX_LINE`] bytes [`Failure::LineTooLong`].
+    fn next_line(&mut self, deadline: Instant) -> Result<String, Failure>;
+
+    /// The engine failed: stops it (a process is killed and reaped) and returns `f`.
+    fn fail(&mut self, f: Failure) -> Failure;
+
+    /// Sends `request` and reads the answer `<word> <rest>` within `budget` (plus
+    /// [`GRACE`]); returns `rest`. Any other line is [`Failure::Garbage`].
+    fn ask(&mut self, request: &str, word: &str, budget: Duration) -> Result<String, Failure> {
+        let deadline = Instant::now() + budget + GRACE;
+        self.send(request)?;
+        let line = self.next_line(deadline)?;
+        match answer(&line, word) {
+            Ok(rest) => Ok(rest.to_owned()),
+            Err(f) => Err(self.fail(f)),
+        }
+    }
+}
+
+impl<T: EngineLink + ?Sized> EngineLink for &mut T {
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        (**self).send(line)
+    }
+    fn next_line(&mut self, deadline: Instant) -> Result<String, Failure> {
+        (**self).next_line(deadline)
+    }
+    fn fail(&mut self, f: Failure) -> Failure {
+        (**self).fail(f)
+    }
+}
+
+impl<T: EngineLink + ?Sized> EngineLink for Box<T> {
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        (**self).send(line)
+    }
+    fn next_line(&mut self, deadline: Instant) -> Result<String, Failure> {
+        (**self).next_line(deadline)
+    }
+    fn fail(&mut self, f: Failure) -> Failure {
+        (**self).fail(f)
+    }
+}
+
+/// A built-in engine ([`super::engine::BuiltinEngine`]) in the referee's own process:
+/// each line sent is answered at once (the agent thinks within [`EngineLink::send`]),
+/// the answers queued for [`EngineLink::next_line`]. A request it answers with nothing
+/// (an `info error` line only) is [`Failure::Timeout`], as silence from a process is.
+pub struct InProcessEngine {
+    engine: super::engine::BuiltinEngine,
+    answers: std::collections::VecDeque<String>,
+    /// Every line the engine answered, for logs (bounded).
+    pub transcript: Vec<String>,
+    stopped: bool,
+}
+
+impl InProcessEngine {
+    /// A built-in engine playing `spec`, with `options` set (name, value: `seed`,
+    /// `draw`, `agent`); the handshake is done.
+    pub fn new(spec: crate::agent::AgentSpec, options: &[(String, String)]) -> Result<InProcessEngine, Failure> {
+        let mut e = InProcessEngine {
+            engine: super::engine::BuiltinEngine::new(spec),
+            answers: Default::default(),
+            transcript: Vec::new(),
+            stopped: false,
+        };
+        e.send(&format!("junqi {VERSION}"))?;
+        e.answers.clear();
+        for (name, value) in options {
+            e.send(&format!("setoption {name} {value}"))?;
+            if let Some(error) = e.transcript.iter().rev().find(|l| l.starts_with("info error")) {
+                return Err(Failure::Garbage(cut(error)));
+            }
+        }
+        Ok(e)
+    }
+}
+
+impl EngineLink for InProcessEngine {
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        if self.stopped {
+            return Err(Failure::Crash);
+        }
+        for answer in self.engine.handle(line) {
+            if self.transcript.len() < 1000 {
+                self.transcript.push(cut(&answer));
+            }
+            if !answer.starts_with("info") && !answer.trim().is_empty() {
+                self.answers.push_back(answer);
+            }
+        }
+        Ok(())
+    }
+
+    fn next_line(&mut self, _deadline: Instant) -> Result<String, Failure> {
+        match self.answers.pop_front() {
+            Some(line) => Ok(line),
+            None => Err(self.fail(Failure::Timeout)),
+        }
+    }
+
+    fn fail(&mut self, f: Failure) -> Failure {
+        self.stopped = true;
+        f
+    }
+}
+
+/// A game clock: each seat has `base` for the whole game and gains `increment` after
+/// each of its actions (`60+1`: a minute and a second an action).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Each seat's time for the game.
+    pub base: Duration,
+    /// Added to a seat's clock after each of its actions.
+    pub increment: Duration,
+}
+
+impl TimeControl {
+    /// Reads `BASE+INC` in seconds (`60+1`, `0.5+0.05`), or `BASE` alone (no increment).
+    pub fn parse(text: &str) -> Result<TimeControl, String> {
+        let bad = || format!("{text:?} is not a time control BASE+INC in seconds (e.g. 60+1)");
+        let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+        let secs = |t: &str| -> Result<Duration, String> {
+            let v: f64 = t.trim().parse().map_err(|_| bad())?;
+            if !(v.is_finite() && (0.0..=86_400.0).contains(&v)) {
+                return Err(bad());
+            }
+            Ok(Duration::from_micros((v * 1e6) as u64))
+        };
+        let (base, increment) = (secs(base)?, secs(inc)?);
+        if base.is_zero() {
+            return Err(bad());
+        }
+        Ok(TimeControl { base, increment })
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}+{}", self.base.as_secs_f64(), self.increment.as_secs_f64())
     }
 }
 
@@ -133,58 +292,6 @@ impl EngineProcess {
         Ok(e)
     }
 
-    /// Sends one line.
-    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
-        let ok = match &mut self.stdin {
-            Some(s) => writeln!(s, "{line}").and_then(|_| s.flush()).is_ok(),
-            None => false,
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(self.fail(Failure::Crash))
-        }
-    }
-
-    /// The next line that is not `info ...`, before `deadline`.
-    fn next_line(&mut self, deadline: Instant) -> Result<String, Failure> {
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(Line::Text(t)) => {
-                    if self.transcript.len() < 1000 {
-                        self.transcript.push(cut(&t));
-                    }
-                    if t.starts_with("info") || t.trim().is_empty() {
-                        continue;
-                    }
-                    return Ok(t);
-                }
-                Ok(Line::TooLong) => return Err(self.fail(Failure::LineTooLong)),
-                Err(RecvTimeoutError::Timeout) => return Err(self.fail(Failure::Timeout)),
-                Err(RecvTimeoutError::Disconnected) => return Err(self.fail(Failure::Crash)),
-            }
-        }
-    }
-
-    /// Sends `request` and reads the answer `<word> <rest>` within `budget`; returns
-    /// `rest`.
-    pub fn ask(&mut self, request: &str, word: &str, budget: Duration) -> Result<String, Failure> {
-        let deadline = Instant::now() + budget + GRACE;
-        self.send(request)?;
-        let line = self.next_line(deadline)?;
-        match answer(&line, word) {
-            Ok(rest) => Ok(rest.to_owned()),
-            Err(f) => Err(self.fail(f)),
-        }
-    }
-
-    /// Kills and reaps the process (after a failure), returning the failure.
-    fn fail(&mut self, f: Failure) -> Failure {
-        self.stdin = None;
-        self.kill();
-        f
-    }
 
     /// Kills the engine's whole process group, then reaps the engine (once: after
     /// reaping, its id may belong to another process).
@@ -203,6 +310,17 @@ impl EngineProcess {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// Sends one line ([`EngineLink::send`], callable without the trait in scope).
+    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        EngineLink::send(self, line)
+    }
+
+    /// Sends `request` and reads the answer `<word> <rest>` within `budget`
+    /// ([`EngineLink::ask`]).
+    pub fn ask(&mut self, request: &str, word: &str, budget: Duration) -> Result<String, Failure> {
+        EngineLink::ask(self, request, word, budget)
     }
 
     /// The process id (for tests that check it was reaped).
@@ -225,6 +343,47 @@ impl EngineProcess {
             }
         }
         self.kill();
+    }
+}
+
+impl EngineLink for EngineProcess {
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        let ok = match &mut self.stdin {
+            Some(s) => writeln!(s, "{line}").and_then(|_| s.flush()).is_ok(),
+            None => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(self.fail(Failure::Crash))
+        }
+    }
+
+    fn next_line(&mut self, deadline: Instant) -> Result<String, Failure> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(Line::Text(t)) => {
+                    if self.transcript.len() < 1000 {
+                        self.transcript.push(cut(&t));
+                    }
+                    if t.starts_with("info") || t.trim().is_empty() {
+                        continue;
+                    }
+                    return Ok(t);
+                }
+                Ok(Line::TooLong) => return Err(self.fail(Failure::LineTooLong)),
+                Err(RecvTimeoutError::Timeout) => return Err(self.fail(Failure::Timeout)),
+                Err(RecvTimeoutError::Disconnected) => return Err(self.fail(Failure::Crash)),
+            }
+        }
+    }
+
+    /// Kills and reaps the process, returning the failure.
+    fn fail(&mut self, f: Failure) -> Failure {
+        self.stdin = None;
+        self.kill();
+        f
     }
 }
 
@@ -346,21 +505,76 @@ impl Played {
     }
 }
 
+/// How a referee runs a game ([`play_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refereeing {
+    /// The time for each answer (`deploy`, and `go` and `draw` without a game clock).
+    pub budget: Duration,
+    /// A game clock for the actions and draw answers, if any.
+    pub clock: Option<TimeControl>,
+    /// Plies after which a game that is not over is stopped (scored a draw).
+    pub max_plies: u32,
+}
+
 /// Plays one game of `rules` from `seed` between engines, one per seat (`seats[i]`
-/// plays `rules.sides()[i]`), each move within `budget`, stopping (a draw) after
-/// `max_plies` plies if it is not over.
-pub fn play(
+/// plays `rules.sides()[i]`), each answer within `budget`, stopping (a draw) after
+/// `max_plies` plies if it is not over: [`play_with`] without a game clock.
+pub fn play<L: EngineLink>(
     rules: Arc<RuleSet>,
     seed: u64,
-    seats: &mut [EngineProcess],
+    seats: &mut [L],
     budget: Duration,
     max_plies: u32,
 ) -> Played {
+    play_with(rules, seed, seats, &Refereeing { budget, clock: None, max_plies })
+}
+
+/// Plays one game of `rules` from `seed` between engines, one per seat (`seats[i]`
+/// plays `rules.sides()[i]`), as docs/protocol.md says: each seat hears its own events
+/// as they happen, deploys (and is told the setup it got), and when it is to act gets
+/// its view string and `go`. An engine may offer a draw with its action (a `draw
+/// offer` line before its `action`): after the action, every seat of the other teams
+/// still in play is asked (`draw <ms>`), and when all accept the game is drawn by
+/// agreement ([`Game::agree_draw`]). With a game clock, each seat's clock runs while it
+/// thinks over an action or a draw answer (it is told `clock <left> <increment>`
+/// first), and a seat whose clock runs out loses ([`Failure::OutOfTime`]).
+pub fn play_with<L: EngineLink>(rules: Arc<RuleSet>, seed: u64, seats: &mut [L], how: &Refereeing) -> Played {
     let mut game = Game::with_rules(rules.clone(), seed);
     let sides: Vec<Side> = rules.sides().to_vec();
     let mut told = vec![0usize; sides.len()];
+    let budget = how.budget;
     let ms = budget.as_millis();
     let field = rules_field(&rules);
+    // Each seat's game clock in microseconds: it may run below zero by the grace
+    // (pipes, scheduling), over the whole game, not more.
+    let mut clocks: Vec<i64> = sides.iter().map(|_| how.clock.map_or(0, |c| micros(c.base))).collect();
+    // The time a seat has for an answer of the game (an action, a draw answer) and the
+    // line that tells it its clock.
+    let timed = |clocks: &[i64], i: usize| -> (Duration, Option<String>) {
+        match how.clock {
+            Some(c) => {
+                let left = Duration::from_micros(clocks[i].max(0) as u64);
+                (left, Some(format!("clock {} {}", left.as_millis(), c.increment.as_millis())))
+            }
+            None => (budget, None),
+        }
+    };
+    // Charges `took` to seat `i`'s clock (and adds the increment after an action): a
+    // clock run out past the grace loses on time.
+    let charge = |clocks: &mut [i64], i: usize, took: Duration, action: bool| -> Result<(), Failure> {
+        let Some(c) = how.clock else { return Ok(()) };
+        clocks[i] -= micros(took);
+        if clocks[i] < -micros(GRACE) {
+            return Err(Failure::OutOfTime);
+        }
+        if action {
+            clocks[i] += micros(c.increment);
+        }
+        Ok(())
+    };
+    // On a clock, an engine silent past its time has lost on time.
+    let on_time = |f: Failure| if how.clock.is_some() && f == Failure::Timeout { Failure::OutOfTime } else { f };
+    let mut offer: Option<Side> = None;
     let failure = (|| -> Result<bool, (Side, Failure)> {
         for (i, s) in sides.iter().enumerate() {
             seats[i].send(&format!("newgame {} {field}", side_letter(*s))).map_err(|f| (*s, f))?;
@@ -377,21 +591,41 @@ pub fn play(
             if game.phase() == Phase::Over {
                 return Ok(false);
             }
-            if game.position().ply() >= max_plies {
+            if let Some(by) = offer.take() {
+                if ask_draw(&mut game, &sides, seats, by, &mut clocks, &timed, &charge, &on_time)? {
+                    continue;
+                }
+            }
+            if game.position().ply() >= how.max_plies {
                 return Ok(true);
             }
             let Some(side) = game.to_act() else { return Ok(false) };
             let i = sides.iter().position(|s| *s == side).expect("the side to act plays");
-            let e = &mut seats[i];
             if game.phase() == Phase::Deploy {
+                let e = &mut seats[i];
                 let answer = e.ask(&format!("deploy {ms}"), "setup", budget).map_err(|f| (side, f))?;
                 let seed = seed ^ (i as u64 + 1).wrapping_mul(0x51_7CC1_B727_220A);
                 apply_setup(&mut game, side, &answer, seed).map_err(|f| (side, f))?;
+                // The seat's own setup, as its player record holds it (it may have let
+                // the referee draw it).
+                if let Some(setup) = game.player_record(side).setup {
+                    e.send(&format!("setup {}", setup.to_json())).map_err(|f| (side, f))?;
+                }
                 continue;
             }
+            let (left, clock_line) = timed(&clocks, i);
+            let e = &mut seats[i];
             e.send(&format!("position {}", game.view_string(side))).map_err(|f| (side, f))?;
-            let answer = e.ask(&format!("go {ms}"), "action", budget).map_err(|f| (side, f))?;
-            apply_action(&mut game, side, &answer).map_err(|f| (side, f))?;
+            if let Some(line) = clock_line {
+                e.send(&line).map_err(|f| (side, f))?;
+            }
+            let start = Instant::now();
+            let (answer, offered) = go(e, left).map_err(|f| (side, on_time(f)))?;
+            charge(&mut clocks, i, start.elapsed(), true).map_err(|f| (side, e.fail(f)))?;
+            apply_action(&mut game, side, &answer).map_err(|f| (side, e.fail(f)))?;
+            if offered && game.phase() != Phase::Over && game.may_decide_draw(side).is_ok() {
+                offer = Some(side);
+            }
         }
     })();
     let (failure, capped) = match failure {
@@ -411,6 +645,109 @@ pub fn play(
         }
     }
     played
+}
+
+/// Everything a referee has told `side` of `game` so far, as protocol lines: `newgame`,
+/// its own `setup` once deployed, each of its events, and its view string (`position`)
+/// once the game is in play. A referee that runs an engine only when its seat must act
+/// (the web server's bot seats: a fresh engine each time, so that nothing is kept
+/// between turns) sends these, then `go` ([`ask_action`]) or `deploy`.
+pub fn seat_lines(game: &Game, side: Side) -> Vec<String> {
+    let mut lines = vec![format!("newgame {} {}", side_letter(side), rules_field(game.rules()))];
+    let record = game.player_record(side);
+    if let Some(setup) = &record.setup {
+        lines.push(format!("setup {}", setup.to_json()));
+    }
+    lines.extend(game.events(side).iter().map(|e| format!("event {}", e.to_json(game.board()))));
+    if matches!(game.phase(), Phase::Move | Phase::Reaction) {
+        lines.push(format!("position {}", game.view_string(side)));
+    }
+    lines
+}
+
+/// Sends `lines` (what the seat has been told, [`seat_lines`]), then `go` with `budget`,
+/// and reads the engine's action: its notation, and whether it offered a draw with it.
+pub fn ask_action<L: EngineLink>(e: &mut L, lines: &[String], budget: Duration) -> Result<(String, bool), Failure> {
+    for line in lines {
+        e.send(line)?;
+    }
+    go(e, budget)
+}
+
+/// Sends `lines` (what the seat has been told, [`seat_lines`]), then `deploy` with
+/// `budget`, and reads the engine's setup: the text after `setup ` (`random` or setup
+/// JSON, for [`apply_setup`]).
+pub fn ask_setup<L: EngineLink>(e: &mut L, lines: &[String], budget: Duration) -> Result<String, Failure> {
+    for line in lines {
+        e.send(line)?;
+    }
+    e.ask(&format!("deploy {}", budget.as_millis()), "setup", budget)
+}
+
+fn micros(d: Duration) -> i64 {
+    d.as_micros().min(i64::MAX as u128) as i64
+}
+
+/// Sends `go` with the time `left` and reads the answer: `action <notation>`, after at
+/// most one `draw offer` line. Returns the notation and whether a draw was offered.
+fn go<L: EngineLink>(e: &mut L, left: Duration) -> Result<(String, bool), Failure> {
+    let deadline = Instant::now() + left + GRACE;
+    e.send(&format!("go {}", left.as_millis()))?;
+    let mut offered = false;
+    loop {
+        let line = e.next_line(deadline)?;
+        if line.trim_end() == "draw offer" && !offered {
+            offered = true;
+            continue;
+        }
+        return match answer(&line, "action") {
+            Ok(rest) => Ok((rest.to_owned(), offered)),
+            Err(f) => Err(e.fail(f)),
+        };
+    }
+}
+
+/// Puts `by`'s draw offer to every seat of the other teams still in play: each is sent
+/// its view string and `draw <ms>` and answers `draw accept` or `draw decline`. When all
+/// accept, the game is drawn by agreement (true).
+fn ask_draw<L: EngineLink>(
+    game: &mut Game,
+    sides: &[Side],
+    seats: &mut [L],
+    by: Side,
+    clocks: &mut [i64],
+    timed: &dyn Fn(&[i64], usize) -> (Duration, Option<String>),
+    charge: &dyn Fn(&mut [i64], usize, Duration, bool) -> Result<(), Failure>,
+    on_time: &dyn Fn(Failure) -> Failure,
+) -> Result<bool, (Side, Failure)> {
+    if game.may_decide_draw(by).is_err() {
+        return Ok(false);
+    }
+    let team = game.rules().team_of(by);
+    let mut all = true;
+    for (i, &s) in sides.iter().enumerate() {
+        if team.contains(s) || game.may_decide_draw(s).is_err() {
+            continue;
+        }
+        let (left, clock_line) = timed(clocks, i);
+        let e = &mut seats[i];
+        e.send(&format!("position {}", game.view_string(s))).map_err(|f| (s, f))?;
+        if let Some(line) = &clock_line {
+            e.send(line).map_err(|f| (s, f))?;
+        }
+        let start = Instant::now();
+        let reply = e.ask(&format!("draw {}", left.as_millis()), "draw", left).map_err(|f| (s, on_time(f)))?;
+        charge(clocks, i, start.elapsed(), false).map_err(|f| (s, e.fail(f)))?;
+        match reply.trim() {
+            "accept" => {}
+            "decline" => all = false,
+            other => return Err((s, e.fail(Failure::Garbage(format!("draw {}", cut(other)))))),
+        }
+    }
+    if all {
+        game.agree_draw().map_err(|err| (by, Failure::Illegal(err.to_string())))?;
+    }
+    Ok(all)
 }
 
 #[cfg(test)]

@@ -195,7 +195,7 @@ impl Event {
             Event::ArmyAssigned { player, army } => format!("the {player} player commands the army labelled {army}"),
             Event::TimedOut { side, count } => format!("{side} timed out ({count})"),
             Event::Eliminated { side, reason } => {
-                format!("{side} is out ({}); its pieces leave the board", reason.name())
+                format!("{side} is out: {} ({}); its pieces leave the board", reason.words(), reason.name())
             }
             Event::DrawAgreed => "draw agreed".to_owned(),
             Event::GameOver { result } => describe_result(&result),
@@ -236,14 +236,25 @@ fn strike_words(outcome: CombatOutcome) -> &'static str {
     }
 }
 
-/// A result in words, e.g. `"south wins (flag_captured)"`.
+/// A result in words for people, with the machine name of the reason kept for
+/// programs: `"south wins: the flag was captured (flag_captured)"`, `"draw agreed
+/// (agreement)"` — the text the CLI, the web page and the packages show.
+///
+/// ```
+/// use junqi::{describe_result, EndReason, GameResult, Side, SideSet};
+/// let r = GameResult { winners: SideSet::single(Side::North), reason: EndReason::NoLegalMove };
+/// assert_eq!(describe_result(&r), "north wins: no piece left that can move (no_legal_move)");
+/// ```
 pub fn describe_result(result: &GameResult) -> String {
-    let reason = result.reason.name();
+    let (words, name) = (result.reason.words(), result.reason.name());
     if result.is_draw() {
-        format!("draw ({reason})")
+        match result.reason {
+            EndReason::Agreement => format!("draw agreed ({name})"),
+            _ => format!("draw: {words} ({name})"),
+        }
     } else {
         let names: Vec<&str> = result.winners.iter().map(Side::name).collect();
-        format!("{} win{} ({reason})", names.join(" and "), if names.len() == 1 { "s" } else { "" })
+        format!("{} win{}: {words} ({name})", names.join(" and "), if names.len() == 1 { "s" } else { "" })
     }
 }
 

@@ -1,5 +1,10 @@
 //! The refereed game: the full state, each player's event log and the record, and
-//! every method of [`Game`].
+//! every method of [`Game`] that is the referee's — starting, deploying, playing,
+//! ending, views, records and position strings. What a player can deduce and what an
+//! agent sees are the higher layers' and are written there, on the same `Game`:
+//! [`Game::beliefs`], [`Game::determinize`] (`inference::sample`),
+//! [`Game::observation`] (`inference::observe`) and [`Game::info_state`]
+//! (`agent::info`); rustdoc lists them all together on [`Game`].
 
 use std::sync::Arc;
 
@@ -691,8 +696,9 @@ impl Game {
     /// get stand-ins: see [`Position::from_position_string`]) of a preset rule set.
     ///
     /// The game has no log before the position: each player's event log starts empty,
-    /// its beliefs start from what the string says it knows (no piece counts as having
-    /// moved), and its record starts with the position string (so that it replays).
+    /// its beliefs start from what the string says it knows (the identities it was shown,
+    /// and the pieces marked as moved, which are of no immobile kind), and its record
+    /// starts with the position string (so that it replays).
     ///
     /// ```
     /// use junqi::{Game, Position, RuleSet, Side};

@@ -19,6 +19,15 @@ The engine deploys with ``setup random`` (the referee draws a legal deployment) 
 ``deploy`` is given: a function ``(rules, seat) -> dict`` of point to piece kind.
 Options announced with ``options`` (``{name: default}``; int, bool or str) are set by
 the referee with ``setoption`` and passed to the policy in ``engine.options``.
+
+Draws: ``accept_draw(game, seat) -> bool`` answers another team's offer (default:
+decline); ``offer_draw(game, seat) -> bool``, asked after the policy chose, offers a
+draw with the action (a ``draw offer`` line before it).
+
+What the seat was told beyond the present — its own setup (``setup`` line), every
+``event`` line, its game clock (``clock <left> <increment>``) — is kept on the engine:
+``engine.setup``, ``engine.events``, ``engine.clock``, and ``engine.player_record()``
+gives it in the form of the seat's player record (``junqi-player-record/1``).
 """
 
 from __future__ import annotations
@@ -38,6 +47,9 @@ MAX_LINE = 64 * 1024
 
 Policy = Callable[[Game, Side], Union[Action, str]]
 """A policy: (game rebuilt from the seat's view, the seat) -> a move or its notation."""
+
+DrawDecision = Callable[[Game, Side], bool]
+"""A draw decision: (game rebuilt from the seat's view, the seat) -> yes or no."""
 
 
 class _Refused(Exception):
@@ -73,8 +85,12 @@ class Engine:
         deploy: Optional[Callable[[RuleSet, Side], Mapping[str, str]]] = None,
         options: Optional[Mapping[str, Any]] = None,
         author: str = "",
+        accept_draw: Optional[DrawDecision] = None,
+        offer_draw: Optional[DrawDecision] = None,
     ) -> None:
         self.policy = policy
+        self.accept_draw = accept_draw
+        self.offer_draw = offer_draw
         self.name = name
         self.author = author
         self.deploy_fn = deploy
@@ -84,6 +100,34 @@ class Engine:
         self.rules: Optional[RuleSet] = None
         self.view: Optional[str] = None
         self.events: list[Any] = []
+        self.setup: Optional[dict[str, str]] = None
+        self.clock: Optional[tuple[int, int]] = None
+        self._rules_field: str = ""
+
+    def player_record(self) -> dict[str, Any]:
+        """What the seat was told so far, in the form of its player record
+        (``junqi-player-record/1``: the rule set — a preset's name or the rule set's
+        JSON —, the seat, its own setup, its events); ``None`` fields before ``newgame``."""
+        rules: Any = self._rules_field
+        if rules.startswith("json "):
+            rules = json.loads(rules[5:])
+        return {
+            "format": "junqi-player-record/1",
+            "rules": rules or None,
+            "player": self.seat.id if self.seat is not None else None,
+            "setup": self.setup,
+            "events": list(self.events),
+            "result": None,
+        }
+
+    def _game(self) -> Game:
+        """The game rebuilt from the last view string (refused if it does not read)."""
+        if self.view is None or self.seat is None:
+            raise _Refused("no position yet")
+        try:
+            return Game.from_position_string(self.view, 0)
+        except JunqiError as e:
+            raise _Refused(str(e)) from None
 
     def handle(self, line: str) -> list[str]:
         """The answer lines to one referee line (empty for most lines). A line the engine
@@ -128,6 +172,22 @@ class Engine:
                 raise _Refused(f"{seat} does not play in {rules.name}")
             self.seat, self.rules = seat, rules
             self.view, self.events = None, []
+            self.setup, self.clock, self._rules_field = None, None, rules_text
+            return []
+        if cmd == "setup":
+            try:
+                setup = json.loads(rest)
+            except (ValueError, RecursionError) as e:
+                raise _Refused(f"a setup that is not JSON: {e}") from None
+            if not isinstance(setup, dict):
+                raise _Refused("a setup that is not a JSON object")
+            self.setup = setup
+            return []
+        if cmd == "clock":
+            parts = rest.split()
+            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+                raise _Refused(f"clock {rest!r} is not <left ms> <increment ms>")
+            self.clock = (int(parts[0]), int(parts[1]))
             return []
         if cmd == "event":
             try:
@@ -146,18 +206,21 @@ class Engine:
         if cmd == "go":
             if self.view is None or self.seat is None:
                 return ["info error go before position"]
-            try:
-                game = Game.from_position_string(self.view, 0)
-            except JunqiError as e:
-                raise _Refused(str(e)) from None
+            game = self._game()
             if game.to_act != self.seat:
                 raise _Refused(f"go when {self.seat} is not to act")
             if not game.legal_action_ids():
                 raise _Refused(f"go when {self.seat} has no legal move")
             move = self.policy(game, self.seat)
-            return ["action " + (move if isinstance(move, str) else move.notation)]
+            answer = ["action " + (move if isinstance(move, str) else move.notation)]
+            if self.offer_draw is not None and self.offer_draw(game, self.seat):
+                answer.insert(0, "draw offer")
+            return answer
         if cmd == "draw":
-            return ["draw decline"]
+            if self.accept_draw is None or self.seat is None:
+                return ["draw decline"]
+            yes = self.accept_draw(self._game(), self.seat)
+            return ["draw accept" if yes else "draw decline"]
         return []
 
 
@@ -168,12 +231,16 @@ def run(
     options: Optional[Mapping[str, Any]] = None,
     stdin: Optional[IO[str]] = None,
     stdout: Optional[IO[str]] = None,
+    accept_draw: Optional[DrawDecision] = None,
+    offer_draw: Optional[DrawDecision] = None,
 ) -> None:
     """Plays the engine side of the protocol with ``policy`` until ``quit`` or the end
     of the input (default: the process's stdin, read as UTF-8, bytes that are not UTF-8
     replaced, lines ending at ``\\n`` only; and its stdout). A line over ``MAX_LINE``
-    bytes is skipped with an ``info error`` line."""
-    engine = Engine(policy, name=name, deploy=deploy, options=options)
+    bytes is skipped with an ``info error`` line. ``accept_draw`` and ``offer_draw``: see
+    the module's documentation."""
+    engine = Engine(policy, name=name, deploy=deploy, options=options, accept_draw=accept_draw,
+                    offer_draw=offer_draw)
     inp = stdin if stdin is not None else io.TextIOWrapper(
         sys.stdin.buffer, encoding="utf-8", errors="replace", newline="\n")
     out = stdout if stdout is not None else sys.stdout
