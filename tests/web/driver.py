@@ -129,15 +129,24 @@ class Browser:
                 }
             }
         }
-        value = self._raw("POST", "/session", caps)
+        # A first Chromium start on a fresh, busy machine (its font cache being built)
+        # can take a minute: the session gets three minutes and one more try.
+        for attempt in (1, 2):
+            try:
+                value = self._raw("POST", "/session", caps, timeout=180)
+                break
+            except TimeoutError:
+                if attempt == 2:
+                    raise Failure(f"{name}: Chromium did not start a session in 3 minutes, twice") from None
+                log(f"{name}: Chromium did not start a session in 3 minutes; trying again")
         self.session = value["sessionId"]
 
-    def _raw(self, method: str, path: str, body: Any = None) -> Any:
+    def _raw(self, method: str, path: str, body: Any = None, timeout: float = 60) -> Any:
         data = json.dumps({} if body is None and method == "POST" else body).encode() if method == "POST" else None
         req = urllib.request.Request(self.base + path, data=data, method=method)
         req.add_header("Content-Type", "application/json")
         try:
-            with urllib.request.urlopen(req, timeout=60) as res:
+            with urllib.request.urlopen(req, timeout=timeout) as res:
                 payload = json.loads(res.read())
         except urllib.error.HTTPError as e:
             payload = json.loads(e.read())

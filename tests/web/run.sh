@@ -28,6 +28,6 @@ step "cargo build --release -p junqi-web"
 cargo build --release -p junqi-web --quiet
 # The whole run is bounded: the games cap themselves (about 55 s for classic, a few
 # dozen moves for the others); this is the backstop.
-timeout --kill-after=10 240 python3 tests/web/driver.py --server "$ROOT/target/release/junqi-web" "${shots[@]}"
+timeout --kill-after=10 480 python3 tests/web/driver.py --server "$ROOT/target/release/junqi-web" "${shots[@]}"
 }
 main "$@"
