@@ -230,10 +230,21 @@ pub(crate) async fn make_game(app: &Arc<App>, new: NewGame) -> Result<Arc<GameHa
         let token = (asked.kind == SeatKind::Human && !open).then(new_token);
         let mut seat = Seat::new(asked.kind, token, asked.agent);
         seat.player = player;
-        if !rules.deals() {
-            crate::bot::deploy(&mut game, side, &seat)?;
-        }
         seats.insert(side, seat);
+    }
+    if !rules.deals() {
+        // The server's seats deploy: a bot's engine may be an operator's process that
+        // takes seconds, so off the async threads (as bots think, crate::bot).
+        let server_seats: Vec<(Side, Seat)> =
+            seats.iter().filter(|(_, s)| s.kind != SeatKind::Human).map(|(&side, s)| (side, s.clone())).collect();
+        game = tokio::task::spawn_blocking(move || {
+            for (side, seat) in &server_seats {
+                crate::bot::deploy(&mut game, *side, seat)?;
+            }
+            Ok::<Game, ApiError>(game)
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("the server's seats did not deploy: {e}")))??;
     }
     // The stored rule set is the one played (the platform's, for a rated game).
     let rules_json = if new.settings.rated {
@@ -336,6 +347,11 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
         Some(t) => Some(crate::players::player_of(&app, t).await?),
         None => None,
     };
+    if req.rated && player.is_none() {
+        return Err(ApiError::bad_token(
+            "a rated game needs its creator's player token (\"player\"; choose a name in the lobby)",
+        ));
+    }
     if req.lobby && mine.is_none() {
         return Err(ApiError::bad_json(
             "a game listed in the lobby needs a human seat for its creator",

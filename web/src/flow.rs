@@ -276,7 +276,9 @@ fn outdated(table: &Table, version: u64, side: Side) -> bool {
 /// told what its seat has been told ([`junqi::protocol::referee::seat_lines`], taken
 /// under the table's lock) and asked for an action with the time its clock leaves.
 pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: Side) {
-    let (lines, left) = {
+    // What the seat has been told, its clock, and what it may play now (the answer is
+    // checked against it off the lock).
+    let (lines, left, rules, legal) = {
         let mut table = handle.lock().await;
         if outdated(&table, version, side) {
             return;
@@ -290,7 +292,8 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
             _ => return,
         }
         let left = table.deadline_ms.map(|d| d - app.now_ms());
-        (junqi::protocol::referee::seat_lines(&table.game, side), left)
+        let lines = junqi::protocol::referee::seat_lines(&table.game, side);
+        (lines, left, table.game.rules().clone(), table.game.legal_actions())
     };
     // Wait for the pool at most half of what is left on the clock: past that, play
     // greedy (one ply, cheap) without a place in the pool, so as to answer in time.
@@ -335,7 +338,12 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
         (spec, go_ms)
     };
     let chosen = tokio::task::spawn_blocking(move || {
-        catch_unwind(AssertUnwindSafe(|| crate::bot::engine_action(spec, &lines, go_ms))).ok()
+        let check = |notation: &str| match junqi::Action::parse(rules.board(), notation) {
+            Ok(a) if legal.contains(&a) => Ok(()),
+            Ok(_) => Err(format!("{notation} is not a legal action of the seat")),
+            Err(e) => Err(format!("{notation:?} does not read: {e}")),
+        };
+        catch_unwind(AssertUnwindSafe(|| crate::bot::engine_action(spec, &lines, go_ms, &check))).ok()
     })
     .await;
     drop(permit);

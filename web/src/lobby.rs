@@ -88,9 +88,8 @@ fn seat_json(game: &str, side: Side, token: &str) -> Value {
 }
 
 /// `POST /api/games/{id}/join` with `{"player": TOKEN?, "seat": "north"?}`: takes an open
-/// seat (the one named, else the first) and answers its token. A seat kept for a
-/// player (a rematch) is taken only with that player's token; a player takes at most
-/// one seat of a game.
+/// seat (the one named, else the first) and answers its token. A player takes at most
+/// one seat of a game; a rated game's seats are taken with a player's token only.
 pub async fn join(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -122,6 +121,13 @@ pub async fn join(
                 "the game is over",
             ));
         }
+        if table.settings.rated && player.is_none() {
+            // Every seat of a rated game is somebody's: a seat taken without a name
+            // would leave the game unrated while it says it is rated.
+            return Err(ApiError::bad_token(
+                "this game is rated: join with your player token (\"player\"; choose a name in the lobby)",
+            ));
+        }
         if let Some(p) = &player {
             if table
                 .seats
@@ -135,12 +141,7 @@ pub async fn join(
                 ));
             }
         }
-        let mine = |s: &crate::seat::Seat| {
-            s.open()
-                && s.reserved
-                    .as_ref()
-                    .is_none_or(|r| player.as_ref().is_some_and(|p| &p.id == r))
-        };
+        let mine = |s: &crate::seat::Seat| s.open();
         let side = match wanted {
             Some(w) => match table.seats.get(&w) {
                 Some(s) if mine(s) => w,
@@ -161,7 +162,6 @@ pub async fn join(
         {
             let seat = table.seats.get_mut(&side).expect("found above");
             seat.token = Some(token.clone());
-            seat.reserved = None;
             seat.player = player.as_ref().map(|p| PlayerRef {
                 id: p.id.clone(),
                 name: p.name.clone(),
@@ -220,12 +220,46 @@ pub async fn pair(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, 
     }
     req.clock.check().map_err(ApiError::bad_json)?;
     let key = pair_key(&req.rules, &req.clock);
-    let store_err = |e: crate::store::StoreError| ApiError::internal(e.to_string());
+    if let Some(paired) = pair_with_waiting(&app, &me, &req.rules, &req.clock, &key).await? {
+        return Ok(paired);
+    }
+    let ticket = Ticket {
+        ticket: new_token(),
+        player: me.id.clone(),
+        key,
+        polled_ms: app.now_ms(),
+        game: None,
+        seat: None,
+        token: None,
+    };
+    app.store.pair_enqueue(&ticket).await.map_err(store_err)?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(json!({"waiting": {"ticket": ticket.ticket}})),
+    )
+        .into_response())
+}
+
+fn store_err(e: crate::store::StoreError) -> ApiError {
+    ApiError::internal(e.to_string())
+}
+
+/// Pairs `me` with a player waiting under `key` (the same preset and clocks): makes
+/// their game, fills the other's ticket and answers `{"paired": …}` for `me`; `None`
+/// when nobody is waiting (or every candidate was taken by somebody else first).
+async fn pair_with_waiting(
+    app: &Arc<App>,
+    me: &crate::store::PlayerRow,
+    rules_name: &str,
+    clock: &ClockSettings,
+    key: &str,
+) -> Result<Option<Response>, ApiError> {
+    let rules = RuleSet::preset(rules_name)?;
     for _ in 0..4 {
         let now = app.now_ms();
         let Some(other) = app
             .store
-            .pair_candidate(&key, &me.id, now - TICKET_MS)
+            .pair_candidate(key, &me.id, now - TICKET_MS)
             .await
             .map_err(store_err)?
         else {
@@ -253,13 +287,13 @@ pub async fn pair(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, 
             name: p.name.clone(),
         };
         let new = NewGame {
-            rules: Value::String(req.rules.clone()),
+            rules: Value::String(rules_name.to_owned()),
             seats: vec![
-                (mine, human.clone(), Some(refs(&me))),
+                (mine, human.clone(), Some(refs(me))),
                 (theirs, human, Some(refs(&them))),
             ],
             settings: Settings {
-                clock: req.clock,
+                clock: *clock,
                 listed: true,
                 rated: true,
                 rematch_of: None,
@@ -267,7 +301,7 @@ pub async fn pair(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, 
             },
             open: Vec::new(),
         };
-        let handle = make_game(&app, new).await?;
+        let handle = make_game(app, new).await?;
         let (gid, my_token, their_token) = {
             let t = handle.lock().await;
             let token = |s: Side| {
@@ -285,9 +319,9 @@ pub async fn pair(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, 
             .map_err(store_err)?
         {
             Written::Done => {
-                return Ok(
-                    Json(json!({"paired": seat_json(&gid, mine, &my_token)})).into_response()
-                );
+                return Ok(Some(
+                    Json(json!({"paired": seat_json(&gid, mine, &my_token)})).into_response(),
+                ));
             }
             Written::Conflict => {
                 // Somebody else paired them first: this game was never seen; drop it.
@@ -299,21 +333,25 @@ pub async fn pair(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, 
             }
         }
     }
-    let ticket = Ticket {
-        ticket: new_token(),
-        player: me.id.clone(),
-        key,
-        polled_ms: app.now_ms(),
-        game: None,
-        seat: None,
-        token: None,
-    };
-    app.store.pair_enqueue(&ticket).await.map_err(store_err)?;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(json!({"waiting": {"ticket": ticket.ticket}})),
-    )
-        .into_response())
+    Ok(None)
+}
+
+/// The preset and clocks of a pairing key ([`pair_key`]).
+fn unkey(key: &str) -> Option<(String, ClockSettings)> {
+    let mut f = key.split('|');
+    let rules = f.next()?.to_owned();
+    let mut n = || f.next()?.parse::<u32>().ok();
+    let some = |v: u32| (v != 0).then_some(v);
+    let (m, g, i, d) = (n()?, n()?, n()?, n()?);
+    Some((
+        rules,
+        ClockSettings {
+            move_seconds: some(m),
+            game_seconds: some(g),
+            increment_seconds: i,
+            deploy_seconds: some(d),
+        },
+    ))
 }
 
 async fn ticket_owner(app: &App, headers: &HeaderMap) -> Result<crate::store::PlayerRow, ApiError> {
@@ -350,11 +388,26 @@ pub async fn pair_poll(
                 Side::from_name(s).ok_or_else(|| ApiError::internal("a stored seat is no side"))?;
             Ok(Json(json!({"paired": seat_json(g, side, tok)})).into_response())
         }
-        _ => Ok((
-            StatusCode::ACCEPTED,
-            Json(json!({"waiting": {"ticket": t.ticket}})),
-        )
-            .into_response()),
+        _ => {
+            // Still waiting: look for a partner too (two players who asked at the same
+            // moment both queued). The ticket is taken out of the queue first, so that
+            // nobody pairs it meanwhile; if somebody just did, their game is the answer.
+            if app.store.pair_claim(&ticket, &me.id).await.map_err(store_err)? == Written::Conflict {
+                return Box::pin(pair_poll(State(app), Path(ticket), headers)).await;
+            }
+            if let Some((rules, clock)) = unkey(&t.key) {
+                if let Some(paired) = pair_with_waiting(&app, &me, &rules, &clock, &t.key).await? {
+                    return Ok(paired);
+                }
+            }
+            let again = Ticket { polled_ms: app.now_ms(), ..t };
+            app.store.pair_enqueue(&again).await.map_err(store_err)?;
+            Ok((
+                StatusCode::ACCEPTED,
+                Json(json!({"waiting": {"ticket": again.ticket}})),
+            )
+                .into_response())
+        }
     }
 }
 

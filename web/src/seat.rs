@@ -50,10 +50,6 @@ pub struct Seat {
     /// ratings): the player's id and name, both public.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player: Option<PlayerRef>,
-    /// The player the seat is kept for (a rematch or a pairing): only that player's
-    /// token takes it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reserved: Option<String>,
     /// The seat's token in the rematch, once one is made: answered to this seat's
     /// token only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -77,7 +73,6 @@ impl Seat {
             token,
             agent,
             player: None,
-            reserved: None,
             rematch_token: None,
         }
     }

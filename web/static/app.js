@@ -262,7 +262,7 @@ async function pollPair() {
     lobbyError(e);
     return;
   }
-  PAIR.timer = setTimeout(pollPair, 700);
+  PAIR.timer = setTimeout(pollPair, 500 + Math.random() * 500); // jittered: two waiting pages do not poll in step
 }
 
 function pairDone() {
@@ -354,7 +354,7 @@ async function lobby() {
       PAIR.ticket = r.waiting.ticket;
       $("#pair-waiting").hidden = false;
       $("#pair").disabled = true;
-      PAIR.timer = setTimeout(pollPair, 700);
+      PAIR.timer = setTimeout(pollPair, 500 + Math.random() * 500); // jittered: two waiting pages do not poll in step
     } catch (e) {
       lobbyError(e);
     }

@@ -281,6 +281,50 @@ async fn quick_pairing_pairs_two_waiting_people() {
     assert_eq!(r.code(), "invalid_json");
     let r = c.post("/api/pair", None, &json!({"player": "nobody.x", "rules": "classic"}).to_string()).await;
     assert_eq!(r.code(), "bad_token");
+    // Two who asked at the same moment both wait (neither found the other): the next
+    // ask of either pairs them, into one game.
+    let (ann_id, ben_id) = (ann.split('.').next().unwrap(), ben.split('.').next().unwrap());
+    for (who, t) in [(ann_id, "t-ann"), (ben_id, "t-ben")] {
+        let ticket = junqi_web::store::Ticket {
+            ticket: t.into(),
+            player: who.into(),
+            key: "classic|0|0|0|0".into(),
+            polled_ms: server.app.now_ms(),
+            game: None,
+            seat: None,
+            token: None,
+        };
+        server.app.store.pair_enqueue(&ticket).await.unwrap();
+    }
+    let r = c.get("/api/pair/t-ben", Some(&ben)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let bens = r.json()["paired"].clone();
+    let r = c.get("/api/pair/t-ann", Some(&ann)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["paired"]["game"], bens["game"]);
+    assert_ne!(r.json()["paired"]["seat"], bens["seat"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_seat_of_a_rated_game_is_a_players() {
+    let db = TempDb::new("rated-seats");
+    let server = server(&db).await;
+    let mut c = Client::new(server.addr);
+    let (_, ann) = player(&mut c, "ann").await;
+    // Rated without the creator's player token: refused, nothing made.
+    let r = c.post("/api/games", None, r#"{"rules": "classic", "lobby": true, "rated": true}"#).await;
+    assert_eq!(r.code(), "bad_token", "{}", r.body);
+    let r = c
+        .post("/api/games", None, &json!({"rules": "classic", "lobby": true, "rated": true, "player": ann}).to_string())
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["game"].as_str().unwrap().to_owned();
+    // Joining it without a name is refused; with one, it is taken.
+    let r = c.post(&format!("/api/games/{id}/join"), None, "{}").await;
+    assert_eq!(r.code(), "bad_token", "{}", r.body);
+    let (_, ben) = player(&mut c, "ben").await;
+    let r = c.post(&format!("/api/games/{id}/join"), None, &json!({"player": ben}).to_string()).await;
+    assert_eq!(r.status, 200, "{}", r.body);
 }
 
 /// A clock the test moves by hand.
