@@ -15,7 +15,8 @@
 //! [`app`] (games in memory), [`flow`] (committing a change, scheduling server seats
 //! and time-outs, following other processes), [`table`] (a game with its seats),
 //! [`timer`] (the clocks' rules), [`state`] (what a seat receives), [`seat`]
-//! (tokens), [`store`] (SQLite and PostgreSQL), [`clock`] (the injected time),
+//! (tokens), [`store`] (SQLite and PostgreSQL), [`migrate`] (a junqi-web 0.1.0
+//! SQLite file brought to the store's schema at start), [`clock`] (the injected time),
 //! [`bot`] (what random and bot seats play), [`error`] (errors on the wire), [`conn`]
 //! (accepting connections) and [`limits`] (timeouts and caps on connections and
 //! streams).
@@ -31,6 +32,7 @@ pub mod error;
 pub mod flow;
 pub mod limits;
 pub mod lobby;
+pub mod migrate;
 pub mod page;
 pub mod players;
 pub mod seat;
@@ -104,9 +106,9 @@ impl Drop for Server {
     }
 }
 
-/// Opens the database, resumes every stored game in play, binds and serves (in a task
-/// of the current tokio runtime); with PostgreSQL, follows the other processes'
-/// changes.
+/// Opens the database (migrating a junqi-web 0.1.0 file, [`migrate`]), resumes every
+/// stored game in play, binds and serves (in a task of the current tokio runtime); with
+/// PostgreSQL, follows the other processes' changes.
 pub async fn start(config: Config) -> Result<Server, String> {
     start_with_clock(config, Arc::new(clock::SystemClock)).await
 }
@@ -121,6 +123,9 @@ pub async fn start_with_clock(
     let store = store::Store::open(&config.db)
         .await
         .map_err(|e| format!("database {}: {e}", shown(&config.db)))?;
+    let unmigrated = migrate::run(&store)
+        .await
+        .map_err(|e| format!("database {}: {e}", shown(&config.db)))?;
     let app = Arc::new(App {
         games: RwLock::new(Default::default()),
         store,
@@ -128,7 +133,7 @@ pub async fn start_with_clock(
         closed: Default::default(),
         limits: config.limits.clone(),
         streams: Default::default(),
-        broken: Default::default(),
+        broken: RwLock::new(unmigrated.into_iter().collect()),
         clock,
     });
     flow::resume_all(&app).await?;

@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 
 use crate::error::ApiError;
 use crate::seat::{same_token, Seat, SeatKind};
-use crate::store::{Public, RatingChange, StoredGame};
-use crate::timer::{ClockSettings, ClockState};
+use crate::store::{Created, OldGame, Public, RatingChange, StoredGame, Write};
+use crate::timer::{ClockSettings, ClockState, Turn};
 
 /// A game's settings, fixed at creation (public).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -305,6 +305,88 @@ impl Table {
             ratings: None,
             rated_done: g.rated,
         })
+    }
+
+    /// The write of this table as a new game (its rule set, head and settings, every
+    /// entry, the seats and setups), at its version, as of `now_ms`.
+    pub(crate) fn created_write(&self, now_ms: i64) -> Write {
+        Write {
+            id: self.id.clone(),
+            expected: None,
+            version: self.version,
+            first_entry: 0,
+            entries: self
+                .game
+                .record_entries(0)
+                .iter()
+                .map(|e| serde_json::to_string(e).expect("an entry serialises"))
+                .collect(),
+            created: Some(Created {
+                rules: self.rules_json.clone(),
+                head: self.head.clone(),
+                settings: serde_json::to_string(&self.settings).expect("settings serialise"),
+            }),
+            seats: Some(self.seats_json()),
+            pending: Some(self.pending_json()),
+            state: self.state_json(),
+            public: self.public(),
+            now_ms,
+        }
+    }
+
+    /// A table from a game row of junqi-web 0.1.0 ([`crate::migrate`]): the game replayed
+    /// from its whole record; its seats (0.1.0's seats read as today's, with no player);
+    /// settings of a move clock only (`move_seconds`), neither listed nor rated, created
+    /// when the row last changed; its version, deadline, draw offer and setups. The turn
+    /// in play started a move clock before its deadline (without a clock: when the row
+    /// last changed). The error says which column is wrong; the seats are checked by
+    /// reading the game back ([`Table::from_stored`]).
+    pub(crate) fn from_0_1(old: &OldGame) -> Result<Table, String> {
+        let record = Record::from_json(&old.record).map_err(|e| format!("record: {e}"))?;
+        let game = Game::from_record(&record).map_err(|e| format!("record: {e}"))?;
+        let seats: BTreeMap<Side, Seat> =
+            serde_json::from_str(&old.seats).map_err(|e| format!("seats: {e}"))?;
+        let pending: BTreeMap<Side, Setup> =
+            serde_json::from_str(&old.pending).map_err(|e| format!("pending: {e}"))?;
+        let draw_offer = match &old.draw_offer {
+            Some(name) => Some(
+                Side::from_name(name)
+                    .ok_or_else(|| format!("draw_offer: unknown side {name:?}"))?,
+            ),
+            None => None,
+        };
+        let settings = Settings {
+            clock: ClockSettings {
+                move_seconds: old.move_seconds,
+                ..Default::default()
+            },
+            listed: false,
+            rated: false,
+            rematch_of: None,
+            created_ms: old.updated_ms,
+        };
+        let mut table = Table::new(old.id.clone(), game, old.rules.clone(), seats, settings);
+        table.version = old.version;
+        table.pending = pending;
+        if table.playing() {
+            // As a change settles it: an offer lapses when its seat is out.
+            table.draw_offer = draw_offer.filter(|&s| table.game.may_decide_draw(s).is_ok());
+            if let Some(side) = table.game.to_act() {
+                let started_ms = match (old.deadline_ms, old.move_seconds) {
+                    (Some(d), Some(s)) => d - i64::from(s) * 1000,
+                    _ => old.updated_ms,
+                };
+                table.clock.turn = Some(Turn {
+                    side,
+                    ply: table.game.position().ply(),
+                    started_ms,
+                });
+            }
+            table.deadline_ms = old
+                .deadline_ms
+                .or_else(|| table.clock.deadline(&table.settings.clock));
+        }
+        Ok(table)
     }
 
     /// Brings the table up to a later stored state of the same game (another process

@@ -153,6 +153,51 @@ pub struct Created {
     pub settings: String,
 }
 
+/// A game row of a junqi-web 0.1.0 SQLite file: one row per game, the whole record in
+/// it. Read by the migration to this schema ([`Store::migrate_0_1`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OldGame {
+    /// The game id.
+    pub id: String,
+    /// The rule set as given at creation.
+    pub rules: String,
+    /// The seats, with their tokens: `{"south": {"kind": "human", "token": "…"}, …}`.
+    pub seats: String,
+    /// Seconds per move, if the game has a clock.
+    pub move_seconds: Option<u32>,
+    /// When the seat to act runs out of time.
+    pub deadline_ms: Option<i64>,
+    /// The whole record (junqi-record/1).
+    pub record: String,
+    /// The version.
+    pub version: u64,
+    /// The side that offers a draw (its name).
+    pub draw_offer: Option<String>,
+    /// Unconfirmed setups: `{"south": {"a1": "flag", …}}`.
+    pub pending: String,
+    /// Whether the game is over.
+    pub over: bool,
+    /// When it last changed.
+    pub updated_ms: i64,
+}
+
+/// What [`Store::migrate_0_1`] did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Migrated {
+    /// Whether this start found a 0.1.0 file: its `games` table was renamed to
+    /// `games_0_1` and this schema created.
+    pub renamed: bool,
+    /// The games converted (written to `games` and `entries`) by this start.
+    pub converted: Vec<String>,
+    /// The rows of `games_0_1` that are not (or could not be) converted, with why. They
+    /// stay in `games_0_1` as they are.
+    pub kept: Vec<BadRow>,
+}
+
+/// How a 0.1.0 row becomes a new game: the write of the game as new (a [`Write`] with
+/// `created`), or why the row does not convert.
+pub type Convert = dyn Fn(&OldGame) -> std::result::Result<Write, String> + Send + Sync;
+
 /// How a write went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Written {
@@ -287,6 +332,21 @@ impl Store {
             Ok(Store::Sqlite(sqlite::Sqlite::open(std::path::Path::new(
                 spec,
             ))?))
+        }
+    }
+
+    /// Brings a junqi-web 0.1.0 SQLite file (one `games` table holding each game's whole
+    /// record) to this schema, in one transaction: renames its `games` to `games_0_1`
+    /// (kept as it is), creates the tables, and writes every row of `games_0_1` that
+    /// `games` lacks as the game `convert` makes of it (the same write as a new game's).
+    /// A row that does not read or convert stays in `games_0_1` only, and is answered in
+    /// [`Migrated::kept`]. On a file already migrated only the rows not converted are
+    /// tried again (nothing is written unless one converts now); on a file that never
+    /// was 0.1.0, and on PostgreSQL (which 0.1.0 did not have), nothing happens.
+    pub async fn migrate_0_1(&self, convert: &Convert) -> Result<Migrated> {
+        match self {
+            Store::Sqlite(s) => s.migrate_0_1(convert),
+            Store::Postgres(_) => Ok(Migrated::default()),
         }
     }
 

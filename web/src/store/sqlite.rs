@@ -12,8 +12,8 @@ use std::sync::Mutex;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{
-    BadRow, LobbyRow, PlayerRow, RatingChange, RatingRow, Result, StoreError, StoredGame, Ticket,
-    Write, Written,
+    BadRow, Convert, LobbyRow, Migrated, OldGame, PlayerRow, RatingChange, RatingRow, Result,
+    StoreError, StoredGame, Ticket, Write, Written,
 };
 
 /// The tables. `games` keeps one row per game (its secret columns `seats` and
@@ -126,17 +126,121 @@ fn read_game(r: &rusqlite::Row<'_>) -> std::result::Result<(StoredGame, usize), 
     })
 }
 
+/// Whether the file has junqi-web 0.1.0's `games` table (the whole record in a `record`
+/// column; no `head`).
+fn schema_0_1(conn: &Connection) -> rusqlite::Result<bool> {
+    let mut stmt = conn.prepare("SELECT name FROM pragma_table_info('games')")?;
+    let columns: Vec<String> = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(columns.iter().any(|c| c == "record") && !columns.iter().any(|c| c == "head"))
+}
+
+fn has_table(conn: &Connection, name: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
+        [name],
+        |r| r.get(0),
+    )
+}
+
+/// A row of `games_0_1`, as [`Sqlite::migrate_0_1`] selects it.
+fn read_0_1(r: &rusqlite::Row<'_>) -> std::result::Result<OldGame, BadRow> {
+    let row = (|| -> rusqlite::Result<OldGame> {
+        Ok(OldGame {
+            id: r.get(1)?,
+            rules: r.get(2)?,
+            seats: r.get(3)?,
+            move_seconds: r.get(4)?,
+            deadline_ms: r.get(5)?,
+            record: r.get(6)?,
+            version: r.get::<_, i64>(7)? as u64,
+            draw_offer: r.get(8)?,
+            pending: r.get(9)?,
+            over: r.get(10)?,
+            updated_ms: r.get(11)?,
+        })
+    })();
+    row.map_err(|e| BadRow {
+        id: r.get(1).ok(),
+        reason: format!("games_0_1 rowid {}: {e}", r.get::<_, i64>(0).unwrap_or(-1)),
+    })
+}
+
 impl Sqlite {
-    /// Opens (or creates) the file.
+    /// Opens (or creates) the file. A junqi-web 0.1.0 file is left as it is: its tables
+    /// are made by [`Sqlite::migrate_0_1`], which the server runs right after.
     pub fn open(path: &Path) -> Result<Sqlite> {
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.execute_batch(SCHEMA)?;
+        if !schema_0_1(&conn)? {
+            conn.execute_batch(SCHEMA)?;
+        }
         Ok(Sqlite {
             conn: Mutex::new(conn),
         })
+    }
+
+    /// See [`super::Store::migrate_0_1`].
+    pub fn migrate_0_1(&self, convert: &Convert) -> Result<Migrated> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let mut done = Migrated::default();
+        if schema_0_1(&tx)? {
+            if has_table(&tx, "games_0_1")? {
+                return Err(StoreError(
+                    "a junqi-web 0.1.0 games table, and a games_0_1 table already: \
+                     rename one of them to migrate"
+                        .into(),
+                ));
+            }
+            tx.execute_batch("ALTER TABLE games RENAME TO games_0_1;")?;
+            tx.execute_batch(SCHEMA)?;
+            done.renamed = true;
+        }
+        if !has_table(&tx, "games_0_1")? {
+            return Ok(done);
+        }
+        let old: Vec<std::result::Result<OldGame, BadRow>> = {
+            let mut stmt = tx.prepare(
+                "SELECT rowid, id, rules, seats, move_seconds, deadline_ms, record, version,
+                    draw_offer, pending, over, updated_ms
+                 FROM games_0_1 o WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.id = o.id)
+                 ORDER BY rowid",
+            )?;
+            let rows = stmt.query_map([], |r| Ok(read_0_1(r)))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        for row in old {
+            let game = match row {
+                Ok(game) => game,
+                Err(bad) => {
+                    done.kept.push(bad);
+                    continue;
+                }
+            };
+            let kept = |reason: String| BadRow {
+                id: Some(game.id.clone()),
+                reason,
+            };
+            match convert(&game) {
+                Ok(w) if w.id != game.id || w.created.is_none() => {
+                    return Err(StoreError(format!(
+                        "game {}: the conversion is not the write of that game as new",
+                        game.id
+                    )))
+                }
+                Ok(w) => match Sqlite::write_on(&tx, &w)? {
+                    Written::Done => done.converted.push(w.id),
+                    Written::Conflict => done.kept.push(kept("its id is taken".into())),
+                },
+                Err(reason) => done.kept.push(kept(reason)),
+            }
+        }
+        tx.commit()?;
+        Ok(done)
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -147,6 +251,15 @@ impl Sqlite {
     pub fn write(&self, w: &Write) -> Result<Written> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
+        let written = Sqlite::write_on(&tx, w)?;
+        if written == Written::Done {
+            tx.commit()?;
+        }
+        Ok(written)
+    }
+
+    /// A write in the caller's transaction (a conflict writes nothing).
+    fn write_on(tx: &Connection, w: &Write) -> Result<Written> {
         let p = &w.public;
         let changed = match (&w.created, w.expected) {
             (Some(c), None) => tx.prepare_cached(
@@ -212,7 +325,6 @@ impl Sqlite {
                 append.execute(params![w.id, (w.first_entry + i) as i64, e])?;
             }
         }
-        tx.commit()?;
         Ok(Written::Done)
     }
 
