@@ -466,6 +466,13 @@ impl Store {
         both!(self, s => s.pair_poll(ticket, player, now_ms))
     }
 
+    /// Takes a waiting ticket out of the queue if nobody has paired it yet
+    /// ([`Written::Conflict`] when somebody has, or it is gone): its player looks for a
+    /// partner itself, and nobody else can pair it meanwhile.
+    pub async fn pair_claim(&self, ticket: &str, player: &str) -> Result<Written> {
+        both!(self, s => s.pair_claim(ticket, player))
+    }
+
     /// Drops a ticket (the player stopped waiting, or took its game).
     pub async fn pair_cancel(&self, ticket: &str, player: &str) -> Result<()> {
         both!(self, s => s.pair_cancel(ticket, player))

@@ -807,6 +807,19 @@ impl Postgres {
             .map(|r| ticket_row(&r)))
     }
 
+    /// See [`super::Store::pair_claim`].
+    pub async fn pair_claim(&self, ticket: &str, player: &str) -> Result<Written> {
+        let mut c = self.take().await?;
+        let n = c
+            .client()
+            .execute(
+                "DELETE FROM pairing WHERE ticket = $1 AND player = $2 AND game IS NULL",
+                &[&ticket, &player],
+            )
+            .await?;
+        Ok(if n == 1 { Written::Done } else { Written::Conflict })
+    }
+
     /// See [`super::Store::pair_cancel`].
     pub async fn pair_cancel(&self, ticket: &str, player: &str) -> Result<()> {
         let mut c = self.take().await?;

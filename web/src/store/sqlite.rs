@@ -372,7 +372,7 @@ impl Sqlite {
             if all {
                 ""
             } else {
-                "WHERE over = 0 OR over IS NULL OR typeof(over) <> 'integer'"
+                "WHERE over = 0 OR rated = 0 OR over IS NULL OR typeof(over) <> 'integer'"
             }
         );
         let mut stmt = conn.prepare(&sql)?;
@@ -659,6 +659,15 @@ impl Sqlite {
             .query_row(params![ticket, player], Sqlite::ticket)
             .optional()?;
         Ok(t)
+    }
+
+    /// See [`super::Store::pair_claim`].
+    pub fn pair_claim(&self, ticket: &str, player: &str) -> Result<Written> {
+        let n = self.conn().execute(
+            "DELETE FROM pairing WHERE ticket = ?1 AND player = ?2 AND game IS NULL",
+            params![ticket, player],
+        )?;
+        Ok(if n == 1 { Written::Done } else { Written::Conflict })
     }
 
     /// See [`super::Store::pair_cancel`].
