@@ -26,7 +26,7 @@ use junqi::{Phase, Rng, Side};
 use crate::app::{App, GameHandle};
 use crate::error::ApiError;
 use crate::seat::SeatKind;
-use crate::store::{Created, Write, Written};
+use crate::store::{Write, Written};
 use crate::table::Table;
 
 /// How much later than the process that made a change another process acts for a
@@ -140,23 +140,7 @@ pub async fn create(app: &Arc<App>, mut table: Table) -> Result<Arc<GameHandle>,
         ..table.clone()
     };
     settle(&mut table, &fresh, now);
-    let write = Write {
-        id: table.id.clone(),
-        expected: None,
-        version: table.version,
-        first_entry: 0,
-        entries: entries_json(&table, 0),
-        created: Some(Created {
-            rules: table.rules_json.clone(),
-            head: table.head.clone(),
-            settings: serde_json::to_string(&table.settings).expect("settings serialise"),
-        }),
-        seats: Some(table.seats_json()),
-        pending: Some(table.pending_json()),
-        state: table.state_json(),
-        public: table.public(),
-        now_ms: now,
-    };
+    let write = table.created_write(now);
     match app.store.write(&write).await {
         Ok(Written::Done) => {}
         Ok(Written::Conflict) => return Err(conflict()),
