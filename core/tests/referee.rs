@@ -387,3 +387,73 @@ fn the_frozen_presets_of_name_only_records_never_change() {
         assert_eq!(fnv(&text), hash, "{name} was edited");
     }
 }
+
+/// Each event carries its ply (`Game::event_plies`, `View::event_plies`): the
+/// position's ply count after the change that told it — 0 for deployments, `n` for the
+/// `n`-th action or time-out — in every preset, for every seat and for the public view,
+/// and entries replayed one by one (`Game::apply_entry`) give the same logs and plies.
+#[test]
+fn every_event_carries_the_ply_of_the_change_that_told_it() {
+    for (k, name) in RuleSet::preset_names().into_iter().enumerate() {
+        let rules = RuleSet::preset(name).unwrap();
+        let mut g = Game::with_rules(rules.clone(), k as u64 + 1);
+        let mut copy = g.clone();
+        let mut rng = junqi::Rng::new(k as u64 + 7);
+        let sides = rules.sides().to_vec();
+        let mut steps = 0u32; // actions and time-outs so far
+        let mut seen = vec![0usize; 4];
+        for turn in 0..400 {
+            if g.result().is_some() {
+                break;
+            }
+            let before = g.record_len();
+            if g.phase() == junqi::Phase::Deploy {
+                let side = *sides.iter().find(|s| !g.deployed().contains(**s)).unwrap();
+                g.deploy_random(side, turn).unwrap();
+            } else if turn % 37 == 5 {
+                g.time_out().unwrap();
+                steps += 1;
+            } else {
+                let moves = g.legal_actions();
+                g.play(moves[rng.below(moves.len())]).unwrap();
+                steps += 1;
+            }
+            assert_eq!(g.position().ply(), steps, "{name}: the ply counts actions and time-outs");
+            for &s in &sides {
+                let (events, plies) = (g.events(s), g.event_plies(s));
+                assert_eq!(events.len(), plies.len(), "{name}");
+                assert!(plies[seen[s as usize]..].iter().all(|&p| p == steps), "{name}: {s} {plies:?}");
+                seen[s as usize] = events.len();
+                let view = g.view(s);
+                assert_eq!(view.event_plies, plies, "{name}");
+            }
+            let public = g.public_view();
+            assert_eq!(public.events.len(), public.event_plies.len(), "{name}");
+            assert!(public.event_plies.windows(2).all(|w| w[0] <= w[1]), "{name}");
+            // The public log is the first seat's log less its private reveals, plies kept.
+            let first = g.view(sides[0]);
+            let mut i = 0;
+            for (e, p) in public.events.iter().zip(&public.event_plies) {
+                while first.events[i] != *e {
+                    i += 1;
+                }
+                assert_eq!(first.event_plies[i], *p, "{name}");
+                i += 1;
+            }
+            for entry in g.record_entries(before) {
+                copy.apply_entry(&entry).unwrap();
+            }
+            assert_eq!(copy.record_len(), g.record_len(), "{name}");
+        }
+        for &s in &sides {
+            assert_eq!(copy.events(s), g.events(s), "{name}");
+            assert_eq!(copy.event_plies(s), g.event_plies(s), "{name}");
+        }
+        assert_eq!(copy.position_string(), g.position_string(), "{name}");
+        // A refused entry changes nothing.
+        let len = copy.record_len();
+        assert!(copy.apply_entry(&junqi::RecordEntry::Action("z9-z8".into())).is_err());
+        assert!(copy.apply_entry(&junqi::RecordEntry::Start { start: "x".into() }).is_err());
+        assert_eq!(copy.record_len(), len);
+    }
+}

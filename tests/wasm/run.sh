@@ -100,6 +100,6 @@ done
 echo "-- wasm: $(ls "$records"/*.native.json | wc -l) records replayed natively, identical"
 
 step "the offline page (wasm/demo) in headless Chromium, to the end of a game"
-timeout --kill-after=10 150 python3 tests/wasm/page.py
+timeout --kill-after=10 400 python3 tests/wasm/page.py
 }
 main "$@"

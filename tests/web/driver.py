@@ -47,7 +47,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-CLASSIC_SECONDS = 45.0
+CLASSIC_SECONDS = 35.0
 SIGUO_MOVES = 30
 FANQI_MOVES = 8
 SANJUN_MOVES = 8
@@ -129,15 +129,24 @@ class Browser:
                 }
             }
         }
-        value = self._raw("POST", "/session", caps)
+        # A first Chromium start on a fresh, busy machine (its font cache being built)
+        # can take a minute: the session gets three minutes and one more try.
+        for attempt in (1, 2):
+            try:
+                value = self._raw("POST", "/session", caps, timeout=180)
+                break
+            except TimeoutError:
+                if attempt == 2:
+                    raise Failure(f"{name}: Chromium did not start a session in 3 minutes, twice") from None
+                log(f"{name}: Chromium did not start a session in 3 minutes; trying again")
         self.session = value["sessionId"]
 
-    def _raw(self, method: str, path: str, body: Any = None) -> Any:
+    def _raw(self, method: str, path: str, body: Any = None, timeout: float = 60) -> Any:
         data = json.dumps({} if body is None and method == "POST" else body).encode() if method == "POST" else None
         req = urllib.request.Request(self.base + path, data=data, method=method)
         req.add_header("Content-Type", "application/json")
         try:
-            with urllib.request.urlopen(req, timeout=60) as res:
+            with urllib.request.urlopen(req, timeout=timeout) as res:
                 payload = json.loads(res.read())
         except urllib.error.HTTPError as e:
             payload = json.loads(e.read())
@@ -700,6 +709,155 @@ class Run:
     def sanjun(self) -> None:
         self.versus_random("sanjun-modern", {"south": "human", "north": "random"}, SANJUN_MOVES, None, prefer_air=True)
 
+    # -- players: names, the lobby, pairing, the computer, clocks, ratings, rematch
+    def name(self, b: Browser, name: str) -> dict[str, str]:
+        """Opens the lobby and plays under `name` (made through the page, kept by the browser)."""
+        b.get(self.base + "/")
+        b.wait("return document.querySelectorAll('#preset option').length > 0", "presets")
+        b.type("#player-name", name)
+        b.click("button#set-name")
+        b.wait("return !document.querySelector('#me').hidden", f"{name}'s name")
+        check(b.js("return document.querySelector('#me-name').textContent") == name, "the name shown")
+        return json.loads(b.js("return localStorage.getItem('junqi-player')"))
+
+    def seat_of_page(self, b: Browser) -> tuple[str, str, str]:
+        """The game id, seat token and seat of the page a browser is on (or is going to:
+        a waiting player's page moves to the game once paired)."""
+        b.wait("return location.pathname.startsWith('/play/') && new URLSearchParams(location.search).has('token')",
+               "a seat's page", 15)
+        url = urllib.parse.urlsplit(b.js("return location.href"))
+        token = urllib.parse.parse_qs(url.query)["token"][0]
+        gid = url.path.rsplit("/", 1)[1]
+        b.wait("return document.querySelector('#board svg') && document.querySelector('#board').dataset.seat", "the seat's board")
+        return gid, token, page_state(b)["seat"]
+
+    def check_lobby(self, b: Browser, secrets: list[str]) -> None:
+        """The lobby (lists, ratings) holds no token, no player secret, no piece."""
+        html_text = b.html()
+        for secret in secrets:
+            check(secret not in html_text, "the lobby shows a secret")
+        pieces, _ = dom_pieces(html_text)
+        check(not pieces and "data-kind" not in html_text, "the lobby shows a piece")
+        CHECKS["dom"] += 1
+
+    def bank(self, b: Browser, side: str) -> int:
+        return int(b.js("return document.querySelector('#seat-list .bank[data-side=\"' + arguments[0] + '\"]').dataset.ms || '-1'", side))
+
+    def players(self) -> None:
+        log("players: names, the lobby and a game clock")
+        rng = random.Random(os.environ.get("WEB_TEST_SEED"))
+        ann_b, ben_b = self.browser("ann"), self.browser("ben")
+        ann = self.name(ann_b, "ann")
+        ben = self.name(ben_b, "ben")
+        # Ann lists a rated game with a game clock (5 min + 3 s) and takes its first seat.
+        ann_b.type("#game-minutes", "5")
+        ann_b.type("#increment-seconds", "3")
+        ann_b.js("document.querySelector('#listed').checked = true; document.querySelector('#rated').checked = true;")
+        ann_b.click("button#create")
+        gid, ann_t, ann_seat = self.seat_of_page(ann_b)
+        check(ann_seat == "south", f"ann's seat {ann_seat}")
+        # Ben finds it among the open games and joins.
+        ben_b.wait("return document.querySelector('#open-list tr[data-game=\"' + arguments[0] + '\"]')", "the open game", 10, gid)
+        self.check_lobby(ben_b, [ann_t, ann["token"], ben["token"]])
+        row = ben_b.js("return document.querySelector('#open-list tr[data-game=\"' + arguments[0] + '\"]').textContent", gid)
+        check("ann" in row and "(free)" in row and "5 min + 3 s" in row, f"the lobby's entry: {row!r}")
+        ben_b.click(f'#open-list tr[data-game="{gid}"] button.join')
+        gid2, ben_t, ben_seat = self.seat_of_page(ben_b)
+        check(gid2 == gid and ben_seat == "north", f"ben joined {gid2} as {ben_seat}")
+        pages = {"south": (ann_b, ann_t), "north": (ben_b, ben_t)}
+        for seat, (b, t) in pages.items():
+            b.wait("return document.querySelector('#seat-list').textContent.includes('ben')", "the names on the page")
+            names = b.js("return document.querySelector('#seat-list').textContent")
+            check("ann" in names and "ben" in names, f"{seat}: seats {names!r}")
+            self.deploy(b, seat, swap=False)
+        for seat, (b, t) in pages.items():
+            b.wait("return ['move', 'reaction'].includes(document.querySelector('#board').dataset.phase)", "play phase")
+            self.checked(gid, b, seat, t, {o: x[1] for o, x in pages.items() if o != seat})
+        # The game clock runs for the seat to act and stands for the other; a move earns
+        # the increment.
+        b0 = self.bank(ann_b, "south")
+        n0 = self.bank(ann_b, "north")
+        time.sleep(1.2)
+        b1, n1 = self.bank(ann_b, "south"), self.bank(ann_b, "north")
+        check(0 < b1 <= b0 - 900 and n1 == n0 == 300000, f"south's clock runs ({b0} -> {b1}), north's stands ({n0} -> {n1})")
+        v = page_state(ann_b)["version"]
+        ann_b.wait("return document.querySelectorAll('#board .pt.from').length > 0", "south's movable pieces")
+        self.move(ann_b, rng)
+        self.wait_version(ann_b, v + 1)
+        after = self.bank(ann_b, "south")
+        check(after > b1 + 2000, f"the increment: {b1} -> {after}")
+        log(f"players: ann's clock ran {b0 - b1} ms in 1.2 s and earned the increment ({after} ms after her move)")
+        for seat, (b, t) in pages.items():
+            self.wait_version(b, v + 1)
+            self.checked(gid, b, seat, t, {o: x[1] for o, x in pages.items() if o != seat})
+        for b in (ann_b, ben_b):
+            b.quit()
+        self.browsers.clear()
+
+        log("players: quick pairing")
+        cara_b, dan_b = self.browser("cara"), self.browser("dan")
+        cara = self.name(cara_b, "cara")
+        dan = self.name(dan_b, "dan")
+        cara_b.click("button#pair")
+        cara_b.wait("return !document.querySelector('#pair-waiting').hidden", "cara waits")
+        dan_b.click("button#pair")
+        gc, cara_t, cara_seat = self.seat_of_page(cara_b)
+        gd, dan_t, dan_seat = self.seat_of_page(dan_b)
+        check(gc == gd and {cara_seat, dan_seat} == {"south", "north"}, f"paired: {gc} {cara_seat} / {gd} {dan_seat}")
+        # On a phone-sized window the page fits its width.
+        dan_b.cmd("POST", "/window/rect", {"width": 390, "height": 844})
+        dan_b.wait("return document.documentElement.scrollWidth <= window.innerWidth + 1", "the page within a phone's width")
+        width = dan_b.js("return document.querySelector('#board svg').getBoundingClientRect().width")
+        check(0 < width <= 390, f"the board on a phone: {width}px")
+        self.shot(dan_b, "web-phone.png")
+        tokens = {cara_seat: cara_t, dan_seat: dan_t}
+        for seat, b in ((cara_seat, cara_b), (dan_seat, dan_b)):
+            self.checked(gc, b, seat, tokens[seat], {o: t for o, t in tokens.items() if o != seat})
+        lobby_b = self.browser("watcher")
+        lobby_b.get(self.base + "/")
+        lobby_b.wait("return document.querySelector('#watch-list tr[data-game=\"' + arguments[0] + '\"]')", "the paired game to watch", 10, gc)
+        self.check_lobby(lobby_b, [cara_t, dan_t, cara["token"], dan["token"], ann_t, ben_t])
+        for b in (cara_b, dan_b, lobby_b):
+            b.quit()
+        self.browsers.clear()
+
+        log("players: a game against the computer to the end, its rating change, a rematch")
+        eve_b = self.browser("eve")
+        eve = self.name(eve_b, "eve")
+        eve_b.js("document.querySelector('#computer-level').value = 'greedy';")
+        eve_b.click("button#play-computer")
+        ge, eve_t, eve_seat = self.seat_of_page(eve_b)
+        self.deploy(eve_b, eve_seat, swap=False)
+        moves = 0
+        while True:
+            s = eve_b.wait("""const over = document.querySelector('#result').dataset.over === 'true';
+                const mine = document.querySelector('#turn').dataset.toAct === arguments[0] &&
+                  document.querySelectorAll('#board .pt.from').length > 0;
+                return (over || mine) ? {over} : null;""", "eve's turn or the end", 20, eve_seat)
+            if s["over"]:
+                break
+            check(moves < 400, "the game against the greedy bot does not end")
+            if moves % 10 == 0:
+                self.checked(ge, eve_b, eve_seat, eve_t, None)
+            self.move(eve_b, rng)
+            moves += 1
+        result = page_state(eve_b)["result"]
+        line = eve_b.wait("""const l = document.querySelector('#rating-change .rating-line[data-side="' + arguments[0] + '"]');
+            return l && l.textContent;""", "eve's rating change", 10, eve_seat)
+        check(line.startswith("Your rating: 1500 → "), f"the rating change: {line!r}")
+        self.checked(ge, eve_b, eve_seat, eve_t, None)
+        self.shot(eve_b, "web-rated.png")
+        log(f"players: eve played {moves} moves against the greedy bot: {result!r}; {line!r}")
+        # The ratings list of the lobby now has eve against the computer.
+        eve_b.click("button#rematch")
+        gr, eve_t2, seat2 = self.seat_of_page(eve_b)
+        check(gr != ge and seat2 != eve_seat, f"the rematch: {gr} as {seat2} (was {ge} as {eve_seat})")
+        eve_b.get(self.base + "/")
+        eve_b.wait("return document.querySelector('#board-bots').textContent.includes('eve')", "eve in the ratings")
+        self.check_lobby(eve_b, [eve_t, eve_t2, eve["token"]])
+        eve_b.quit()
+        self.browsers.clear()
+
 
 def setups_truth(full: dict[str, Any], seat: str) -> dict[str, tuple[str, str]]:
     """Point -> (owner, kind) of the other sides' setups in a full record."""
@@ -828,7 +986,7 @@ def main() -> int:
     ap.add_argument("--chromedriver", default=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     ap.add_argument("--screenshots", metavar="DIR", help="save web-lobby/classic/siguo.png there")
-    ap.add_argument("--only", nargs="*", default=["classic", "siguo", "fanqi", "sanjun"])
+    ap.add_argument("--only", nargs="*", default=["classic", "siguo", "fanqi", "sanjun", "players"])
     ap.add_argument("--static", metavar="DIR", help="serve the page from DIR (working on the page)")
     args = ap.parse_args()
     t0 = time.monotonic()

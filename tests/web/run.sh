@@ -2,11 +2,14 @@
 # Browser tests of the junqi-web page: headless Chromium over WebDriver (chromedriver)
 # plays games through the page — a classic game with both seats in two browser
 # sessions, a siguo game with one seat against three random seats, a fanqi game that
-# flips tiles against a greedy bot, a sanjun-modern game that flies planes — and checks
-# after every update that no page shows an enemy piece its seat has not seen (tests/web/driver.py).
+# flips tiles against a greedy bot, a sanjun-modern game that flies planes, and the
+# players' pages (names, joining from the lobby, a game clock, quick pairing on a
+# phone-sized window, a game against the computer to the end, its rating change and a
+# rematch) — and checks after every update that no page shows an enemy piece its seat
+# has not seen, and that the lobby shows no token and no piece (tests/web/driver.py).
 #
 #   bash tests/web/run.sh                 # the tests (about a minute and a half)
-#   bash tests/web/run.sh --screenshots   # also rewrite docs/img/web-{lobby,classic,siguo}.png
+#   bash tests/web/run.sh --screenshots   # also rewrite docs/img/web-*.png (lobby, classic, siguo, phone, rated)
 #
 # Installs Debian's chromium and chromium-driver with apt-get when they are missing.
 set -euo pipefail
@@ -28,6 +31,6 @@ step "cargo build --release -p junqi-web"
 cargo build --release -p junqi-web --quiet
 # The whole run is bounded: the games cap themselves (about 55 s for classic, a few
 # dozen moves for the others); this is the backstop.
-timeout --kill-after=10 170 python3 tests/web/driver.py --server "$ROOT/target/release/junqi-web" "${shots[@]}"
+timeout --kill-after=10 480 python3 tests/web/driver.py --server "$ROOT/target/release/junqi-web" "${shots[@]}"
 }
 main "$@"

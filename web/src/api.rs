@@ -22,12 +22,13 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use crate::app::{App, GameHandle};
-use crate::flow::commit;
 use crate::error::ApiError;
+use crate::flow::commit;
 use crate::limits::Held;
-use crate::seat::{new_game_id, new_token, Seat, SeatKind, SeatRequest};
-use crate::state::{state_json, Viewer};
-use crate::table::{load_rules, Table};
+use crate::seat::{new_game_id, new_token, PlayerRef, Seat, SeatKind, SeatRequest};
+use crate::state::{Ask, Viewer};
+use crate::table::{load_rules, Settings, Table};
+use crate::timer::ClockSettings;
 
 type Q = Query<HashMap<String, String>>;
 type ApiResult = Result<Response, ApiError>;
@@ -45,6 +46,18 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/events", get(events))
+        .route("/api/games/{id}/join", post(crate::lobby::join))
+        .route("/api/games/{id}/rematch", post(crate::lobby::rematch))
+        .route("/api/lobby", get(crate::lobby::lobby))
+        .route("/api/pair", post(crate::lobby::pair))
+        .route(
+            "/api/pair/{ticket}",
+            get(crate::lobby::pair_poll).delete(crate::lobby::pair_cancel),
+        )
+        .route("/api/players", post(crate::players::create))
+        .route("/api/players/me", get(crate::players::me))
+        .route("/api/players/{id}", get(crate::players::show))
+        .route("/api/ratings", get(crate::players::leaderboard))
         .merge(crate::page::routes())
         .fallback(|| async {
             ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint")
@@ -63,7 +76,10 @@ pub fn router(app: Arc<App>) -> Router {
 /// `?token=TOKEN`; `None` when the request presents neither (a spectator). A presented
 /// credential that cannot be a token — another scheme, a malformed or non-ASCII
 /// header, an empty `?token=` — is refused (`bad_token`), never read as a spectator.
-fn token(headers: &HeaderMap, q: &HashMap<String, String>) -> Result<Option<String>, ApiError> {
+pub(crate) fn token(
+    headers: &HeaderMap,
+    q: &HashMap<String, String>,
+) -> Result<Option<String>, ApiError> {
     let mut values = headers.get_all(axum::http::header::AUTHORIZATION).iter();
     if let Some(value) = values.next() {
         if values.next().is_some() {
@@ -81,7 +97,7 @@ fn token(headers: &HeaderMap, q: &HashMap<String, String>) -> Result<Option<Stri
 
 /// Who asks: a seat (its token) or a spectator (no token). A token that is no seat's
 /// of this game is refused.
-fn viewer(table: &Table, token: Option<&str>) -> Result<Viewer, ApiError> {
+pub(crate) fn viewer(table: &Table, token: Option<&str>) -> Result<Viewer, ApiError> {
     match token {
         None => Ok(Viewer::Spectator),
         Some(t) => table
@@ -92,30 +108,41 @@ fn viewer(table: &Table, token: Option<&str>) -> Result<Viewer, ApiError> {
 }
 
 /// The seat a request acts for: it must carry a seat's token.
-fn seat(table: &Table, token: Option<&str>) -> Result<Side, ApiError> {
+pub(crate) fn seat(table: &Table, token: Option<&str>) -> Result<Side, ApiError> {
     match viewer(table, token)? {
         Viewer::Seat(s) => Ok(s),
         Viewer::Spectator => Err(ApiError::bad_token("this request needs a seat token")),
     }
 }
 
-fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body)
         .map_err(|e| ApiError::bad_json(format!("invalid request body: {e}")))
 }
 
-fn wants_svg(q: &HashMap<String, String>) -> bool {
-    !matches!(q.get("svg").map(String::as_str), Some("0" | "false" | "no"))
+/// What a state request asks for: the picture only with `?svg=1` (drawing it is most
+/// of a request's cost, and a client that draws the board itself never needs it), the
+/// events from `?events_from=N` on.
+pub(crate) fn ask(q: &HashMap<String, String>) -> Ask {
+    Ask {
+        svg: matches!(q.get("svg").map(String::as_str), Some("1" | "true" | "yes")),
+        events_from: q
+            .get("events_from")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0),
+    }
 }
 
 /// The state `viewer` sees, as a response.
-fn reply(
+pub(crate) fn reply(
+    app: &App,
     handle: &GameHandle,
     table: &Table,
     viewer: Viewer,
     q: &HashMap<String, String>,
 ) -> Response {
-    Json(state_json(table, viewer, &handle.connected(), wants_svg(q))).into_response()
+    let _ = app;
+    Json(crate::state::state(table, viewer, &handle.connected(), ask(q))).into_response()
 }
 
 /// The presets, and each one's seats (its sides in turn order), so that a page offers
@@ -123,7 +150,11 @@ fn reply(
 async fn presets() -> Json<Value> {
     let sides: Map<String, Value> = RuleSet::preset_names()
         .into_iter()
-        .filter_map(|name| RuleSet::preset(name).ok().map(|r| (name.to_owned(), json!(r.sides()))))
+        .filter_map(|name| {
+            RuleSet::preset(name)
+                .ok()
+                .map(|r| (name.to_owned(), json!(r.sides())))
+        })
         .collect();
     Json(json!({"presets": RuleSet::preset_names(), "sides": sides}))
 }
@@ -134,18 +165,143 @@ struct CreateRequest {
     rules: Value,
     #[serde(default)]
     seats: HashMap<String, SeatRequest>,
+    #[serde(flatten)]
+    clock: ClockSettings,
+    /// List the game in the lobby: the human seats but the creator's stay open for
+    /// whoever joins.
     #[serde(default)]
-    move_seconds: Option<u32>,
+    lobby: bool,
+    /// Rate the game when it ends (played under the platform's rules).
+    #[serde(default)]
+    rated: bool,
+    /// The creator's player token (its seat is the player's).
+    #[serde(default)]
+    player: Option<String>,
+    /// The creator's seat (default: the first human seat).
+    #[serde(default)]
+    seat: Option<String>,
 }
-
-/// The longest per-move clock (a day).
-const MAX_MOVE_SECONDS: u32 = 86_400;
 
 /// The largest custom rule set a game may be created with, as compact JSON: 64 KiB, about
 /// three times a complete 三军 rule set with its board inline (22 KB). A game keeps its
 /// rule set in memory and in its stored record, so this bounds what one request can
 /// make the server keep per game (the core alone accepts up to 1 MiB).
 pub const MAX_RULES_BYTES: usize = 64 * 1024;
+
+/// A new game, as the create request, the pairing and the rematch make it.
+pub(crate) struct NewGame {
+    /// The rule set as given.
+    pub rules: Value,
+    /// Who plays each seat; a human seat with `Some(player)` is that player's, with
+    /// `None` a seat for whoever has its link.
+    pub seats: Vec<(Side, SeatRequest, Option<PlayerRef>)>,
+    /// The settings.
+    pub settings: Settings,
+    /// The human seats that stay open (listed games).
+    pub open: Vec<Side>,
+}
+
+/// Makes, stores and holds a game: deals or leaves the deployment to the seats, deploys
+/// the server's seats, gives every human seat that is not open a token.
+pub(crate) async fn make_game(app: &Arc<App>, new: NewGame) -> Result<Arc<GameHandle>, ApiError> {
+    let rules_json = new.rules.to_string();
+    let mut rules = load_rules(&new.rules)?;
+    if new.settings.rated {
+        // Rated games are played under the platform's rules (no resignation before ply
+        // 20, out after 5 time-outs), decided in the core.
+        rules = junqi::platform::Platform::QQ.rules(&rules)?;
+    }
+    let mut game = Game::with_os_seed(rules.clone());
+    let mut seats = std::collections::BTreeMap::new();
+    for &side in rules.sides() {
+        let (asked, player) = new
+            .seats
+            .iter()
+            .find(|(s, _, _)| *s == side)
+            .map(|(_, r, p)| (r.clone(), p.clone()))
+            .unwrap_or((
+                SeatRequest {
+                    kind: SeatKind::Human,
+                    agent: None,
+                },
+                None,
+            ));
+        let open = asked.kind == SeatKind::Human && new.open.contains(&side);
+        let token = (asked.kind == SeatKind::Human && !open).then(new_token);
+        let mut seat = Seat::new(asked.kind, token, asked.agent);
+        seat.player = player;
+        seats.insert(side, seat);
+    }
+    if !rules.deals() {
+        // The server's seats deploy: a bot's engine may be an operator's process that
+        // takes seconds, so off the async threads (as bots think, crate::bot).
+        let server_seats: Vec<(Side, Seat)> =
+            seats.iter().filter(|(_, s)| s.kind != SeatKind::Human).map(|(&side, s)| (side, s.clone())).collect();
+        game = tokio::task::spawn_blocking(move || {
+            for (side, seat) in &server_seats {
+                crate::bot::deploy(&mut game, *side, seat)?;
+            }
+            Ok::<Game, ApiError>(game)
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("the server's seats did not deploy: {e}")))??;
+    }
+    // The stored rule set is the one played (the platform's, for a rated game).
+    let rules_json = if new.settings.rated {
+        serde_json::to_string(rules.spec()).expect("a rule set serialises")
+    } else {
+        rules_json
+    };
+    for _ in 0..8 {
+        let id = new_game_id();
+        if app.held(&id).is_some() {
+            continue;
+        }
+        let table = Table::new(
+            id,
+            game.clone(),
+            rules_json.clone(),
+            seats.clone(),
+            new.settings.clone(),
+        );
+        match crate::flow::create(app, table).await {
+            Err(e) if e.code == "conflict" => continue,
+            other => return other,
+        }
+    }
+    Err(ApiError::internal("no free game id"))
+}
+
+/// The seats of a created game as the creator receives them: tokens and links for
+/// the seats it may hand out.
+fn created_json(table: &Table, only: Option<Side>) -> Value {
+    let id = &table.id;
+    let seats: Map<String, Value> = table
+        .seats
+        .iter()
+        .map(|(side, seat)| {
+            let mut v = seat.public_json();
+            if let Some(t) = seat
+                .token
+                .as_ref()
+                .filter(|_| only.is_none_or(|s| s == *side))
+            {
+                v["token"] = json!(t);
+                v["url"] = json!(format!("/play/{id}?token={t}"));
+            }
+            (side.name().to_owned(), v)
+        })
+        .collect();
+    json!({
+        "game": id,
+        "rules": table.game.rules().name(),
+        "seats": seats,
+        "spectate": format!("/play/{id}"),
+        "version": table.version,
+        "listed": table.settings.listed,
+        "rated": table.settings.rated,
+    })
+}
 
 async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     let req: CreateRequest = parse(&body)?;
@@ -168,78 +324,79 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
             }
         }
     }
-    if let Some(s) = req.move_seconds {
-        if s == 0 || s > MAX_MOVE_SECONDS {
-            return Err(ApiError::bad_json(format!(
-                "move_seconds must be 1 to {MAX_MOVE_SECONDS}"
-            )));
-        }
-    }
-    let mut game = Game::with_os_seed(rules.clone());
-    let mut seats = std::collections::BTreeMap::new();
-    for &side in rules.sides() {
-        let asked = req.seats.get(side.name()).cloned();
-        let (kind, agent) = asked.map_or((SeatKind::Human, None), |r| (r.kind, r.agent));
-        let token = (kind == SeatKind::Human).then(new_token);
-        let seat = Seat { kind, token, agent };
-        if !rules.deals() {
-            crate::bot::deploy(&mut game, side, &seat)?;
-        }
-        seats.insert(side, seat);
-    }
-    let id = loop {
-        let id = new_game_id();
-        if !app.taken(&id) {
-            break id;
-        }
-    };
-    let table = Table {
-        id: id.clone(),
-        game,
-        rules_json,
-        seats,
-        move_seconds: req.move_seconds,
-        deadline_ms: None,
-        version: 0,
-        draw_offer: None,
-        pending: Default::default(),
-    };
-    let before = table.clone();
-    let handle = app.insert(table);
-    {
-        let mut table = handle.lock();
-        if let Err(e) = commit(&app, &handle, &mut table, before) {
-            drop(table);
-            app.games
-                .write()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&id);
-            return Err(e);
-        }
-    }
-    let table = handle.lock();
-    let seats: Map<String, Value> = table
-        .seats
+    req.clock.check().map_err(ApiError::bad_json)?;
+    let kind = |s: Side| req.seats.get(s.name()).map_or(SeatKind::Human, |r| r.kind);
+    let humans: Vec<Side> = rules
+        .sides()
         .iter()
-        .map(|(side, seat)| {
-            let mut v = json!({"kind": seat.kind.name()});
-            if let Some(a) = &seat.agent {
-                v["agent"] = json!(a);
-            }
-            if let Some(t) = &seat.token {
-                v["token"] = json!(t);
-                v["url"] = json!(format!("/play/{id}?token={t}"));
-            }
-            (side.name().to_owned(), v)
-        })
+        .copied()
+        .filter(|&s| kind(s) == SeatKind::Human)
         .collect();
-    let body = json!({
-        "game": id,
-        "rules": table.game.rules().name(),
-        "seats": seats,
-        "spectate": format!("/play/{id}"),
-        "version": table.version,
-    });
+    let mine = match &req.seat {
+        Some(name) => match Side::from_name(name) {
+            Some(s) if humans.contains(&s) => Some(s),
+            _ => {
+                return Err(ApiError::bad_json(format!(
+                    "{name:?} is not a human seat of this game"
+                )))
+            }
+        },
+        None => humans.first().copied(),
+    };
+    let player = match &req.player {
+        Some(t) => Some(crate::players::player_of(&app, t).await?),
+        None => None,
+    };
+    if req.rated && player.is_none() {
+        return Err(ApiError::bad_token(
+            "a rated game needs its creator's player token (\"player\"; choose a name in the lobby)",
+        ));
+    }
+    if req.lobby && mine.is_none() {
+        return Err(ApiError::bad_json(
+            "a game listed in the lobby needs a human seat for its creator",
+        ));
+    }
+    let new = NewGame {
+        rules: req.rules.clone(),
+        seats: rules
+            .sides()
+            .iter()
+            .map(|&s| {
+                let r = req.seats.get(s.name()).cloned().unwrap_or(SeatRequest {
+                    kind: SeatKind::Human,
+                    agent: None,
+                });
+                let p = player
+                    .as_ref()
+                    .filter(|_| Some(s) == mine)
+                    .map(|p| PlayerRef {
+                        id: p.id.clone(),
+                        name: p.name.clone(),
+                    });
+                (s, r, p)
+            })
+            .collect(),
+        settings: Settings {
+            clock: req.clock,
+            listed: req.lobby,
+            rated: req.rated,
+            rematch_of: None,
+            created_ms: app.now_ms(),
+        },
+        open: if req.lobby {
+            humans
+                .iter()
+                .copied()
+                .filter(|&s| Some(s) != mine)
+                .collect()
+        } else {
+            Vec::new()
+        },
+    };
+    let handle = make_game(&app, new).await?;
+    let table = handle.lock().await;
+    let body = created_json(&table, req.lobby.then_some(mine).flatten());
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
@@ -249,43 +406,60 @@ async fn show(
     Query(q): Q,
     headers: HeaderMap,
 ) -> ApiResult {
-    let handle = app.game(&id)?;
-    let table = handle.lock();
-    let viewer = viewer(&table, token(&headers, &q)?.as_deref())?;
-    Ok(reply(&handle, &table, viewer, &q))
+    let handle = app.open_game(&id).await?;
+    let token = token(&headers, &q)?;
+    let mut table = handle.lock().await;
+    let viewer = viewer(&table, token.as_deref())?;
+    if table.over() && table.ratings.is_none() && table.settings.rated && table.rated_done {
+        // Rated by another process: read the changes once.
+        if let Ok(changes) = app.store.rating_changes(&table.id).await {
+            table.ratings = Some(changes);
+        }
+    }
+    Ok(reply(&app, &handle, &table, viewer, &q))
 }
 
 /// Runs a change for the seat of the request's token: `change` checks and changes the
-/// table (refusing leaves it as it was), then the change is committed.
-fn change(
+/// table (refusing leaves it as it was), then the change is committed. When another
+/// process changed the game first, the copy is caught up and the change tried again
+/// (a few times), so that the change is checked against the game as it is.
+pub(crate) async fn change(
     app: &Arc<App>,
     id: &str,
     headers: &HeaderMap,
     q: &HashMap<String, String>,
-    change: impl FnOnce(&mut Table, Side) -> Result<(), ApiError>,
+    mut change: impl FnMut(&mut Table, Side) -> Result<(), ApiError>,
 ) -> ApiResult {
-    let handle = app.game(id)?;
-    let mut table = handle.lock();
-    let side = seat(&table, token(headers, q)?.as_deref())?;
-    let before = table.clone();
-    if let Err(e) = change(&mut table, side) {
-        *table = before;
-        return Err(e);
+    let handle = app.open_game(id).await?;
+    let token = token(headers, q)?;
+    let mut tries = 0;
+    loop {
+        let mut table = handle.lock().await;
+        let side = seat(&table, token.as_deref())?;
+        let before = table.clone();
+        if let Err(e) = change(&mut table, side) {
+            *table = before;
+            return Err(e);
+        }
+        match commit(app, &handle, &mut table, before).await {
+            Ok(()) => return Ok(reply(app, &handle, &table, Viewer::Seat(side), q)),
+            Err(e) if e.code == "conflict" && tries < 4 => tries += 1,
+            Err(e) => return Err(e),
+        }
     }
-    commit(app, &handle, &mut table, before)?;
-    Ok(reply(&handle, &table, Viewer::Seat(side), q))
 }
 
 /// Checks the token before the body: a stranger learns nothing from the body's errors.
-fn authorised(
+async fn authorised(
     app: &Arc<App>,
     id: &str,
     headers: &HeaderMap,
     q: &HashMap<String, String>,
 ) -> Result<(), ApiError> {
-    let handle = app.game(id)?;
-    let table = handle.lock();
-    seat(&table, token(headers, q)?.as_deref()).map(|_| ())
+    let handle = app.open_game(id).await?;
+    let token = token(headers, q)?;
+    let table = handle.lock().await;
+    seat(&table, token.as_deref()).map(|_| ())
 }
 
 async fn setup(
@@ -295,7 +469,7 @@ async fn setup(
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult {
-    authorised(&app, &id, &headers, &q)?;
+    authorised(&app, &id, &headers, &q).await?;
     let req: Map<String, Value> = parse(&body)?;
     if req.len() != 1 {
         return Err(ApiError::bad_json(
@@ -333,6 +507,7 @@ async fn setup(
         table.pending.insert(side, proposal);
         Ok(())
     })
+    .await
 }
 
 async fn confirm(
@@ -351,6 +526,7 @@ async fn confirm(
         table.pending.remove(&side);
         Ok(())
     })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -367,7 +543,7 @@ async fn action(
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult {
-    authorised(&app, &id, &headers, &q)?;
+    authorised(&app, &id, &headers, &q).await?;
     let req: ActionRequest = parse(&body)?;
     change(&app, &id, &headers, &q, |table, side| {
         table.game.may_act(side)?;
@@ -384,6 +560,7 @@ async fn action(
         table.draw_offer = None;
         Ok(())
     })
+    .await
 }
 
 async fn resign(
@@ -397,6 +574,7 @@ async fn resign(
         table.pending.remove(&side);
         Ok(())
     })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -417,7 +595,7 @@ async fn draw(
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult {
-    authorised(&app, &id, &headers, &q)?;
+    authorised(&app, &id, &headers, &q).await?;
     let req: DrawRequest = parse(&body)?;
     if [req.offer, req.accept, req.decline]
         .iter()
@@ -458,6 +636,7 @@ async fn draw(
         }
         Ok(())
     })
+    .await
 }
 
 async fn record(
@@ -466,9 +645,10 @@ async fn record(
     Query(q): Q,
     headers: HeaderMap,
 ) -> ApiResult {
-    let handle = app.game(&id)?;
-    let table = handle.lock();
-    let viewer = viewer(&table, token(&headers, &q)?.as_deref())?;
+    let handle = app.open_game(&id).await?;
+    let token = token(&headers, &q)?;
+    let table = handle.lock().await;
+    let viewer = viewer(&table, token.as_deref())?;
     let full = matches!(
         q.get("full").map(String::as_str),
         Some("1" | "true" | "yes")
@@ -547,10 +727,11 @@ async fn events(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
-    let handle = app.game(&id)?;
+    let handle = app.open_game(&id).await?;
+    let token = token(&headers, &q)?;
     let seat = {
-        let table = handle.lock();
-        viewer(&table, token(&headers, &q)?.as_deref())?.seat()
+        let table = handle.lock().await;
+        viewer(&table, token.as_deref())?.seat()
     };
     let counted = count_stream(&app, &handle, peer)?;
     let mut rx = handle.updates.subscribe();

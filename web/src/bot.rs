@@ -140,11 +140,20 @@ fn with_engine<T>(
 
 /// The action a bot seat's engine plays (its notation): `lines` are what the seat has
 /// been told ([`seat_lines`]), `spec` the agent it thinks with ([`think_spec`]), `go_ms`
-/// the time given (what is left of the clock). Blocking: run it off the request path.
-pub fn engine_action(spec: AgentSpec, lines: &[String], go_ms: u64) -> Result<String, Failure> {
+/// the time given (what is left of the clock), `legal` says why an answer is not a
+/// legal action of the seat (an operator's engine that answers one is a failed engine:
+/// the built-in engine answers instead). Blocking: run it off the request path.
+pub fn engine_action(
+    spec: AgentSpec,
+    lines: &[String],
+    go_ms: u64,
+    legal: &dyn Fn(&str) -> Result<(), String>,
+) -> Result<String, Failure> {
     let budget = Duration::from_millis(go_ms.max(1));
     with_engine(spec, junqi::random_seed(), |e| {
-        ask_action(&mut &mut *e, lines, budget).map(|(notation, _offer)| notation)
+        let (notation, _offer) = ask_action(&mut &mut *e, lines, budget)?;
+        legal(notation.trim()).map_err(Failure::Illegal)?;
+        Ok(notation)
     })
 }
 

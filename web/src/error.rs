@@ -129,13 +129,20 @@ mod tests {
             .filter(|l| l.starts_with("| `"))
             .map(|l| {
                 let cells: Vec<&str> = l.split('|').map(str::trim).collect();
-                (cells[1].trim_matches('`').to_owned(), cells[5].parse().unwrap())
+                (
+                    cells[1].trim_matches('`').to_owned(),
+                    cells[5].parse().unwrap(),
+                )
             })
             .collect();
         assert_eq!(rows.len(), ErrorKind::COUNT);
         for (kind, (name, status)) in ErrorKind::ALL.into_iter().zip(&rows) {
             let e = ApiError::of_kind(kind, "x");
-            assert_eq!((e.code, e.status.as_u16()), (name.as_str(), *status), "{kind}");
+            assert_eq!(
+                (e.code, e.status.as_u16()),
+                (name.as_str(), *status),
+                "{kind}"
+            );
         }
     }
 }

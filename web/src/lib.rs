@@ -2,17 +2,24 @@
 //!
 //! The server holds every game (the core's [`junqi::Game`], the referee) and sends
 //! each seat only what that seat may know: its own view, its own events, its own legal
-//! actions. Seats are joined by links holding unguessable tokens; random seats are
-//! played by the server; games persist in SQLite and resume after a restart; a
-//! per-move clock applies the referee's time-outs. The API is described in
-//! `docs/web.md`.
+//! actions. Seats are joined by links holding unguessable tokens, or taken from the
+//! lobby by players (a name and a secret token kept by the browser); random and bot
+//! seats are played by the server; games persist in SQLite (one process) or
+//! PostgreSQL (several processes serving the same games), appended to change by
+//! change, and resume after a restart; clocks per move, per game and for the
+//! deployment apply the referee's time-outs; finished games are rated with the
+//! platform's points, levels and Elo rating. The API is described in `docs/web.md`.
 //!
-//! Modules: [`api`] (handlers), [`page`] (the embedded page), [`app`] (games in memory),
-//! [`flow`] (committing a change, scheduling server seats and time-outs), [`table`] (a
-//! game with its seats), [`state`] (what a seat receives), [`seat`] (tokens),
-//! [`store`] (SQLite), [`clock`] (the injected time), [`bot`] (what random and bot
-//! seats play), [`error`] (errors on the wire), [`conn`] (accepting connections) and
-//! [`limits`] (timeouts and caps on connections and streams).
+//! Modules: [`api`] (the game handlers), [`lobby`] (the lobby, joining, quick
+//! pairing, rematch), [`players`] (players and ratings), [`page`] (the embedded page),
+//! [`app`] (games in memory), [`flow`] (committing a change, scheduling server seats
+//! and time-outs, following other processes), [`table`] (a game with its seats),
+//! [`timer`] (the clocks' rules), [`state`] (what a seat receives), [`seat`]
+//! (tokens), [`store`] (SQLite and PostgreSQL), [`migrate`] (a junqi-web 0.1.0
+//! SQLite file brought to the store's schema at start), [`clock`] (the injected time),
+//! [`bot`] (what random and bot seats play), [`error`] (errors on the wire), [`conn`]
+//! (accepting connections) and [`limits`] (timeouts and caps on connections and
+//! streams).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -24,14 +31,17 @@ pub mod conn;
 pub mod error;
 pub mod flow;
 pub mod limits;
+pub mod lobby;
+pub mod migrate;
 pub mod page;
+pub mod players;
 pub mod seat;
 pub mod state;
 pub mod store;
 pub mod table;
+pub mod timer;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -45,8 +55,8 @@ pub struct Config {
     pub bind: IpAddr,
     /// The port (0: any free port).
     pub port: u16,
-    /// The SQLite database file.
-    pub db: PathBuf,
+    /// The database: an SQLite file's path, or a `postgres://…` URL.
+    pub db: String,
     /// How long a random seat waits before it acts.
     pub bot_delay: Duration,
     /// Timeouts and caps on connections and event streams.
@@ -58,7 +68,7 @@ impl Default for Config {
         Config {
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
-            db: PathBuf::from("junqi-web.sqlite"),
+            db: "junqi-web.sqlite".into(),
             bot_delay: Duration::from_millis(500),
             limits: Default::default(),
         }
@@ -96,12 +106,26 @@ impl Drop for Server {
     }
 }
 
-/// Opens the database, resumes every stored game, binds and serves (in a task of the
-/// current tokio runtime).
+/// Opens the database (migrating a junqi-web 0.1.0 file, [`migrate`]), resumes every
+/// stored game in play, binds and serves (in a task of the current tokio runtime); with
+/// PostgreSQL, follows the other processes' changes.
 pub async fn start(config: Config) -> Result<Server, String> {
+    start_with_clock(config, Arc::new(clock::SystemClock)).await
+}
+
+/// [`start`] with the server's time read from `clock` (tests run clocks on a time of
+/// their own).
+pub async fn start_with_clock(
+    config: Config,
+    clock: Arc<dyn clock::Clock>,
+) -> Result<Server, String> {
     config.limits.check()?;
     let store = store::Store::open(&config.db)
-        .map_err(|e| format!("database {}: {e}", config.db.display()))?;
+        .await
+        .map_err(|e| format!("database {}: {e}", shown(&config.db)))?;
+    let unmigrated = migrate::run(&store)
+        .await
+        .map_err(|e| format!("database {}: {e}", shown(&config.db)))?;
     let app = Arc::new(App {
         games: RwLock::new(Default::default()),
         store,
@@ -109,10 +133,11 @@ pub async fn start(config: Config) -> Result<Server, String> {
         closed: Default::default(),
         limits: config.limits.clone(),
         streams: Default::default(),
-        broken: Default::default(),
-        clock: Arc::new(clock::SystemClock),
+        broken: RwLock::new(unmigrated.into_iter().collect()),
+        clock,
     });
-    flow::resume_all(&app)?;
+    flow::resume_all(&app).await?;
+    flow::follow(&app);
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))
         .await
         .map_err(|e| format!("bind {}:{}: {e}", config.bind, config.port))?;
@@ -133,4 +158,18 @@ pub async fn start(config: Config) -> Result<Server, String> {
         connections,
         closing,
     })
+}
+
+/// A database as the log may show it: a URL without its password.
+pub fn shown(db: &str) -> String {
+    match (db.find("://"), db.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let creds = &db[scheme + 3..at];
+            match creds.split_once(':') {
+                Some((user, _)) => format!("{}{user}:…{}", &db[..scheme + 3], &db[at..]),
+                None => db.to_owned(),
+            }
+        }
+        _ => db.to_owned(),
+    }
 }

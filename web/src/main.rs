@@ -1,4 +1,4 @@
-//! `junqi-web [--bind 127.0.0.1] [--port 8080] [--db junqi-web.sqlite] [--bot-delay-ms 500]
+//! `junqi-web [--bind 127.0.0.1] [--port 8080] [--db junqi-web.sqlite | --db postgres://…] [--bot-delay-ms 500]
 //! [limits…]`: serves the web referee. The first line on stdout is
 //! `listening on http://ADDR:PORT`. The limits are those of [`junqi_web::limits::Limits`].
 
@@ -6,10 +6,12 @@ use std::io::Write;
 use std::time::Duration;
 
 const USAGE: &str =
-    "usage: junqi-web [--bind ADDR] [--port PORT] [--db FILE] [--bot-delay-ms MS] [limits]
+    "usage: junqi-web [--bind ADDR] [--port PORT] [--db FILE|URL] [--bot-delay-ms MS] [limits]
   --bind          address to listen on (default 127.0.0.1: loopback only)
   --port          port, 0 for any free port (default 8080)
-  --db            SQLite database file; created if missing (default junqi-web.sqlite)
+  --db            SQLite database file, created if missing (default junqi-web.sqlite),
+                  or postgres://USER@HOST:PORT/DB: several processes on one database
+                  serve the same games
   --bot-delay-ms  how long a random seat waits before it acts (default 500)
 limits (a client past one is answered with an error, docs/web.md):
   --header-timeout-ms N               a request's header must arrive within N ms of the
@@ -49,7 +51,7 @@ fn main() {
         match flag.as_str() {
             "--bind" => config.bind = value.parse().unwrap_or_else(|_| bad("an IP address")),
             "--port" => config.port = value.parse().unwrap_or_else(|_| bad("a port")),
-            "--db" => config.db = value.clone().into(),
+            "--db" => config.db = value.clone(),
             "--bot-delay-ms" => {
                 config.bot_delay = Duration::from_millis(
                     value

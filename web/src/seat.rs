@@ -39,12 +39,96 @@ impl SeatKind {
 pub struct Seat {
     /// Who plays it.
     pub kind: SeatKind,
-    /// The seat's token (human seats only).
+    /// The seat's token (human seats only). A human seat without a token is open: a
+    /// game listed in the lobby waits for someone to take it.
     pub token: Option<String>,
     /// The agent of a bot seat, as the API names it: `"greedy"` or `"search:N"` (level N,
     /// 1 to 5). Absent for other seats (and in rows stored before bots existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
+    /// The player who took the seat, if it was taken with a player's token (for the
+    /// ratings): the player's id and name, both public.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<PlayerRef>,
+    /// The seat's token in the rematch, once one is made: answered to this seat's
+    /// token only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch_token: Option<String>,
+}
+
+/// A player as a seat names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRef {
+    /// The player id.
+    pub id: String,
+    /// The player's name.
+    pub name: String,
+}
+
+impl Seat {
+    /// A seat of this kind, with no player.
+    pub fn new(kind: SeatKind, token: Option<String>, agent: Option<String>) -> Seat {
+        Seat {
+            kind,
+            token,
+            agent,
+            player: None,
+            rematch_token: None,
+        }
+    }
+
+    /// Whether the seat waits for a person to take it.
+    pub fn open(&self) -> bool {
+        self.kind == SeatKind::Human && self.token.is_none()
+    }
+
+    /// Who is rated for this seat: a player's id, or the bot's (`bot:greedy`,
+    /// `bot:search:3`, `bot:random`); `None` for a person who took the seat without a
+    /// player name (the game is then not rated).
+    pub fn identity(&self) -> Option<String> {
+        match self.kind {
+            SeatKind::Human => self.player.as_ref().map(|p| p.id.clone()),
+            SeatKind::Random => Some("bot:random".into()),
+            SeatKind::Bot => Some(format!("bot:{}", self.agent.as_deref().unwrap_or("greedy"))),
+        }
+    }
+
+    /// The name shown for the seat: the player's, or the bot's.
+    pub fn display_name(&self) -> Option<String> {
+        match self.kind {
+            SeatKind::Human => self.player.as_ref().map(|p| p.name.clone()),
+            _ => self.identity().as_deref().map(bot_name),
+        }
+    }
+
+    /// The seat as anybody may see it: its kind, its bot, its player's name and id,
+    /// whether it is taken. Never its token.
+    pub fn public_json(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({"kind": self.kind.name(), "taken": !self.open()});
+        if let Some(a) = &self.agent {
+            v["agent"] = serde_json::json!(a);
+        }
+        if let Some(name) = self.display_name() {
+            v["name"] = serde_json::json!(name);
+        }
+        if let Some(p) = &self.player {
+            v["player"] = serde_json::json!(p.id);
+        }
+        v
+    }
+}
+
+/// The name of a bot identity (`bot:search:3` → "level 3 bot").
+pub fn bot_name(identity: &str) -> String {
+    match identity.strip_prefix("bot:") {
+        Some("random") => "random player".into(),
+        Some("greedy") => "greedy bot".into(),
+        Some(a) => match a.strip_prefix("search:") {
+            Some(level) => format!("level {level} bot"),
+            None => a.to_owned(),
+        },
+        None => identity.to_owned(),
+    }
 }
 
 /// A seat as a create request names it: `"human"`, `"random"`, `"greedy"`, `"bot"`
@@ -65,14 +149,19 @@ const SEAT_FORMS: &str = "a seat is \"human\", \"random\", \"greedy\", \"bot\", 
 
 impl SeatRequest {
     fn bot(agent: String) -> SeatRequest {
-        SeatRequest { kind: SeatKind::Bot, agent: Some(agent) }
+        SeatRequest {
+            kind: SeatKind::Bot,
+            agent: Some(agent),
+        }
     }
 
     fn level(level: u64) -> Result<SeatRequest, String> {
         if (1..=5).contains(&level) {
             Ok(SeatRequest::bot(format!("search:{level}")))
         } else {
-            Err(format!("bot level {level} is out of range: levels are 1 to 5"))
+            Err(format!(
+                "bot level {level} is out of range: levels are 1 to 5"
+            ))
         }
     }
 
@@ -89,7 +178,10 @@ impl SeatRequest {
                 other => Err(format!("unknown seat kind {other:?}: {SEAT_FORMS}")),
             },
             Value::Object(o) => {
-                if let Some(k) = o.keys().find(|k| !matches!(k.as_str(), "kind" | "level" | "agent")) {
+                if let Some(k) = o
+                    .keys()
+                    .find(|k| !matches!(k.as_str(), "kind" | "level" | "agent"))
+                {
                     return Err(format!("unknown seat field {k:?}: {SEAT_FORMS}"));
                 }
                 let kind = o.get("kind").and_then(Value::as_str);
@@ -194,13 +286,33 @@ mod tests {
     #[test]
     fn seat_requests_name_humans_random_seats_and_bots() {
         let read = |text: &str| SeatRequest::from_json(&serde_json::from_str(text).unwrap());
-        let bot = |a: &str| Ok(SeatRequest { kind: SeatKind::Bot, agent: Some(a.into()) });
-        assert_eq!(read(r#""human""#), Ok(SeatRequest { kind: SeatKind::Human, agent: None }));
-        assert_eq!(read(r#""random""#), Ok(SeatRequest { kind: SeatKind::Random, agent: None }));
+        let bot = |a: &str| {
+            Ok(SeatRequest {
+                kind: SeatKind::Bot,
+                agent: Some(a.into()),
+            })
+        };
+        assert_eq!(
+            read(r#""human""#),
+            Ok(SeatRequest {
+                kind: SeatKind::Human,
+                agent: None
+            })
+        );
+        assert_eq!(
+            read(r#""random""#),
+            Ok(SeatRequest {
+                kind: SeatKind::Random,
+                agent: None
+            })
+        );
         assert_eq!(read(r#""greedy""#), bot("greedy"));
         assert_eq!(read(r#""bot""#), bot("search:3"));
         assert_eq!(read(r#"{"kind": "bot", "level": 5}"#), bot("search:5"));
-        assert_eq!(read(r#"{"kind": "bot", "agent": "search:1"}"#), bot("search:1"));
+        assert_eq!(
+            read(r#"{"kind": "bot", "agent": "search:1"}"#),
+            bot("search:1")
+        );
         assert_eq!(read(r#"{"kind": "bot", "agent": "greedy"}"#), bot("greedy"));
         for bad in [
             r#"{"kind": "bot", "level": 6}"#,

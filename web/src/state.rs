@@ -3,9 +3,9 @@
 //! public part of the seats' views: a kind only where every seat knows it, and only
 //! the events every seat was told.
 
-
 use junqi::render::SvgOptions;
-use junqi::{describe_result, Event, GameResult, Phase, SeenPiece, Side};
+use junqi::{describe_result, GameResult, Phase, RuleSet, SeenPiece, Side, SideSet, View};
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::table::Table;
@@ -38,9 +38,114 @@ pub fn result_json(result: &GameResult) -> Value {
     })
 }
 
+/// What a state request asks for beyond the state itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ask {
+    /// The picture (SVG): drawn only when asked for.
+    pub svg: bool,
+    /// The events from this index of the viewer's log on (0: the whole log).
+    pub events_from: usize,
+}
+
+/// The state a viewer receives, ready to serialize: built from the viewer's view, and
+/// written straight to the answer's bytes (no JSON tree in between: a state is a few
+/// hundred values, and building them as a tree of maps was most of a request's cost).
+#[derive(Serialize)]
+pub struct State<'a> {
+    game: &'a str,
+    rules: &'a str,
+    seat: Option<&'static str>,
+    seats: Value,
+    phase: &'static str,
+    to_act: Option<&'static str>,
+    deployed: SideSet,
+    version: u64,
+    view: ViewJson<'a>,
+    /// The seat's view string (docs/position-strings.md), for engines and bridges.
+    position: Option<String>,
+    svg: Option<String>,
+    legal: Vec<Legal<'a>>,
+    pending_setup: Value,
+    events: Vec<Value>,
+    events_from: usize,
+    events_total: usize,
+    result: Option<Value>,
+    clock: Value,
+    draw_offer: Option<&'static str>,
+    listed: bool,
+    rated: bool,
+    rematch: Option<&'a str>,
+    rematch_of: Option<&'a str>,
+    ratings: Option<Value>,
+}
+
+/// A legal action as the state lists it.
+#[derive(Serialize)]
+struct Legal<'a> {
+    id: Option<usize>,
+    notation: String,
+    from: &'a str,
+    to: Option<&'a str>,
+}
+
+/// The core's view as [`View::state_json`] writes it (the same fields and values, checked
+/// by a test), serialized directly; a spectator's `player` is null.
+pub struct ViewJson<'a> {
+    view: View,
+    rules: &'a RuleSet,
+    spectator: bool,
+}
+
+impl Serialize for ViewJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        struct Timeouts<'b>(&'b [Side], &'b [u8; 4]);
+        impl Serialize for Timeouts<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_map(self.0.iter().map(|&side| (side.name(), self.1[side as usize])))
+            }
+        }
+        struct Pieces<'b>(&'b [SeenPiece], &'b junqi::Board);
+        impl Serialize for Pieces<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                #[derive(Serialize)]
+                struct Piece<'c> {
+                    point: &'c str,
+                    owner: Option<Side>,
+                    kind: Option<junqi::PieceKind>,
+                    arm: junqi::Arm,
+                }
+                s.collect_seq(self.0.iter().map(|p| Piece {
+                    point: self.1.name_of(p.point),
+                    owner: p.owner,
+                    kind: p.kind,
+                    arm: p.arm,
+                }))
+            }
+        }
+        let v = &self.view;
+        let rules = self.rules;
+        let mut m = s.serialize_map(Some(13))?;
+        m.serialize_entry("player", &(!self.spectator).then_some(v.player))?;
+        m.serialize_entry("army", &v.army)?;
+        m.serialize_entry("rules", rules.name())?;
+        m.serialize_entry("sides", rules.sides())?;
+        m.serialize_entry("phase", &v.phase)?;
+        m.serialize_entry("to_act", &v.to_act)?;
+        m.serialize_entry("ply", &v.ply)?;
+        m.serialize_entry("no_capture_plies", &v.no_capture_plies)?;
+        m.serialize_entry("deployed", &v.deployed)?;
+        m.serialize_entry("eliminated", &v.eliminated)?;
+        m.serialize_entry("timeouts", &Timeouts(rules.sides(), &v.timeouts))?;
+        m.serialize_entry("pieces", &Pieces(&v.pieces, rules.board()))?;
+        m.serialize_entry("result", &v.result)?;
+        m.end()
+    }
+}
+
 /// The state `viewer` sees. `connected[side]` says whether the seat has a live
-/// connection; `svg` whether to draw the picture.
-pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: bool) -> Value {
+/// connection.
+pub fn state<'a>(table: &'a Table, viewer: Viewer, connected: &[bool; 4], ask: Ask) -> State<'a> {
     let game = &table.game;
     let rules = game.rules();
     let board = game.board();
@@ -51,121 +156,182 @@ pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], svg: boo
     let pending = viewer
         .seat()
         .and_then(|s| table.pending.get(&s).map(|setup| (s, setup)));
-    // The proposed setup is drawn as if deployed (it is the seat's own knowledge).
-    let drawn = match pending {
-        Some((side, setup)) if view.phase == Phase::Deploy => {
-            let mut v = view.clone();
-            v.army = Some(side);
-            for (p, k) in setup.placements() {
-                if let (Some(point), Some(kind)) = (board.point(p), junqi::PieceKind::from_name(k))
-                {
-                    v.pieces.push(SeenPiece {
-                        point,
-                        owner: Some(side),
-                        kind: Some(kind),
-                        arm: kind.arm(),
-                    });
+    let svg = ask.svg.then(|| {
+        // The proposed setup is drawn as if deployed (it is the seat's own knowledge).
+        let drawn = match pending {
+            Some((side, setup)) if view.phase == Phase::Deploy => {
+                let mut v = view.clone();
+                v.army = Some(side);
+                for (p, k) in setup.placements() {
+                    if let (Some(point), Some(kind)) = (board.point(p), junqi::PieceKind::from_name(k))
+                    {
+                        v.pieces.push(SeenPiece {
+                            point,
+                            owner: Some(side),
+                            kind: Some(kind),
+                            arm: kind.arm(),
+                        });
+                    }
                 }
+                v.pieces.sort_by_key(|p| p.point);
+                Some(v)
             }
-            v.pieces.sort_by_key(|p| p.point);
-            Some(v)
+            _ => None,
+        };
+        // A spectator's picture has no caption: the core's caption names a seat's view
+        // and army, and the public view is no seat's (the page says "spectator").
+        let options = SvgOptions {
+            caption: viewer != Viewer::Spectator,
+            ..SvgOptions::default()
+        };
+        let svg = drawn.as_ref().unwrap_or(&view).to_svg(rules, &options);
+        match viewer {
+            Viewer::Seat(_) => svg,
+            // The picture's title names the view's seat too: a spectator's names none.
+            Viewer::Spectator => spectators_title(svg, rules.name()),
         }
-        _ => None,
-    };
-    let picture = if svg {
-        Value::String(
-            drawn
-                .as_ref()
-                .unwrap_or(&view)
-                .to_svg(rules, &SvgOptions::default()),
-        )
-    } else {
-        Value::Null
-    };
+    });
     let to_act = match view.phase {
         Phase::Move | Phase::Reaction => view.to_act,
         _ => None,
     };
-    let legal: Vec<Value> = match (viewer.seat(), to_act) {
+    let legal: Vec<Legal<'a>> = match (viewer.seat(), to_act) {
         (Some(seat), Some(act)) if seat == act => game
             .legal_actions()
             .into_iter()
             .map(|a| {
                 // A flip has no target: "to" is null, so the page marks it apart.
                 let (from, to) = a.endpoints();
-                let to = (!a.is_flip()).then(|| board.name_of(to));
-                json!({"id": a.id(rules), "notation": a.to_notation(board), "from": board.name_of(from), "to": to})
+                Legal {
+                    id: a.id(rules),
+                    notation: a.to_notation(board),
+                    from: board.name_of(from),
+                    to: (!a.is_flip()).then(|| board.name_of(to)),
+                }
             })
             .collect(),
         _ => Vec::new(),
     };
-    let mut ply = 0u32;
-    let mut events = Vec::with_capacity(view.events.len());
-    for e in &view.events {
-        if matches!(
-            e,
-            Event::TimedOut { .. }
-                | Event::Moved { .. }
-                | Event::Attacked { .. }
-                | Event::Struck { .. }
-                | Event::ShotDown { .. }
-                | Event::Flipped { .. }
-        ) {
-            ply += 1;
-        }
-        events.push(json!({"ply": ply, "text": e.describe(board), "event": e.to_json(board)}));
-    }
+    // Each event with the core's ply (0 for the deployment), from `events_from` on.
+    let from = ask.events_from.min(view.events.len());
+    let events: Vec<Value> = view.events[from..]
+        .iter()
+        .zip(&view.event_plies[from..])
+        .map(|(e, ply)| json!({"ply": ply, "text": e.describe(board), "event": e.to_json(board)}))
+        .collect();
+    let events_total = view.events.len();
     let seats: Map<String, Value> = rules
         .sides()
         .iter()
         .map(|&s| {
-            let kind = table.kind_of(s);
-            let mut seat = json!({"kind": kind.name(), "connected": connected[s as usize]});
-            if let Some(agent) = table.seats.get(&s).and_then(|seat| seat.agent.as_ref()) {
-                seat["agent"] = json!(agent);
-            }
+            let mut seat = match table.seats.get(&s) {
+                Some(seat) => seat.public_json(),
+                None => json!({"kind": "human", "taken": false}),
+            };
+            seat["connected"] = json!(connected[s as usize]);
             (s.name().to_owned(), seat)
         })
         .collect();
-    let clock = table.move_seconds.map(|secs| {
-        let t: Map<String, Value> =
-            rules.sides().iter().map(|&s| (s.name().to_owned(), json!(view.timeouts[s as usize]))).collect();
-        json!({"move_seconds": secs, "deadline_ms": table.deadline_ms.filter(|_| to_act.is_some()), "timeouts": t,
-               "max_timeouts": rules.options().max_timeouts})
-    });
-    let pending_json = match pending {
+    let clock = table.clock_json(&view.timeouts);
+    let pending_setup = match pending {
         Some((_, setup)) if view.phase == Phase::Deploy => {
             serde_json::to_value(setup).unwrap_or(Value::Null)
         }
         _ => Value::Null,
     };
     let result = view.result.as_ref().map(result_json);
-    view.events.clear(); // sent once, in words, under "events"
-    let mut view_json = view.to_json(rules);
-    if let Some(o) = view_json.as_object_mut() {
-        o.remove("events");
-        if viewer == Viewer::Spectator {
-            o.insert("player".into(), Value::Null);
+    let ratings = table.ratings.as_ref().filter(|r| !r.is_empty()).map(|changes| {
+        crate::players::changes_json(changes, &|side| {
+            Side::from_name(side).and_then(|s| table.seats.get(&s)).and_then(|s| s.display_name())
+        })
+    });
+    view.events = Vec::new(); // sent once, in words, under "events"
+    view.event_plies = Vec::new();
+    State {
+        game: &table.id,
+        rules: rules.name(),
+        seat: viewer.seat().map(Side::name),
+        seats: Value::Object(seats),
+        phase: view.phase.name(),
+        to_act: to_act.map(Side::name),
+        deployed: view.deployed,
+        version: table.version,
+        position: viewer.seat().map(|s| game.view_string(s)),
+        svg,
+        legal,
+        pending_setup,
+        events,
+        events_from: from,
+        events_total,
+        result,
+        clock,
+        draw_offer: table.draw_offer.filter(|_| to_act.is_some()).map(Side::name),
+        listed: table.settings.listed,
+        rated: table.settings.rated,
+        rematch: table.rematch.as_deref(),
+        rematch_of: table.settings.rematch_of.as_deref(),
+        ratings,
+        view: ViewJson { view, rules, spectator: viewer == Viewer::Spectator },
+    }
+}
+
+/// The picture's first `<title>` (the core's "RULES — SEAT's view") as a spectator's.
+fn spectators_title(svg: String, rules: &str) -> String {
+    match (svg.find("<title>"), svg.find("</title>")) {
+        (Some(a), Some(b)) if a < b => {
+            let title = format!("<title>{} — the public view (spectator)</title>", xml_escape(rules));
+            format!("{}{title}{}", &svg[..a], &svg[b + "</title>".len()..])
+        }
+        _ => svg,
+    }
+}
+
+fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// The state `viewer` sees, as a JSON tree (for tests and tools; the server writes
+/// [`state`] directly).
+pub fn state_json(table: &Table, viewer: Viewer, connected: &[bool; 4], ask: Ask) -> Value {
+    serde_json::to_value(state(table, viewer, connected, ask)).expect("a state serialises")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The view written directly is the core's `View::state_json`, value for value.
+    #[test]
+    fn the_view_is_written_as_the_core_writes_it() {
+        for name in junqi::RuleSet::preset_names() {
+            let rules = junqi::RuleSet::preset(name).unwrap();
+            let mut g = junqi::Game::with_rules(rules.clone(), 5);
+            let mut rng = junqi::Rng::new(3);
+            for step in 0..60 {
+                if g.result().is_some() {
+                    break;
+                }
+                if g.phase() == Phase::Deploy {
+                    let side = *rules.sides().iter().find(|s| !g.deployed().contains(**s)).unwrap();
+                    g.deploy_random(side, step).unwrap();
+                } else {
+                    let moves = g.legal_actions();
+                    g.play(moves[rng.below(moves.len())]).unwrap();
+                }
+                for (view, spectator) in rules
+                    .sides()
+                    .iter()
+                    .map(|&s| (g.view(s), false))
+                    .chain([(g.public_view(), true)])
+                {
+                    let mut want = view.state_json(&rules);
+                    if spectator {
+                        want["player"] = Value::Null;
+                    }
+                    let got = serde_json::to_value(ViewJson { view, rules: &rules, spectator }).unwrap();
+                    assert_eq!(got, want, "{name}");
+                }
+            }
         }
     }
-    json!({
-        "game": table.id,
-        "rules": rules.name(),
-        "seat": viewer.seat().map(Side::name),
-        "seats": seats,
-        "phase": view.phase.name(),
-        "to_act": to_act.map(Side::name),
-        "deployed": view.deployed,
-        "version": table.version,
-        "view": view_json,
-        // The seat's view string (docs/position-strings.md), for engines and bridges.
-        "position": viewer.seat().map(|s| game.view_string(s)),
-        "svg": picture,
-        "legal": legal,
-        "pending_setup": pending_json,
-        "events": events,
-        "result": result,
-        "clock": clock,
-        "draw_offer": table.draw_offer.filter(|_| to_act.is_some()).map(Side::name),
-    })
 }

@@ -1,4 +1,8 @@
 // junqi-web page: the lobby (/) and the game page (/play/{id}?token=...).
+// The lobby: a name kept in this browser, play the computer, quick pairing, the open
+// games and the games to watch, a game of one's own, the ratings. The game page: the
+// seat's board, clocks, log and controls; after the end the rating changes and the
+// rematch.
 // Plain JavaScript, no build step, no network resources but this server's API.
 //
 // The page holds no game logic: the board is the server's SVG of this seat's view, the
@@ -40,6 +44,52 @@ async function api(method, path, token, body) {
     throw e;
   }
   return data;
+}
+
+// ---------------------------------------------------------------- the player
+
+// The player of this browser: {id, name, token} from POST /api/players, kept in
+// localStorage (no password: the token is the player; forgetting it forgets the name).
+const ME_KEY = "junqi-player";
+function me() {
+  try {
+    const p = JSON.parse(localStorage.getItem(ME_KEY) || "null");
+    return p && p.token && p.name ? p : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+function showWhoami() {
+  const p = me();
+  $("#whoami").textContent = p ? "you: " + p.name : "";
+}
+
+// A standing in words: "1516 (副排长, 31 points, 4 games)".
+function standing(r) {
+  return Math.round(r.rating) + " (" + r.level.name + ", " + r.points + " points, " + r.games + " game" + (r.games === 1 ? "" : "s") + ")";
+}
+
+async function showMe() {
+  const p = me();
+  showWhoami();
+  $("#name-form").hidden = !!p;
+  $("#me").hidden = !p;
+  if (!p) return;
+  $("#me-name").textContent = p.name;
+  try {
+    const prof = await api("GET", "/api/players/me", p.token);
+    const parts = [];
+    if (prof.ratings.people) parts.push("against people " + standing(prof.ratings.people));
+    if (prof.ratings.bots) parts.push("against the computer " + standing(prof.ratings.bots));
+    $("#me-ratings").textContent = parts.length ? "Rating " + parts.join("; ") + "." : "Not rated yet.";
+  } catch (e) {
+    if (e.code === "bad_token") {
+      // The server does not know this player (another server, a new database).
+      localStorage.removeItem(ME_KEY);
+      showMe();
+    }
+  }
 }
 
 // ---------------------------------------------------------------- lobby
@@ -86,23 +136,244 @@ function drawSeatChoices() {
   }
 }
 
+// A number field's value, or null when empty.
+function num(sel) {
+  const v = $(sel).value.trim();
+  return v ? Number(v) : null;
+}
+
+// The clock of the create form, as the API takes it.
+function formClock() {
+  const clock = {};
+  if (num("#move-seconds") !== null) clock.move_seconds = num("#move-seconds");
+  if (num("#game-minutes") !== null) clock.game_seconds = num("#game-minutes") * 60;
+  if (num("#increment-seconds")) clock.increment_seconds = num("#increment-seconds");
+  if (num("#deploy-seconds") !== null) clock.deploy_seconds = num("#deploy-seconds");
+  return clock;
+}
+
+// The pairing form's clock: "300+3" (a game clock and its increment) or "60m" (a move clock).
+function pairClock(value) {
+  if (!value) return {};
+  const m = /^(\d+)\+(\d+)$/.exec(value);
+  if (m) return { game_seconds: Number(m[1]), increment_seconds: Number(m[2]) };
+  const mv = /^(\d+)m$/.exec(value);
+  return mv ? { move_seconds: Number(mv[1]) } : {};
+}
+
+function lobbyError(e) {
+  $("#lobby-error").textContent = e ? (e.code ? e.code + ": " : "") + e.message : "";
+}
+
+// Goes to a seat's page (its link holds the seat's token).
+function goTo(url) {
+  location.href = url;
+}
+
+// A clock's settings in words, e.g. "5 min + 3 s" or "60 s a move".
+function clockWords(c) {
+  if (!c) return "no clock";
+  const parts = [];
+  if (c.game_seconds) parts.push(Math.round(c.game_seconds / 60) + " min" + (c.increment_seconds ? " + " + c.increment_seconds + " s" : ""));
+  if (c.move_seconds) parts.push(c.move_seconds + " s a move");
+  if (c.deploy_seconds) parts.push(c.deploy_seconds + " s to deploy");
+  return parts.join(", ") || "no clock";
+}
+
+// The seats of a lobby entry in words: "south: Alice, north: (free)".
+function seatWords(seats) {
+  return Object.entries(seats || {})
+    .map(([side, s]) => side + ": " + (s.name || (s.kind === "human" ? (s.taken ? "someone" : "(free)") : s.kind)))
+    .join(", ");
+}
+
+async function refreshLobby() {
+  let lists;
+  try {
+    lists = await api("GET", "/api/lobby");
+  } catch (e) {
+    return;
+  }
+  const open = $("#open-list");
+  open.textContent = "";
+  for (const g of lists.open) {
+    const tr = el("tr", { class: "open-game", "data-game": g.game });
+    tr.append(el("td", {}, g.rules + (g.rated ? " · rated" : "")), el("td", {}, seatWords(g.seats)), el("td", {}, clockWords(g.clock)));
+    const td = el("td", { class: "act" });
+    const join = el("button", { type: "button", class: "join" }, "Join");
+    join.addEventListener("click", async () => {
+      lobbyError(null);
+      const p = me();
+      try {
+        const seat = await api("POST", "/api/games/" + encodeURIComponent(g.game) + "/join", null, p ? { player: p.token } : {});
+        goTo(seat.url);
+      } catch (e) {
+        lobbyError(e);
+        refreshLobby();
+      }
+    });
+    td.append(join, " ", el("a", { href: g.url }, "watch"));
+    tr.append(td);
+    open.append(tr);
+  }
+  $("#open-empty").hidden = lists.open.length > 0;
+  const watch = $("#watch-list");
+  watch.textContent = "";
+  for (const g of lists.playing) {
+    const tr = el("tr", { class: "watch-game", "data-game": g.game });
+    tr.append(el("td", {}, g.rules + (g.rated ? " · rated" : "")), el("td", {}, seatWords(g.seats)),
+      el("td", {}, g.phase === "deploy" ? "deploying" : "move " + g.ply));
+    const td = el("td", { class: "act" });
+    td.append(el("a", { href: g.url, class: "watch" }, "watch"));
+    tr.append(td);
+    watch.append(tr);
+  }
+  $("#watch-empty").hidden = lists.playing.length > 0;
+}
+
+async function refreshBoards() {
+  for (const pool of ["people", "bots"]) {
+    try {
+      const b = await api("GET", "/api/ratings?pool=" + pool);
+      const ol = $("#board-" + pool);
+      ol.textContent = "";
+      for (const p of b.players.slice(0, 10)) ol.append(el("li", {}, p.name + " — " + standing(p)));
+      if (!b.players.length) ol.append(el("li", { class: "hint" }, "nobody yet"));
+    } catch (_) {
+      // the lists are a courtesy
+    }
+  }
+}
+
+// The quick pairing: POST /api/pair answers a game at once, or a ticket to ask about.
+const PAIR = { ticket: null, timer: null };
+async function pollPair() {
+  const p = me();
+  if (!PAIR.ticket || !p) return;
+  try {
+    const r = await api("GET", "/api/pair/" + encodeURIComponent(PAIR.ticket), p.token);
+    if (r.paired) {
+      PAIR.ticket = null;
+      goTo(r.paired.url);
+      return;
+    }
+  } catch (e) {
+    pairDone();
+    lobbyError(e);
+    return;
+  }
+  PAIR.timer = setTimeout(pollPair, 500 + Math.random() * 500); // jittered: two waiting pages do not poll in step
+}
+
+function pairDone() {
+  clearTimeout(PAIR.timer);
+  PAIR.ticket = null;
+  $("#pair-waiting").hidden = true;
+  $("#pair").disabled = false;
+}
+
 async function lobby() {
   $("#lobby").hidden = false;
-  document.title = "junqi · new game";
+  document.title = "junqi · lobby";
   try {
     const { presets, sides } = await api("GET", "/api/presets");
     Object.assign(PRESET_SIDES, sides || {});
-    for (const p of presets) $("#preset").append(el("option", { value: p }, p));
-    $("#preset").value = presets.includes("classic") ? "classic" : presets[0];
+    for (const p of presets) {
+      $("#preset").append(el("option", { value: p }, p));
+      if ((sides[p] || []).length === 2) {
+        $("#computer-rules").append(el("option", { value: p }, p));
+        $("#pair-rules").append(el("option", { value: p }, p));
+      }
+    }
+    for (const sel of ["#preset", "#computer-rules", "#pair-rules"]) {
+      $(sel).value = presets.includes("classic") ? "classic" : presets[0];
+    }
   } catch (e) {
     $("#lobby-error").textContent = "Could not load the presets: " + e.message;
   }
   drawSeatChoices();
+  showMe();
+  refreshLobby();
+  refreshBoards();
+  setInterval(refreshLobby, 3000);
+  setInterval(refreshBoards, 15000);
   $("#preset").addEventListener("change", drawSeatChoices);
   $("#custom-rules").addEventListener("input", drawSeatChoices);
+  $("#name-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("#player-error").textContent = "";
+    try {
+      const p = await api("POST", "/api/players", null, { name: $("#player-name").value });
+      localStorage.setItem(ME_KEY, JSON.stringify(p));
+      showMe();
+    } catch (e) {
+      $("#player-error").textContent = (e.code ? e.code + ": " : "") + e.message;
+    }
+  });
+  $("#forget-me").addEventListener("click", () => {
+    if (!confirm("Forget your name in this browser? Without its token nobody can play under it again.")) return;
+    localStorage.removeItem(ME_KEY);
+    showMe();
+  });
+  $("#computer-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    lobbyError(null);
+    const rules = $("#computer-rules").value;
+    const [mine, theirs] = sidesOf(rules);
+    const level = $("#computer-level").value;
+    const p = me();
+    const body = {
+      rules,
+      seats: { [mine]: "human", [theirs]: level === "greedy" ? "greedy" : { kind: "bot", level: Number(level) } },
+      lobby: true,
+      rated: !!p,
+    };
+    if (p) body.player = p.token;
+    try {
+      const g = await api("POST", "/api/games", null, body);
+      goTo(g.seats[mine].url);
+    } catch (e) {
+      lobbyError(e);
+    }
+  });
+  $("#pair-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    lobbyError(null);
+    const p = me();
+    if (!p) {
+      lobbyError({ message: "choose a name first (above): pairing is between named players" });
+      return;
+    }
+    const body = Object.assign({ player: p.token, rules: $("#pair-rules").value }, pairClock($("#pair-clock").value));
+    try {
+      const r = await api("POST", "/api/pair", null, body);
+      if (r.paired) {
+        goTo(r.paired.url);
+        return;
+      }
+      PAIR.ticket = r.waiting.ticket;
+      $("#pair-waiting").hidden = false;
+      $("#pair").disabled = true;
+      PAIR.timer = setTimeout(pollPair, 500 + Math.random() * 500); // jittered: two waiting pages do not poll in step
+    } catch (e) {
+      lobbyError(e);
+    }
+  });
+  $("#pair-cancel").addEventListener("click", async () => {
+    const p = me();
+    const t = PAIR.ticket;
+    pairDone();
+    if (p && t) {
+      try {
+        await api("DELETE", "/api/pair/" + encodeURIComponent(t), p.token);
+      } catch (_) {
+        // gone already
+      }
+    }
+  });
   $("#create-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    $("#lobby-error").textContent = "";
+    lobbyError(null);
     let rules;
     try {
       rules = customRules() || $("#preset").value;
@@ -112,13 +383,23 @@ async function lobby() {
     }
     const seats = {};
     for (const s of document.querySelectorAll("#seat-choices select")) seats[s.dataset.side] = seatRequest(s.value);
-    const secs = $("#move-seconds").value.trim();
-    const body = { rules, seats, move_seconds: secs ? Number(secs) : null };
+    const listed = $("#listed").checked;
+    const p = me();
+    const body = Object.assign({ rules, seats, lobby: listed, rated: $("#rated").checked }, formClock());
+    if (p) body.player = p.token;
     try {
       const game = await api("POST", "/api/games", null, body);
+      if (listed) {
+        // The creator's seat is the only one with a token: go and play it.
+        const mine = Object.values(game.seats).find((s) => s.url);
+        if (mine) {
+          goTo(mine.url);
+          return;
+        }
+      }
       showLinks(game);
     } catch (e) {
-      $("#lobby-error").textContent = (e.code ? e.code + ": " : "") + e.message;
+      lobbyError(e);
     }
   });
 }
@@ -158,7 +439,13 @@ const G = {
   selected: null, // the point of the selected piece
   fetching: false,
   again: false,
+  events: [], // the seat's log so far: each state brings only the events after it
 };
+
+// The query of a state request: the picture, and only the events not yet seen.
+function stateQuery() {
+  return "?svg=1&events_from=" + G.events.length;
+}
 
 function authQuery() {
   return G.token ? "?token=" + encodeURIComponent(G.token) : "";
@@ -177,7 +464,7 @@ async function refresh() {
   try {
     do {
       G.again = false;
-      const state = await api("GET", "/api/games/" + encodeURIComponent(G.id), G.token);
+      const state = await api("GET", "/api/games/" + encodeURIComponent(G.id) + stateQuery(), G.token);
       render(state);
     } while (G.again);
   } catch (e) {
@@ -190,8 +477,8 @@ async function refresh() {
 async function send(path, body) {
   showError(null);
   try {
-    const state = await api("POST", "/api/games/" + encodeURIComponent(G.id) + path, G.token, body === undefined ? {} : body);
-    if (state && state.version !== undefined && state.svg !== undefined) render(state);
+    const state = await api("POST", "/api/games/" + encodeURIComponent(G.id) + path + stateQuery(), G.token, body === undefined ? {} : body);
+    if (state && state.version !== undefined && state.svg) render(state);
     else await refresh();
   } catch (e) {
     showError(e);
@@ -203,17 +490,37 @@ function mySeat() {
   return G.state ? G.state.seat : null;
 }
 
+// Takes a state's events into the log: they follow on from what the page has, or the
+// page asks again for the whole log.
+function takeEvents(state) {
+  if (state.events_from === G.events.length) {
+    G.events = G.events.concat(state.events || []);
+    return true;
+  }
+  if (state.events_from === 0) {
+    G.events = (state.events || []).slice();
+    return true;
+  }
+  return false;
+}
+
 function render(state) {
   // Ignore an older state that arrives after a newer one.
   if (G.state && state.version < G.state.version) return;
+  if (!takeEvents(state)) {
+    G.events = [];
+    refresh();
+    return;
+  }
   // A proposed setup may change the picture without a new version: compare both.
   const changed = !G.state || G.state.version !== state.version || G.state.svg !== state.svg;
   G.state = state;
   const seat = state.seat;
   document.title = "junqi · " + state.rules + " · " + (seat || "spectator");
-  $("#rules-name").textContent = state.rules;
+  $("#rules-name").textContent = state.rules + (state.rated ? " (rated)" : "");
   $("#seat").textContent = seat ? "you play " + seat : "spectator";
   $("#phase").textContent = state.phase;
+  $("#ply").textContent = String(state.view ? state.view.ply : 0);
 
   // whose turn
   const turn = $("#turn");
@@ -275,11 +582,18 @@ function render(state) {
     others.append(b);
   }
 
-  // the log, in words
+  // the log, in words, numbered by the core's ply (0: the deployment)
   const log = $("#log");
   log.textContent = "";
-  for (const e of state.events || []) log.append(el("li", { "data-ply": String(e.ply) }, e.text));
+  for (const e of G.events) {
+    const li = el("li", { "data-ply": String(e.ply) });
+    li.append(el("span", { class: "ply" }, e.ply ? e.ply + "." : "–"), " " + e.text);
+    log.append(li);
+  }
   log.scrollTop = log.scrollHeight;
+
+  renderSeats(state);
+  renderAfter(state);
 
   // downloads
   const base = "/api/games/" + encodeURIComponent(G.id) + "/record";
@@ -401,6 +715,62 @@ function onBoardClick(ev) {
   markBoard();
 }
 
+// Seconds as m:ss.
+function mmss(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+// What is left of a seat's game clock now (ms), or null without a game clock: the bank
+// as of the turn's start, less the running turn's time for the seat to act.
+function bankLeft(s, side) {
+  const c = s.clock;
+  if (!c || !c.remaining_ms || c.remaining_ms[side] === undefined) return null;
+  let left = c.remaining_ms[side];
+  if (inPlay(s) && s.to_act === side && c.turn_started_ms) left -= Date.now() - c.turn_started_ms;
+  return Math.max(0, left);
+}
+
+// The seats: who plays each (a name, a bot, an open seat), who is connected, clocks.
+function renderSeats(state) {
+  const list = $("#seat-list");
+  list.textContent = "";
+  for (const [side, s] of Object.entries(state.seats || {})) {
+    const who = s.name || (s.kind === "human" ? (s.taken ? "a person" : "(waiting for a player)") : s.kind);
+    const li = el("li", { "data-side": side, class: state.to_act === side ? "to-act" : "" });
+    li.append(el("span", { class: "side" }, side), el("span", { class: "who" }, who + (side === state.seat ? " (you)" : "")));
+    if (s.connected) li.append(el("span", { class: "live", title: "has the game open" }, "●"));
+    const out = state.view && (state.view.eliminated || []).includes(side);
+    if (out) li.append(el("span", { class: "out" }, "out"));
+    li.append(el("span", { class: "bank", "data-side": side }));
+    list.append(li);
+  }
+}
+
+// After the end: the rating changes, and the rematch.
+function renderAfter(state) {
+  const over = state.phase === "over";
+  $("#after").hidden = !over;
+  if (!over) return;
+  const box = $("#rating-change");
+  box.textContent = "";
+  const r = state.ratings;
+  if (r) {
+    for (const [side, c] of Object.entries(r)) {
+      const sign = (n) => (n > 0 ? "+" : "") + n;
+      const line = el("div", { class: "rating-line", "data-side": side },
+        (side === state.seat ? "Your rating" : (c.name || side) + "'s rating") + ": " + c.rating_before + " → " + c.rating +
+        " (" + sign(c.rating_delta) + "), points " + c.points + " (" + sign(c.points_delta) + "), " + c.level.name + " " + c.level.english);
+      box.append(line);
+    }
+  } else if (state.rated) {
+    box.textContent = "Rating the game…";
+  }
+  const rm = $("#rematch");
+  rm.hidden = !state.seat;
+  rm.textContent = state.rematch ? "Play the rematch" : "Rematch";
+}
+
 function tickClock() {
   const s = G.state;
   const c = $("#clock");
@@ -409,17 +779,33 @@ function tickClock() {
     return;
   }
   const parts = [];
-  if (s.clock.deadline_ms && inPlay(s)) {
-    const left = Math.max(0, Math.ceil((s.clock.deadline_ms - Date.now()) / 1000));
+  const k = s.clock;
+  if (k.deadline_ms && inPlay(s)) {
+    const left = Math.max(0, Math.ceil((k.deadline_ms - Date.now()) / 1000));
     parts.push((s.to_act === mySeat() ? "You have " : (s.to_act || "") + " has ") + left + " s");
     c.dataset.left = String(left);
+  } else if (k.deadline_ms && s.phase === "deploy") {
+    const left = Math.max(0, Math.ceil((k.deadline_ms - Date.now()) / 1000));
+    parts.push("Deployment ends in " + left + " s");
+    c.dataset.left = String(left);
   } else {
-    parts.push(s.clock.move_seconds + " s per move");
+    const words = [];
+    if (k.move_seconds) words.push(k.move_seconds + " s per move");
+    if (k.game_seconds) words.push(Math.round(k.game_seconds / 60) + " min a game" + (k.increment_seconds ? " + " + k.increment_seconds + " s a move" : ""));
+    if (k.deploy_seconds) words.push(k.deploy_seconds + " s to deploy");
+    parts.push(words.join(", "));
   }
-  const t = s.clock.timeouts || {};
+  const t = k.timeouts || {};
   const missed = Object.entries(t).filter(([, n]) => n > 0).map(([side, n]) => side + " " + n);
   if (missed.length) parts.push("time-outs: " + missed.join(", "));
   c.textContent = parts.join(" · ");
+  // Each seat's game clock beside its name, counting down for the seat to act.
+  for (const span of document.querySelectorAll("#seat-list .bank")) {
+    const left = bankLeft(s, span.dataset.side);
+    span.textContent = left === null ? "" : mmss(left);
+    span.dataset.ms = left === null ? "" : String(Math.round(left));
+    span.classList.toggle("low", left !== null && left < 10000);
+  }
 }
 
 function listen() {
@@ -442,6 +828,7 @@ function listen() {
 
 function game(id) {
   G.id = id;
+  showWhoami();
   const params = new URLSearchParams(location.search);
   const hash = new URLSearchParams(location.hash.replace(/^#/, ""));
   G.token = params.get("token") || hash.get("token") || null;
@@ -472,6 +859,15 @@ function game(id) {
   $("#offer-draw").addEventListener("click", () => send("/draw", { offer: true }));
   $("#accept-draw").addEventListener("click", () => send("/draw", { accept: true }));
   $("#decline-draw").addEventListener("click", () => send("/draw", { decline: true }));
+  $("#rematch").addEventListener("click", async () => {
+    showError(null);
+    try {
+      const r = await api("POST", "/api/games/" + encodeURIComponent(G.id) + "/rematch", G.token, {});
+      location.href = r.url;
+    } catch (e) {
+      showError(e);
+    }
+  });
   setInterval(tickClock, 250);
   refresh();
   listen();

@@ -15,9 +15,9 @@ use serde_json::{json, Value};
 /// Checks `json`, the state sent to `seat` (None: a spectator), against the referee:
 /// every piece is there, a kind only where the seat knows it (a spectator: where every
 /// seat knows it), and the picture names no unknown piece's kind on its point.
-fn assert_no_leak(server: &Server, id: &str, seat: Option<Side>, json: &Value) {
+async fn assert_no_leak(server: &Server, id: &str, seat: Option<Side>, json: &Value) {
     let handle = server.app.game(id).unwrap();
-    let table = handle.lock();
+    let table = handle.lock().await;
     assert_eq!(
         json["version"],
         json!(table.version),
@@ -94,7 +94,7 @@ async fn play(
         let mut acted = false;
         for (side, token) in tokens {
             let s = state(c, id, Some(token), n % 25 == 0).await;
-            assert_no_leak(server, id, Some(*side), &s);
+            assert_no_leak(server, id, Some(*side), &s).await;
             if s["phase"] == "over" {
                 return n;
             }
@@ -164,17 +164,17 @@ async fn a_seat_cannot_read_or_act_for_another() {
     let s = state(&mut c, id, Some(&south), true).await;
     assert_eq!(s["seat"], "south");
     assert_eq!(s["view"]["player"], "south");
-    assert_no_leak(&server, id, Some(Side::South), &s);
+    assert_no_leak(&server, id, Some(Side::South), &s).await;
     let n = state(&mut c, id, Some(&north), true).await;
     assert_eq!(n["seat"], "north");
     assert!(
         n["legal"].as_array().unwrap().is_empty(),
         "north is not to act"
     );
-    assert_no_leak(&server, id, Some(Side::North), &n);
+    assert_no_leak(&server, id, Some(Side::North), &n).await;
     let spectator = state(&mut c, id, None, true).await;
     assert!(spectator["seat"].is_null() && spectator["view"]["player"].is_null());
-    assert_no_leak(&server, id, None, &spectator);
+    assert_no_leak(&server, id, None, &spectator).await;
     assert!(spectator["view"]["pieces"]
         .as_array()
         .unwrap()
@@ -318,7 +318,16 @@ async fn refused_requests_change_nothing() {
         "wrong_phase",
     )
     .await;
-    refused(&mut c, id, &tokens, "/setup", Some(south), "{", "invalid_json").await;
+    refused(
+        &mut c,
+        id,
+        &tokens,
+        "/setup",
+        Some(south),
+        "{",
+        "invalid_json",
+    )
+    .await;
     refused(
         &mut c,
         id,
@@ -688,7 +697,7 @@ async fn a_restarted_server_resumes_every_game() {
     let dsouth = d.tokens["south"].clone();
     let proposal = c
         .post(
-            &format!("/api/games/{}/setup", d.id),
+            &format!("/api/games/{}/setup?svg=1", d.id),
             Some(&dsouth),
             r#"{"random": true}"#,
         )
@@ -802,7 +811,7 @@ async fn siguo_with_four_seats() {
                 return;
             }
             if s["to_act"] == json!(side.name()) {
-                assert_no_leak(&server, &g.id, Some(*side), &s);
+                assert_no_leak(&server, &g.id, Some(*side), &s).await;
                 let legal = s["legal"].as_array().unwrap();
                 let a = &legal[pick.below(legal.len())];
                 let r = c
@@ -904,7 +913,7 @@ async fn fanqi_flips_and_has_no_deployment() {
     let tokens = seats(&g);
     let s = state(&mut c, &g.id, Some(&g.tokens["south"]), true).await;
     assert_eq!(s["phase"], "move");
-    assert_no_leak(&server, &g.id, Some(Side::South), &s);
+    assert_no_leak(&server, &g.id, Some(Side::South), &s).await;
     assert!(s["legal"]
         .as_array()
         .unwrap()
@@ -941,15 +950,57 @@ async fn only_seats_in_play_decide_a_siguo_draw() {
     assert_eq!(tokens.len(), 4);
     deploy_all(&mut c, id, &tokens).await;
     let t = |s: &str| g.tokens[s].clone();
-    let r = c.post(&format!("/api/games/{id}/draw"), Some(&t("east")), r#"{"offer": true}"#).await;
+    let r = c
+        .post(
+            &format!("/api/games/{id}/draw"),
+            Some(&t("east")),
+            r#"{"offer": true}"#,
+        )
+        .await;
     assert_eq!(r.json()["draw_offer"], "east", "{}", r.body);
-    let r = c.post(&format!("/api/games/{id}/resign"), Some(&t("east")), "").await;
+    let r = c
+        .post(&format!("/api/games/{id}/resign"), Some(&t("east")), "")
+        .await;
     assert_eq!(r.status, 200, "{}", r.body);
-    assert!(r.json()["draw_offer"].is_null(), "the offer lapses with its seat: {}", r.json()["draw_offer"]);
-    refused(&mut c, id, &tokens, "/draw", Some(&t("east")), r#"{"offer": true}"#, "side_not_in_game").await;
-    let r = c.post(&format!("/api/games/{id}/draw"), Some(&t("south")), r#"{"offer": true}"#).await;
+    assert!(
+        r.json()["draw_offer"].is_null(),
+        "the offer lapses with its seat: {}",
+        r.json()["draw_offer"]
+    );
+    refused(
+        &mut c,
+        id,
+        &tokens,
+        "/draw",
+        Some(&t("east")),
+        r#"{"offer": true}"#,
+        "side_not_in_game",
+    )
+    .await;
+    let r = c
+        .post(
+            &format!("/api/games/{id}/draw"),
+            Some(&t("south")),
+            r#"{"offer": true}"#,
+        )
+        .await;
     assert_eq!(r.json()["draw_offer"], "south", "{}", r.body);
-    refused(&mut c, id, &tokens, "/draw", Some(&t("east")), r#"{"accept": true}"#, "side_not_in_game").await;
-    let r = c.post(&format!("/api/games/{id}/draw"), Some(&t("west")), r#"{"accept": true}"#).await;
+    refused(
+        &mut c,
+        id,
+        &tokens,
+        "/draw",
+        Some(&t("east")),
+        r#"{"accept": true}"#,
+        "side_not_in_game",
+    )
+    .await;
+    let r = c
+        .post(
+            &format!("/api/games/{id}/draw"),
+            Some(&t("west")),
+            r#"{"accept": true}"#,
+        )
+        .await;
     assert_eq!(r.json()["result"]["reason"], "agreement", "{}", r.body);
 }

@@ -1,7 +1,7 @@
 //! A bot seat is an engine of the line protocol: with `JUNQI_WEB_BOT_ENGINE` set, the
 //! server runs the operator's engine command for each bot answer (here the `junqi`
 //! binary's own engine behind a shell that counts its starts), and a command that fails
-//! is replaced by the built-in engine for that turn. Alone in its test binary: the
+//! (or answers an illegal action) is replaced by the built-in engine for that turn. Alone in its test binary: the
 //! variable is the process's.
 
 mod common;
@@ -50,6 +50,18 @@ async fn bot_seats_run_the_operators_engine_command() {
     assert!(bot_turns >= 5 && starts >= bot_turns + 1, "{starts} starts for {bot_turns} turns");
     // An engine command that fails: the built-in engine answers, the game goes on.
     std::env::set_var(junqi_web::bot::ENGINE_ENV, "exit 3");
+    let (_, s) = play_out(&mut c, body).await;
+    assert!(s["view"]["ply"].as_u64().unwrap() >= 10 || s["phase"] == "over", "{s}");
+    // An engine that deploys nothing legal and answers every turn with an illegal
+    // action: each of its answers is refused and the built-in engine plays that turn
+    // (without it, a bot seat in a game without a clock would wait forever).
+    let bad = r#"while read -r l; do case "$l" in
+        "junqi "*) echo "id name bad"; echo ready;;
+        deploy*) echo "setup {}";;
+        go*) echo "action a1-a1";;
+        quit) exit 0;;
+      esac; done"#;
+    std::env::set_var(junqi_web::bot::ENGINE_ENV, bad);
     let (_, s) = play_out(&mut c, body).await;
     assert!(s["view"]["ply"].as_u64().unwrap() >= 10 || s["phase"] == "over", "{s}");
     std::env::remove_var(junqi_web::bot::ENGINE_ENV);

@@ -39,7 +39,7 @@ async fn a_greedy_bot_plays_a_game_to_the_end_against_a_random_seat() {
     let created = r.json();
     assert_eq!(
         created["seats"]["south"],
-        json!({"kind": "bot", "agent": "greedy"})
+        json!({"kind": "bot", "agent": "greedy", "name": "greedy bot", "taken": true})
     );
     assert!(
         created["seats"]["south"]["token"].is_null(),
@@ -105,7 +105,7 @@ async fn a_search_bot_answers_within_the_clock_and_a_human_plays_against_it() {
     assert_eq!(s["clock"]["timeouts"]["north"], 0, "{s}");
     // The referee: South moved three times and North answered each (or the game ended).
     let handle = server.app.game(&g.id).unwrap();
-    let table = handle.lock();
+    let table = handle.lock().await;
     assert!(
         table.game.position().ply() >= 6 || table.over(),
         "ply {}",

@@ -16,12 +16,15 @@ use junqi_web::Config;
 /// The `junqi` binary, built beside this crate's binaries.
 fn junqi_bin() -> PathBuf {
     let p = PathBuf::from(env!("CARGO_BIN_EXE_junqi-web")).with_file_name("junqi");
-    assert!(p.exists(), "build the junqi binary first (cargo build -p junqi --bin junqi, same profile): {p:?}");
+    assert!(
+        p.exists(),
+        "build the junqi binary first (cargo build -p junqi --bin junqi, same profile): {p:?}"
+    );
     p
 }
 
 async fn server_with(db: &TempDb, limits: Limits) -> junqi_web::Server {
-    junqi_web::start(Config { port: 0, db: db.0.clone(), bot_delay: Duration::ZERO, limits, ..Config::default() })
+    junqi_web::start(Config { port: 0, db: db.0.display().to_string(), bot_delay: Duration::ZERO, limits, ..Config::default() })
         .await
         .expect("server starts")
 }
@@ -36,7 +39,11 @@ async fn bridge_a_game(
     hold_stream: bool,
 ) -> (String, String, Client, String, String) {
     let mut c = Client::new(server.addr);
-    let g = create(&mut c, r#"{"rules": "classic", "seats": {"south": "human", "north": "random"}}"#).await;
+    let g = create(
+        &mut c,
+        r#"{"rules": "classic", "seats": {"south": "human", "north": "random"}}"#,
+    )
+    .await;
     let token = g.tokens["south"].clone();
     // With `hold_stream`, this test holds the game's one event stream the server allows.
     let _held = if hold_stream {
@@ -65,7 +72,9 @@ async fn bridge_a_game(
     ];
     let out = tokio::time::timeout(
         Duration::from_secs(120),
-        tokio::task::spawn_blocking(move || std::process::Command::new(bin).args(args).output().unwrap()),
+        tokio::task::spawn_blocking(move || {
+            std::process::Command::new(bin).args(args).output().unwrap()
+        }),
     )
     .await
     .expect("the bridge finishes")

@@ -111,15 +111,26 @@ async fn a_credential_is_a_bearer_token_or_refused() {
     assert_eq!(r.json()["version"], json!(1));
 }
 
-/// Every column of a stored row, as SQLite holds it.
+/// Every column of a stored game, as SQLite holds it: its row and its entries.
 fn stored_row(conn: &rusqlite::Connection, id: &str) -> Vec<rusqlite::types::Value> {
-    conn.query_row(
-        "SELECT id, rules, seats, move_seconds, deadline_ms, record, version, draw_offer, pending, over, updated_ms
-         FROM games WHERE id = ?1",
-        [id],
-        |r| (0..11).map(|i| r.get(i)).collect(),
-    )
-    .unwrap()
+    let mut row: Vec<rusqlite::types::Value> = conn
+        .query_row(
+            "SELECT id, rules, head, settings, seats, pending, state, version, entries, rules_name,
+                phase, ply, over, result, listed, open_seats, seats_public, rated, created_ms, updated_ms
+             FROM games WHERE id = ?1",
+            [id],
+            |r| (0..20).map(|i| r.get(i)).collect(),
+        )
+        .unwrap();
+    let mut stmt = conn
+        .prepare("SELECT seq, entry FROM entries WHERE game = ?1 ORDER BY seq")
+        .unwrap();
+    let entries = stmt
+        .query_map([id], |r| Ok([r.get(0)?, r.get(1)?]))
+        .unwrap()
+        .map(Result::unwrap);
+    row.extend(entries.flatten());
+    row
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -134,24 +145,26 @@ async fn a_bad_row_is_kept_and_reported_and_every_other_game_is_served() {
         }
         games
     };
-    // Corrupt three rows of the real SQLite file, each in its own way.
+    // Corrupt three games of the real SQLite file, each in its own way: an entry that
+    // does not replay appended to the record, seats that are not JSON, a version that
+    // is not a number.
     let conn = rusqlite::Connection::open(&db.0).unwrap();
-    let record: String = conn
+    let entries: i64 = conn
         .query_row(
-            "SELECT record FROM games WHERE id = ?1",
+            "SELECT entries FROM games WHERE id = ?1",
             [&games[1].id],
             |r| r.get(0),
         )
         .unwrap();
-    let mut record: serde_json::Value = serde_json::from_str(&record).unwrap();
-    record["actions"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!("a1-a2"));
+    conn.execute(
+        "INSERT INTO entries (game, seq, entry) VALUES (?1, ?2, '\"a1-a2\"')",
+        rusqlite::params![games[1].id, entries],
+    )
+    .unwrap();
     let corrupt = [
         (
-            "UPDATE games SET record = ?2 WHERE id = ?1",
-            record.to_string(),
+            "UPDATE games SET entries = entries + 1 WHERE id = ?1 AND ?2 = ?2",
+            String::new(),
         ),
         (
             "UPDATE games SET seats = ?2 WHERE id = ?1",
@@ -363,7 +376,7 @@ async fn eventually(what: &str, f: impl Fn() -> bool) {
 async fn server_with(db: &TempDb, limits: Limits) -> junqi_web::Server {
     junqi_web::start(Config {
         port: 0,
-        db: db.0.clone(),
+        db: db.0.display().to_string(),
         bot_delay: Duration::ZERO,
         limits,
         ..Config::default()

@@ -73,7 +73,10 @@ impl Game {
     pub fn info_state(&self, player: Side) -> InfoState {
         assert!(self.rules().sides().contains(&player), "{player} does not play in {}", self.rules().name());
         let beliefs = self.beliefs(player);
-        let view = self.view(player);
+        // The events without their plies, as an engine is told them
+        // ([`InfoState::from_knowledge`]): the same state whichever way it was built.
+        let mut view = self.view(player);
+        view.event_plies = Vec::new();
         // The legal actions depend only on what the player knows (the non-interference
         // property of the referee); empty unless it is to act.
         let legal = if self.to_act() == Some(player) { self.legal_actions() } else { Vec::new() };
@@ -173,7 +176,8 @@ impl InfoState {
         }
         let mut logs: [Vec<Event>; 4] = Default::default();
         logs[player as usize] = events;
-        let game = Game::from_parts(position, 0, Vec::new(), logs);
+        // The events come without their plies: the view of this game has no `event_plies`.
+        let game = Game::from_parts(position, 0, Vec::new(), logs, Default::default());
         let view = game.view(player);
         let legal = if game.to_act() == Some(player) { game.legal_actions() } else { Vec::new() };
         let fill = beliefs.first_candidates();

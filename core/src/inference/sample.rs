@@ -349,7 +349,7 @@ impl Beliefs {
             // A started game: the sample starts from the sampled position itself (its
             // true start would tell what the player has not seen), with no log before.
             let start = Entry::Start(position.position_string());
-            return Ok(Game::from_parts(position, seed, vec![start], Default::default()));
+            return Ok(Game::from_parts(position, seed, vec![start], Default::default(), Default::default()));
         }
         if deals {
             let mut deal: Vec<(Point, Side, PieceKind)> = (0..MAX_PIECES)
@@ -382,8 +382,10 @@ impl Beliefs {
         }
         let mut logs: [Vec<crate::referee::Event>; 4] = Default::default();
         logs[self.player as usize] = game.events(self.player).to_vec();
+        let mut plies: [Vec<u32>; 4] = Default::default();
+        plies[self.player as usize] = game.event_plies(self.player).to_vec();
         // The game's seed is the referee's (it rebuilds a 翻棋 deal): the sample's own
         // seed stands in for it.
-        Ok(Game::from_parts(position, seed, entries, logs))
+        Ok(Game::from_parts(position, seed, entries, logs, plies))
     }
 }

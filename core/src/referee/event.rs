@@ -261,16 +261,19 @@ pub fn describe_result(result: &GameResult) -> String {
 /// The events in every log. The referee tells a player privately only `Revealed`
 /// events; every other event is public and stands in the same order in every log. So
 /// the logs are cut at the public events, and between two of them a reveal is kept
-/// when every log has it.
-pub(crate) fn public_events(logs: &[&[Event]]) -> Vec<Event> {
-    fn segments(log: &[Event]) -> Vec<(Vec<Event>, Option<Event>)> {
+/// when every log has it. Returns the public events as indices into the first log (so
+/// that what the log keeps beside each event, its ply, comes along).
+pub(crate) fn public_events(logs: &[&[Event]]) -> Vec<usize> {
+    /// Each log cut at its non-reveal events: (the reveals before, as indices into the
+    /// log, the event that ends the run).
+    fn segments(log: &[Event]) -> Vec<(Vec<usize>, Option<usize>)> {
         let mut out = Vec::new();
         let mut run = Vec::new();
-        for e in log {
+        for (i, e) in log.iter().enumerate() {
             if matches!(e, Event::Revealed { .. }) {
-                run.push(*e);
+                run.push(i);
             } else {
-                out.push((std::mem::take(&mut run), Some(*e)));
+                out.push((std::mem::take(&mut run), Some(i)));
             }
         }
         out.push((run, None));
@@ -281,16 +284,18 @@ pub(crate) fn public_events(logs: &[&[Event]]) -> Vec<Event> {
     for (i, (reveals, end)) in cut[0].iter().enumerate() {
         let mut others: Vec<Vec<Event>> = cut[1..]
             .iter()
-            .map(|c| c.get(i).map(|s| s.0.clone()).unwrap_or_default())
+            .zip(&logs[1..])
+            .map(|(c, log)| c.get(i).map(|s| s.0.iter().map(|&j| log[j]).collect()).unwrap_or_default())
             .collect();
-        for r in reveals {
-            let everywhere = others.iter().all(|o| o.contains(r));
+        for &r in reveals {
+            let revealed = logs[0][r];
+            let everywhere = others.iter().all(|o| o.contains(&revealed));
             if everywhere {
                 for o in &mut others {
-                    let j = o.iter().position(|x| x == r).expect("present");
+                    let j = o.iter().position(|x| *x == revealed).expect("present");
                     o.remove(j);
                 }
-                events.push(*r);
+                events.push(r);
             }
         }
         events.extend(end);
@@ -336,15 +341,10 @@ mod tests {
             private,
         ];
         let north = [Event::Deployed { side: Side::South }, public, moved];
-        assert_eq!(
-            public_events(&[&south, &north]),
-            vec![Event::Deployed { side: Side::South }, public, moved]
-        );
+        // The public events, as indices into the first log.
+        assert_eq!(public_events(&[&south, &north]), vec![0, 2, 3]);
         // The same reveal told privately to each of two players at once is known to both.
-        assert_eq!(public_events(&[&[private], &[private]]), vec![private]);
-        assert_eq!(
-            public_events(&[&[private, private], &[private]]),
-            vec![private]
-        );
+        assert_eq!(public_events(&[&[private], &[private]]), vec![0]);
+        assert_eq!(public_events(&[&[private, private], &[private]]), vec![0]);
     }
 }

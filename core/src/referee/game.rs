@@ -55,6 +55,9 @@ pub struct Game {
     seed: u64,
     entries: Vec<Entry>,
     logs: [Vec<Event>; 4],
+    /// The ply of each event of `logs` (same shape): the position's ply count when the
+    /// event was told.
+    plies: [Vec<u32>; 4],
 }
 
 impl Game {
@@ -95,6 +98,7 @@ impl Game {
             seed,
             entries: Vec::new(),
             logs: Default::default(),
+            plies: Default::default(),
         }
     }
 
@@ -146,6 +150,7 @@ impl Game {
             seed,
             entries: vec![Entry::Deal(sorted)],
             logs: Default::default(),
+            plies: Default::default(),
         })
     }
 
@@ -455,10 +460,13 @@ impl Game {
     }
 
     fn log(&mut self, report: Report) -> Report {
+        let ply = self.position.ply();
         for &side in self.position.rules().sides() {
             let log = &mut self.logs[side as usize];
             log.extend_from_slice(&report.public);
             log.extend(report.private.iter().filter(|(s, _)| *s == side).map(|(_, e)| *e));
+            let n = log.len();
+            self.plies[side as usize].resize(n, ply);
         }
         report
     }
@@ -476,6 +484,27 @@ impl Game {
         &self.logs[player as usize]
     }
 
+    /// The ply of each event of [`Game::events`]`(player)`, index for index: the
+    /// position's ply count ([`Position::ply`]) right after the change that told it.
+    /// Deployments are told at ply 0; the `n`-th action or time-out of the game tells
+    /// its events at ply `n`. A front end numbers its log by this, so that its move
+    /// numbers agree with the view's `ply`.
+    ///
+    /// ```
+    /// use junqi::{Game, Side};
+    /// let mut game = Game::new("classic", 1).unwrap();
+    /// game.deploy_random(Side::South, 1).unwrap();
+    /// game.deploy_random(Side::North, 2).unwrap();
+    /// let a = game.legal_actions()[0];
+    /// game.play(a).unwrap();
+    /// let plies = game.event_plies(Side::North);
+    /// assert_eq!(plies.len(), game.events(Side::North).len());
+    /// assert_eq!((plies[0], *plies.last().unwrap()), (0, 1));
+    /// ```
+    pub fn event_plies(&self, player: Side) -> &[u32] {
+        &self.plies[player as usize]
+    }
+
     /// One player's information set.
     pub fn view(&self, player: Side) -> View {
         View {
@@ -490,6 +519,7 @@ impl Game {
             timeouts: Side::ALL.map(|s| self.position.timeouts(s)),
             pieces: self.position.view_pieces(player),
             events: self.logs[player as usize].clone(),
+            event_plies: self.plies[player as usize].clone(),
             result: self.position.result(),
         }
     }
@@ -528,6 +558,7 @@ impl Game {
             })
             .collect();
         let logs: Vec<&[Event]> = views.iter().map(|v| v.events.as_slice()).collect();
+        let public = public_events(&logs);
         View {
             player: sides[0],
             army: None,
@@ -539,7 +570,8 @@ impl Game {
             eliminated: first.eliminated,
             timeouts: first.timeouts,
             pieces,
-            events: public_events(&logs),
+            events: public.iter().map(|&i| first.events[i]).collect(),
+            event_plies: public.iter().map(|&i| first.event_plies[i]).collect(),
             result: first.result,
         }
     }
@@ -555,26 +587,88 @@ impl Game {
             rules: RulesRef::of(rules),
             board: (!builtin).then(|| board.spec().clone()),
             seed: self.seed(),
-            actions: self
-                .entries()
-                .iter()
-                .map(|e| match e {
-                    Entry::Deploy(side, setup) => RecordEntry::Deploy {
-                        deploy: *side,
-                        setup: Setup::clone(setup),
-                    },
-                    Entry::Play(a) => RecordEntry::Action(a.to_notation(board)),
-                    Entry::Resign(side) => RecordEntry::Resign { resign: *side },
-                    Entry::Escape(side) => RecordEntry::Escape { escape: *side },
-                    Entry::TimeOut(side) => RecordEntry::TimeOut { timeout: *side },
-                    Entry::Draw => RecordEntry::Action("draw".to_owned()),
-                    Entry::Start(text) => RecordEntry::Start { start: text.clone() },
-                    Entry::Deal(deal) => RecordEntry::Deal {
-                        deal: deal.iter().map(|(p, s, k)| (board.name_of(*p).to_owned(), (*s, *k))).collect(),
-                    },
-                })
-                .collect(),
+            actions: self.record_entries(0),
             result: self.result(),
+        }
+    }
+
+    /// The entries of the record from the `from`-th on ([`Game::record_len`] counts
+    /// them): what a store that appends each change writes after it, instead of the
+    /// whole record. [`Game::apply_entry`] plays them back.
+    ///
+    /// ```
+    /// use junqi::{Game, Side};
+    /// let mut game = Game::new("classic", 1).unwrap();
+    /// game.deploy_random(Side::South, 1).unwrap();
+    /// game.deploy_random(Side::North, 2).unwrap();
+    /// let before = game.record_len();
+    /// let a = game.legal_actions()[0];
+    /// game.play(a).unwrap();
+    /// let new = game.record_entries(before);
+    /// assert_eq!(new, vec![junqi::RecordEntry::Action(a.to_notation(game.board()))]);
+    /// ```
+    pub fn record_entries(&self, from: usize) -> Vec<RecordEntry> {
+        let board = self.board();
+        self.entries()
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .map(|e| match e {
+                Entry::Deploy(side, setup) => RecordEntry::Deploy {
+                    deploy: *side,
+                    setup: Setup::clone(setup),
+                },
+                Entry::Play(a) => RecordEntry::Action(a.to_notation(board)),
+                Entry::Resign(side) => RecordEntry::Resign { resign: *side },
+                Entry::Escape(side) => RecordEntry::Escape { escape: *side },
+                Entry::TimeOut(side) => RecordEntry::TimeOut { timeout: *side },
+                Entry::Draw => RecordEntry::Action("draw".to_owned()),
+                Entry::Start(text) => RecordEntry::Start { start: text.clone() },
+                Entry::Deal(deal) => RecordEntry::Deal {
+                    deal: deal.iter().map(|(p, s, k)| (board.name_of(*p).to_owned(), (*s, *k))).collect(),
+                },
+            })
+            .collect()
+    }
+
+    /// Plays one entry of a record (not its first: a deal or a start position makes
+    /// the game, see [`Record::replay`]) as the replay does: a deployment, an action
+    /// in notation or `"draw"`, a resignation, an escape, or a time-out of the side to
+    /// act. A refused entry changes nothing. With [`Game::record_entries`] this brings
+    /// a copy of a game up to date with another, entry by entry.
+    ///
+    /// ```
+    /// use junqi::{Game, Side};
+    /// let mut game = Game::new("classic", 1).unwrap();
+    /// let mut copy = game.clone();
+    /// game.deploy_random(Side::South, 1).unwrap();
+    /// game.deploy_random(Side::North, 2).unwrap();
+    /// let a = game.legal_actions()[0];
+    /// game.play(a).unwrap();
+    /// for entry in game.record_entries(copy.record_len()) {
+    ///     copy.apply_entry(&entry).unwrap();
+    /// }
+    /// assert_eq!(copy.position_string(), game.position_string());
+    /// assert_eq!(copy.events(Side::North), game.events(Side::North));
+    /// ```
+    pub fn apply_entry(&mut self, entry: &RecordEntry) -> Result<Report, GameError> {
+        match entry {
+            RecordEntry::Deploy { deploy, setup } => self.deploy(*deploy, setup),
+            RecordEntry::Resign { resign } => self.resign(*resign),
+            RecordEntry::Escape { escape } => self.escape(*escape),
+            RecordEntry::Deal { .. } => Err(GameError::Record("a deal may only come first".into())),
+            RecordEntry::Start { .. } => Err(GameError::Record("a start position may only come first".into())),
+            RecordEntry::TimeOut { timeout } => {
+                if self.to_act() == Some(*timeout) {
+                    self.time_out()
+                } else {
+                    Err(GameError::Record(format!("{timeout} times out but is not to act")))
+                }
+            }
+            RecordEntry::Action(t) if t == "draw" => self.agree_draw(),
+            RecordEntry::Action(t) => Action::parse(self.board(), t)
+                .map_err(GameError::from)
+                .and_then(|a| self.play(a)),
         }
     }
 
@@ -635,7 +729,7 @@ impl Game {
     fn starting_at(position: Position, seed: u64) -> Result<Game, PositionStringError> {
         let start = position.position_string();
         let position = Position::from_position_string_with(position.rules().clone(), &start)?;
-        Ok(Game::from_parts(position, seed, vec![Entry::Start(start)], Default::default()))
+        Ok(Game::from_parts(position, seed, vec![Entry::Start(start)], Default::default(), Default::default()))
     }
 
     /// The position string the game started from, if it did not start from the
@@ -661,8 +755,14 @@ impl Game {
     }
 
     /// Inference hook: a game from its parts (see [`Game::determinize`]).
-    pub(crate) fn from_parts(position: Position, seed: u64, entries: Vec<Entry>, logs: [Vec<Event>; 4]) -> Game {
-        Game { position, seed, entries, logs }
+    pub(crate) fn from_parts(
+        position: Position,
+        seed: u64,
+        entries: Vec<Entry>,
+        logs: [Vec<Event>; 4],
+        plies: [Vec<u32>; 4],
+    ) -> Game {
+        Game { position, seed, entries, logs, plies }
     }
 
     pub(crate) fn entries(&self) -> &[Entry] {
@@ -704,25 +804,8 @@ impl Record {
             _ => Game::with_rules(rules, self.seed),
         };
         for (i, entry) in entries {
-            let step = match entry {
-                RecordEntry::Deploy { deploy, setup } => game.deploy(*deploy, setup),
-                RecordEntry::Resign { resign } => game.resign(*resign),
-                RecordEntry::Escape { escape } => game.escape(*escape),
-                RecordEntry::Deal { .. } => Err(GameError::Record("a deal may only come first".into())),
-                RecordEntry::Start { .. } => Err(GameError::Record("a start position may only come first".into())),
-                RecordEntry::TimeOut { timeout } => {
-                    if game.to_act() == Some(*timeout) {
-                        game.time_out()
-                    } else {
-                        Err(GameError::Record(format!("{timeout} times out but is not to act")))
-                    }
-                }
-                RecordEntry::Action(t) if t == "draw" => game.agree_draw(),
-                RecordEntry::Action(t) => Action::parse(game.board(), t)
-                    .map_err(GameError::from)
-                    .and_then(|a| game.play(a)),
-            };
-            step.map_err(|e| GameError::Record(format!("entry {i}: {e}{}", self.rules.hint())))?;
+            game.apply_entry(entry)
+                .map_err(|e| GameError::Record(format!("entry {i}: {e}{}", self.rules.hint())))?;
         }
         if game.result() != self.result {
             let say = |r: Option<GameResult>| r.map_or("no result".to_owned(), |r| describe_result(&r));

@@ -35,6 +35,11 @@ pub struct View {
     pub pieces: Vec<SeenPiece>,
     /// The player's event log (public events and its own private ones).
     pub events: Vec<Event>,
+    /// The ply of each event of `events`, index for index ([`crate::Game::event_plies`]):
+    /// 0 for what was told during deployment, `n` for what the `n`-th action or
+    /// time-out told. Empty in the view of an [`crate::agent::InfoState`] (an engine is
+    /// told its events without their plies).
+    pub event_plies: Vec<u32>,
     /// The result, once the game is over.
     pub result: Option<GameResult>,
 }

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod http;
+pub mod pg;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -45,7 +46,7 @@ impl Drop for TempDb {
 pub async fn server(db: &TempDb) -> Server {
     junqi_web::start(Config {
         port: 0,
-        db: db.0.clone(),
+        db: db.0.display().to_string(),
         bot_delay: Duration::ZERO,
         ..Config::default()
     })
@@ -78,9 +79,9 @@ pub async fn create(c: &mut Client, body: &str) -> Created {
 /// The state a token (or a spectator) sees; `svg` false leaves the picture out.
 pub async fn state(c: &mut Client, id: &str, token: Option<&str>, svg: bool) -> Value {
     let path = if svg {
-        format!("/api/games/{id}")
+        format!("/api/games/{id}?svg=1")
     } else {
-        format!("/api/games/{id}?svg=0")
+        format!("/api/games/{id}")
     };
     let r = c.get(&path, token).await;
     assert_eq!(r.status, 200, "{}", r.body);
