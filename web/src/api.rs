@@ -347,6 +347,13 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
         Some(t) => Some(crate::players::player_of(&app, t).await?),
         None => None,
     };
+    if req.rated && !req.lobby && humans.len() > 1 {
+        // Every seat's link would go to the creator: the other seats would have no
+        // player and the game could never be rated.
+        return Err(ApiError::bad_json(
+            "a rated game of several people is listed in the lobby (\"lobby\": true), so that each seat is taken under its player's name",
+        ));
+    }
     if req.rated && player.is_none() {
         return Err(ApiError::bad_token(
             "a rated game needs its creator's player token (\"player\"; choose a name in the lobby)",
@@ -518,11 +525,12 @@ async fn confirm(
 ) -> ApiResult {
     change(&app, &id, &headers, &q, |table, side| {
         table.game.may_deploy(side)?;
-        let setup = match table.pending.get(&side) {
-            Some(s) => s.clone(),
-            None => table.random_setup(side)?,
+        // The proposal, or without one the core's random deployment (the seat's setup
+        // of the game's seeded start).
+        match table.pending.get(&side) {
+            Some(s) => table.game.deploy(side, &s.clone())?,
+            None => table.game.deploy_start(side)?,
         };
-        table.game.deploy(side, &setup)?;
         table.pending.remove(&side);
         Ok(())
     })

@@ -231,14 +231,10 @@ pub async fn expire(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64) {
             if table.game.may_deploy(side).is_err() {
                 continue;
             }
-            let setup = match table.pending.remove(&side) {
-                Some(s) => s,
-                None => match table.random_setup(side) {
-                    Ok(s) => s,
-                    Err(_) => continue,
-                },
-            };
-            any |= table.game.deploy(side, &setup).is_ok();
+            // The proposal, or (none, or one the rules refuse) the seat's setup of the
+            // game's seeded start (the core's random deployment).
+            let proposed = table.pending.remove(&side).is_some_and(|s| table.game.deploy(side, &s).is_ok());
+            any |= proposed || table.game.deploy_start(side).is_ok();
         }
         any
     } else {

@@ -220,6 +220,11 @@ pub async fn pair(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, 
     }
     req.clock.check().map_err(ApiError::bad_json)?;
     let key = pair_key(&req.rules, &req.clock);
+    // A ticket of the player's from before (another tab, a reloaded page): if it was
+    // paired, that game is the answer; a waiting one is dropped (one queue place each).
+    if let Some(t) = app.store.pair_withdraw(&me.id).await.map_err(store_err)? {
+        return paired_answer(&app, &t, &me.id).await;
+    }
     if let Some(paired) = pair_with_waiting(&app, &me, &req.rules, &req.clock, &key).await? {
         return Ok(paired);
     }
@@ -233,11 +238,7 @@ pub async fn pair(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, 
         token: None,
     };
     app.store.pair_enqueue(&ticket).await.map_err(store_err)?;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(json!({"waiting": {"ticket": ticket.ticket}})),
-    )
-        .into_response())
+    Ok(waiting(&ticket.ticket))
 }
 
 fn store_err(e: crate::store::StoreError) -> ApiError {
@@ -265,13 +266,26 @@ async fn pair_with_waiting(
         else {
             break;
         };
-        let Some(them) = app.store.player(&other.player).await.map_err(store_err)? else {
-            let _ = app.store.pair_cancel(&other.ticket, &other.player).await;
-            continue;
-        };
-        // Sides at random (OS randomness), both seats given to their players.
+        // Sides at random (OS randomness).
         let mut coin = [0u8; 1];
         getrandom::fill(&mut coin).map_err(|e| ApiError::internal(e.to_string()))?;
+        // Taken before the game is made: nobody else pairs this ticket meanwhile, and no
+        // game is made for a ticket somebody else got.
+        if app.store.pair_take(&other.ticket).await.map_err(store_err)? == Written::Conflict {
+            continue;
+        }
+        let them = match app.store.player(&other.player).await {
+            Ok(Some(them)) => them,
+            Ok(None) => {
+                let _ = app.store.pair_cancel(&other.ticket, &other.player).await;
+                continue;
+            }
+            Err(e) => {
+                let _ = app.store.pair_release(&other.ticket).await;
+                return Err(store_err(e));
+            }
+        };
+        // Both seats given to their players.
         let sides = rules.sides();
         let (mine, theirs) = if coin[0] & 1 == 0 {
             (sides[0], sides[1])
@@ -301,7 +315,13 @@ async fn pair_with_waiting(
             },
             open: Vec::new(),
         };
-        let handle = make_game(app, new).await?;
+        let handle = match make_game(app, new).await {
+            Ok(h) => h,
+            Err(e) => {
+                let _ = app.store.pair_release(&other.ticket).await;
+                return Err(e);
+            }
+        };
         let (gid, my_token, their_token) = {
             let t = handle.lock().await;
             let token = |s: Side| {
@@ -312,26 +332,16 @@ async fn pair_with_waiting(
             };
             (t.id.clone(), token(mine), token(theirs))
         };
-        match app
-            .store
-            .pair_fill(&other.ticket, &gid, theirs.name(), &their_token)
-            .await
-            .map_err(store_err)?
-        {
-            Written::Done => {
-                return Ok(Some(
-                    Json(json!({"paired": seat_json(&gid, mine, &my_token)})).into_response(),
-                ));
-            }
-            Written::Conflict => {
-                // Somebody else paired them first: this game was never seen; drop it.
-                app.games
-                    .write()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .remove(&gid);
-                let _ = app.store.delete_game(&gid).await;
-            }
+        let filled = app.store.pair_fill(&other.ticket, &gid, theirs.name(), &their_token).await;
+        if let Ok(Written::Done) = filled {
+            return Ok(Some(Json(json!({"paired": seat_json(&gid, mine, &my_token)})).into_response()));
         }
+        // The ticket could not be given its game (the database refused): the game was
+        // never seen by anybody; drop it and put the ticket back.
+        app.games.write().unwrap_or_else(|e| e.into_inner()).remove(&gid);
+        let _ = app.store.delete_game(&gid).await;
+        let _ = app.store.pair_release(&other.ticket).await;
+        filled.map_err(store_err)?;
     }
     Ok(None)
 }
@@ -352,6 +362,20 @@ fn unkey(key: &str) -> Option<(String, ClockSettings)> {
             deploy_seconds: some(d),
         },
     ))
+}
+
+fn waiting(ticket: &str) -> Response {
+    (StatusCode::ACCEPTED, Json(json!({"waiting": {"ticket": ticket}}))).into_response()
+}
+
+/// The answer to a paired ticket: the player's seat; the ticket is then done.
+async fn paired_answer(app: &App, t: &Ticket, player: &str) -> Result<Response, ApiError> {
+    let _ = app.store.pair_cancel(&t.ticket, player).await;
+    let (Some(g), Some(s), Some(tok)) = (&t.game, &t.seat, &t.token) else {
+        return Err(ApiError::internal("a paired ticket without its game"));
+    };
+    let side = Side::from_name(s).ok_or_else(|| ApiError::internal("a stored seat is no side"))?;
+    Ok(Json(json!({"paired": seat_json(g, side, tok)})).into_response())
 }
 
 async fn ticket_owner(app: &App, headers: &HeaderMap) -> Result<crate::store::PlayerRow, ApiError> {
@@ -381,32 +405,31 @@ pub async fn pair_poll(
                 "no such ticket of yours",
             )
         })?;
-    match (&t.game, &t.seat, &t.token) {
-        (Some(g), Some(s), Some(tok)) => {
-            let _ = app.store.pair_cancel(&ticket, &me.id).await;
-            let side =
-                Side::from_name(s).ok_or_else(|| ApiError::internal("a stored seat is no side"))?;
-            Ok(Json(json!({"paired": seat_json(g, side, tok)})).into_response())
-        }
+    match (&t.game, &t.seat) {
+        (Some(_), Some(_)) => paired_answer(&app, &t, &me.id).await,
+        // Somebody is pairing this ticket right now: its game comes with the next ask.
+        (Some(_), None) => Ok(waiting(&t.ticket)),
         _ => {
             // Still waiting: look for a partner too (two players who asked at the same
-            // moment both queued). The ticket is taken out of the queue first, so that
-            // nobody pairs it meanwhile; if somebody just did, their game is the answer.
-            if app.store.pair_claim(&ticket, &me.id).await.map_err(store_err)? == Written::Conflict {
-                return Box::pin(pair_poll(State(app), Path(ticket), headers)).await;
+            // moment both queued). The ticket is taken while its player looks, so that
+            // nobody pairs it meanwhile, and put back in its place if nobody is found.
+            if app.store.pair_take(&ticket).await.map_err(store_err)? == Written::Conflict {
+                return Ok(waiting(&t.ticket));
             }
-            if let Some((rules, clock)) = unkey(&t.key) {
-                if let Some(paired) = pair_with_waiting(&app, &me, &rules, &clock, &t.key).await? {
-                    return Ok(paired);
+            let found = match unkey(&t.key) {
+                Some((rules, clock)) => pair_with_waiting(&app, &me, &rules, &clock, &t.key).await,
+                None => Ok(None),
+            };
+            match found {
+                Ok(Some(paired)) => {
+                    let _ = app.store.pair_cancel(&ticket, &me.id).await;
+                    Ok(paired)
+                }
+                other => {
+                    app.store.pair_release(&ticket).await.map_err(store_err)?;
+                    other.map(|_| waiting(&t.ticket))
                 }
             }
-            let again = Ticket { polled_ms: app.now_ms(), ..t };
-            app.store.pair_enqueue(&again).await.map_err(store_err)?;
-            Ok((
-                StatusCode::ACCEPTED,
-                Json(json!({"waiting": {"ticket": again.ticket}})),
-            )
-                .into_response())
         }
     }
 }

@@ -303,6 +303,19 @@ async fn quick_pairing_pairs_two_waiting_people() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["paired"]["game"], bens["game"]);
     assert_ne!(r.json()["paired"]["seat"], bens["seat"]);
+    // One queue place per player: asking again (another tab) replaces the waiting
+    // ticket; once paired, asking again answers that game.
+    let r = c.post("/api/pair", None, &ask(&ann, json!({}))).await;
+    let first = r.json()["waiting"]["ticket"].as_str().unwrap().to_owned();
+    let r = c.post("/api/pair", None, &ask(&ann, json!({}))).await;
+    let second = r.json()["waiting"]["ticket"].as_str().unwrap().to_owned();
+    assert_eq!(c.get(&format!("/api/pair/{first}"), Some(&ann)).await.code(), "unknown_ticket");
+    let r = c.post("/api/pair", None, &ask(&ben, json!({}))).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let game = r.json()["paired"]["game"].clone();
+    let r = c.post("/api/pair", None, &ask(&ann, json!({}))).await;
+    assert_eq!((r.status, &r.json()["paired"]["game"]), (200, &game), "{}", r.body);
+    assert_eq!(c.get(&format!("/api/pair/{second}"), Some(&ann)).await.code(), "unknown_ticket");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -314,6 +327,9 @@ async fn every_seat_of_a_rated_game_is_a_players() {
     // Rated without the creator's player token: refused, nothing made.
     let r = c.post("/api/games", None, r#"{"rules": "classic", "lobby": true, "rated": true}"#).await;
     assert_eq!(r.code(), "bad_token", "{}", r.body);
+    // Rated and unlisted with two people: both links would go to the creator.
+    let r = c.post("/api/games", None, &json!({"rules": "classic", "rated": true, "player": ann}).to_string()).await;
+    assert_eq!(r.code(), "invalid_json", "{}", r.body);
     let r = c
         .post("/api/games", None, &json!({"rules": "classic", "lobby": true, "rated": true, "player": ann}).to_string())
         .await;

@@ -440,7 +440,7 @@ impl Store {
         both!(self, s => s.pair_candidate(key, player, alive_ms))
     }
 
-    /// Gives a waiting ticket its game, unless another did first (`Conflict`).
+    /// Gives a taken ticket ([`Store::pair_take`]) its game (`Conflict` if it is not taken).
     pub async fn pair_fill(
         &self,
         ticket: &str,
@@ -451,7 +451,8 @@ impl Store {
         both!(self, s => s.pair_fill(ticket, game, seat, token))
     }
 
-    /// Puts a player in the queue (one ticket per player: an older one is replaced).
+    /// Puts a player in the queue (one ticket per player: a waiting one is replaced; a
+    /// taken or paired one is left, see [`Store::pair_withdraw`]).
     pub async fn pair_enqueue(&self, t: &Ticket) -> Result<()> {
         both!(self, s => s.pair_enqueue(t))
     }
@@ -466,17 +467,53 @@ impl Store {
         both!(self, s => s.pair_poll(ticket, player, now_ms))
     }
 
-    /// Takes a waiting ticket out of the queue if nobody has paired it yet
-    /// ([`Written::Conflict`] when somebody has, or it is gone): its player looks for a
-    /// partner itself, and nobody else can pair it meanwhile.
-    pub async fn pair_claim(&self, ticket: &str, player: &str) -> Result<Written> {
-        both!(self, s => s.pair_claim(ticket, player))
+    /// Takes a waiting ticket for pairing (its `game` becomes `''`): nobody else can take
+    /// or fill it until it is filled ([`Store::pair_fill`]) or released
+    /// ([`Store::pair_release`]). [`Written::Conflict`] when somebody has it already.
+    pub async fn pair_take(&self, ticket: &str) -> Result<Written> {
+        both!(self, s => s.pair_take(ticket))
+    }
+
+    /// Puts a taken ticket back in the queue (its pairing did not happen), in its place.
+    pub async fn pair_release(&self, ticket: &str) -> Result<()> {
+        both!(self, s => s.pair_release(ticket))
+    }
+
+    /// Before a player asks again: its ticket if it was paired (the answer to give), and
+    /// otherwise drops its waiting ticket (a ticket being taken right now is left).
+    pub async fn pair_withdraw(&self, player: &str) -> Result<Option<Ticket>> {
+        both!(self, s => s.pair_withdraw(player))
     }
 
     /// Drops a ticket (the player stopped waiting, or took its game).
     pub async fn pair_cancel(&self, ticket: &str, player: &str) -> Result<()> {
         both!(self, s => s.pair_cancel(ticket, player))
     }
+}
+
+/// The pairing queue's statements shared by both stores, with PostgreSQL's placeholders
+/// (`$N`; SQLite reads them as `?N`). A ticket's `game` is NULL while it waits, `''`
+/// while somebody is pairing it, the game's id once paired.
+pub(crate) mod pairing_sql {
+    /// Takes a waiting ticket.
+    pub const TAKE: &str = "UPDATE pairing SET game = '' WHERE ticket = $1 AND game IS NULL";
+    /// Puts a taken ticket back.
+    pub const RELEASE: &str = "UPDATE pairing SET game = NULL WHERE ticket = $1 AND game = ''";
+    /// Fills a taken ticket with its game.
+    pub const FILL: &str =
+        "UPDATE pairing SET game = $2, seat = $3, token = $4 WHERE ticket = $1 AND game = ''";
+    /// A player's ticket.
+    pub const OF_PLAYER: &str =
+        "SELECT ticket, player, key, polled_ms, game, seat, token FROM pairing WHERE player = $1";
+    /// Drops a player's waiting ticket.
+    pub const WITHDRAW: &str = "DELETE FROM pairing WHERE player = $1 AND game IS NULL";
+    /// Queues a ticket (one per player: it replaces a waiting one, never a taken or
+    /// paired one).
+    pub const ENQUEUE: &str = "INSERT INTO pairing (ticket, player, key, created_ms, polled_ms)
+        VALUES ($1, $2, $3, $4, $4)
+        ON CONFLICT (player) DO UPDATE SET ticket = excluded.ticket, key = excluded.key,
+            created_ms = excluded.created_ms, polled_ms = excluded.polled_ms
+        WHERE pairing.game IS NULL";
 }
 
 /// The pools of ratings: games between people, and games with a bot seat.

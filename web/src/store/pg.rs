@@ -751,41 +751,46 @@ impl Postgres {
             .map(|r| ticket_row(&r)))
     }
 
-    /// See [`super::Store::pair_fill`].
-    pub async fn pair_fill(
-        &self,
-        ticket: &str,
-        game: &str,
-        seat: &str,
-        token: &str,
-    ) -> Result<Written> {
+    /// A pairing statement ([`super::pairing_sql`]), with its count of changed rows.
+    async fn pairing(&self, sql: &str, params: &[&(dyn tokio_postgres::types::ToSql + Sync)]) -> Result<u64> {
         let mut c = self.take().await?;
-        let n = c
-            .client()
-            .execute(
-                "UPDATE pairing SET game = $2, seat = $3, token = $4 WHERE ticket = $1 AND game IS NULL",
-                &[&ticket, &game, &seat, &token],
-            )
-            .await?;
-        Ok(if n == 1 {
-            Written::Done
-        } else {
-            Written::Conflict
-        })
+        Ok(c.client().execute(sql, params).await?)
+    }
+
+    /// See [`super::Store::pair_fill`].
+    pub async fn pair_fill(&self, ticket: &str, game: &str, seat: &str, token: &str) -> Result<Written> {
+        let n = self.pairing(super::pairing_sql::FILL, &[&ticket, &game, &seat, &token]).await?;
+        Ok(if n == 1 { Written::Done } else { Written::Conflict })
+    }
+
+    /// See [`super::Store::pair_take`].
+    pub async fn pair_take(&self, ticket: &str) -> Result<Written> {
+        let n = self.pairing(super::pairing_sql::TAKE, &[&ticket]).await?;
+        Ok(if n == 1 { Written::Done } else { Written::Conflict })
+    }
+
+    /// See [`super::Store::pair_release`].
+    pub async fn pair_release(&self, ticket: &str) -> Result<()> {
+        self.pairing(super::pairing_sql::RELEASE, &[&ticket]).await?;
+        Ok(())
+    }
+
+    /// See [`super::Store::pair_withdraw`].
+    pub async fn pair_withdraw(&self, player: &str) -> Result<Option<Ticket>> {
+        let t = {
+            let mut c = self.take().await?;
+            c.client().query_opt(super::pairing_sql::OF_PLAYER, &[&player]).await?.map(|r| ticket_row(&r))
+        };
+        if t.as_ref().is_some_and(|t| t.seat.is_some()) {
+            return Ok(t);
+        }
+        self.pairing(super::pairing_sql::WITHDRAW, &[&player]).await?;
+        Ok(None)
     }
 
     /// See [`super::Store::pair_enqueue`].
     pub async fn pair_enqueue(&self, t: &Ticket) -> Result<()> {
-        let mut c = self.take().await?;
-        c.client()
-            .execute(
-                "INSERT INTO pairing (ticket, player, key, created_ms, polled_ms) VALUES ($1, $2, $3, $4, $4)
-                 ON CONFLICT (player) DO UPDATE SET ticket = excluded.ticket, key = excluded.key,
-                    created_ms = excluded.created_ms, polled_ms = excluded.polled_ms,
-                    game = NULL, seat = NULL, token = NULL",
-                &[&t.ticket, &t.player, &t.key, &t.polled_ms],
-            )
-            .await?;
+        self.pairing(super::pairing_sql::ENQUEUE, &[&t.ticket, &t.player, &t.key, &t.polled_ms]).await?;
         Ok(())
     }
 
@@ -805,19 +810,6 @@ impl Postgres {
             )
             .await?
             .map(|r| ticket_row(&r)))
-    }
-
-    /// See [`super::Store::pair_claim`].
-    pub async fn pair_claim(&self, ticket: &str, player: &str) -> Result<Written> {
-        let mut c = self.take().await?;
-        let n = c
-            .client()
-            .execute(
-                "DELETE FROM pairing WHERE ticket = $1 AND player = $2 AND game IS NULL",
-                &[&ticket, &player],
-            )
-            .await?;
-        Ok(if n == 1 { Written::Done } else { Written::Conflict })
     }
 
     /// See [`super::Store::pair_cancel`].

@@ -619,28 +619,46 @@ impl Sqlite {
             .optional()?)
     }
 
+    /// A pairing statement ([`super::pairing_sql`]), with its count of changed rows.
+    fn pairing(&self, sql: &str, params: &[&dyn rusqlite::ToSql]) -> Result<usize> {
+        Ok(self.conn().prepare_cached(&sql.replace('$', "?"))?.execute(params)?)
+    }
+
     /// See [`super::Store::pair_fill`].
     pub fn pair_fill(&self, ticket: &str, game: &str, seat: &str, token: &str) -> Result<Written> {
-        let n = self.conn().execute(
-            "UPDATE pairing SET game = ?2, seat = ?3, token = ?4 WHERE ticket = ?1 AND game IS NULL",
-            params![ticket, game, seat, token],
-        )?;
-        Ok(if n == 1 {
-            Written::Done
-        } else {
-            Written::Conflict
-        })
+        let n = self.pairing(super::pairing_sql::FILL, params![ticket, game, seat, token])?;
+        Ok(if n == 1 { Written::Done } else { Written::Conflict })
+    }
+
+    /// See [`super::Store::pair_take`].
+    pub fn pair_take(&self, ticket: &str) -> Result<Written> {
+        let n = self.pairing(super::pairing_sql::TAKE, params![ticket])?;
+        Ok(if n == 1 { Written::Done } else { Written::Conflict })
+    }
+
+    /// See [`super::Store::pair_release`].
+    pub fn pair_release(&self, ticket: &str) -> Result<()> {
+        self.pairing(super::pairing_sql::RELEASE, params![ticket])?;
+        Ok(())
+    }
+
+    /// See [`super::Store::pair_withdraw`].
+    pub fn pair_withdraw(&self, player: &str) -> Result<Option<Ticket>> {
+        let t = self
+            .conn()
+            .prepare_cached(&super::pairing_sql::OF_PLAYER.replace('$', "?"))?
+            .query_row(params![player], Sqlite::ticket)
+            .optional()?;
+        if t.as_ref().is_some_and(|t| t.seat.is_some()) {
+            return Ok(t);
+        }
+        self.pairing(super::pairing_sql::WITHDRAW, params![player])?;
+        Ok(None)
     }
 
     /// See [`super::Store::pair_enqueue`].
     pub fn pair_enqueue(&self, t: &Ticket) -> Result<()> {
-        self.conn().execute(
-            "INSERT INTO pairing (ticket, player, key, created_ms, polled_ms) VALUES (?1, ?2, ?3, ?4, ?4)
-             ON CONFLICT (player) DO UPDATE SET ticket = excluded.ticket, key = excluded.key,
-                created_ms = excluded.created_ms, polled_ms = excluded.polled_ms,
-                game = NULL, seat = NULL, token = NULL",
-            params![t.ticket, t.player, t.key, t.polled_ms],
-        )?;
+        self.pairing(super::pairing_sql::ENQUEUE, params![t.ticket, t.player, t.key, t.polled_ms])?;
         Ok(())
     }
 
@@ -659,15 +677,6 @@ impl Sqlite {
             .query_row(params![ticket, player], Sqlite::ticket)
             .optional()?;
         Ok(t)
-    }
-
-    /// See [`super::Store::pair_claim`].
-    pub fn pair_claim(&self, ticket: &str, player: &str) -> Result<Written> {
-        let n = self.conn().execute(
-            "DELETE FROM pairing WHERE ticket = ?1 AND player = ?2 AND game IS NULL",
-            params![ticket, player],
-        )?;
-        Ok(if n == 1 { Written::Done } else { Written::Conflict })
     }
 
     /// See [`super::Store::pair_cancel`].
