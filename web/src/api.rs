@@ -135,13 +135,11 @@ pub(crate) fn ask(q: &HashMap<String, String>) -> Ask {
 
 /// The state `viewer` sees, as a response.
 pub(crate) fn reply(
-    app: &App,
     handle: &GameHandle,
     table: &Table,
     viewer: Viewer,
     q: &HashMap<String, String>,
 ) -> Response {
-    let _ = app;
     Json(crate::state::state(table, viewer, &handle.connected(), ask(q))).into_response()
 }
 
@@ -423,7 +421,7 @@ async fn show(
             table.ratings = Some(changes);
         }
     }
-    Ok(reply(&app, &handle, &table, viewer, &q))
+    Ok(reply(&handle, &table, viewer, &q))
 }
 
 /// Runs a change for the seat of the request's token: `change` checks and changes the
@@ -449,7 +447,7 @@ pub(crate) async fn change(
             return Err(e);
         }
         match commit(app, &handle, &mut table, before).await {
-            Ok(()) => return Ok(reply(app, &handle, &table, Viewer::Seat(side), q)),
+            Ok(()) => return Ok(reply(&handle, &table, Viewer::Seat(side), q)),
             Err(e) if e.code == "conflict" && tries < 4 => tries += 1,
             Err(e) => return Err(e),
         }

@@ -157,8 +157,7 @@ pub async fn show(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    if let Some(bot) = id.strip_prefix("bot:") {
-        let _ = bot;
+    if id.starts_with("bot:") {
         return Ok(Json(profile(&app, &id, &bot_name(&id)).await?));
     }
     let not_found = || {

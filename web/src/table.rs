@@ -116,11 +116,6 @@ impl Table {
         }
     }
 
-    /// Seconds per move, if the game has a move clock.
-    pub fn move_seconds(&self) -> Option<u32> {
-        self.settings.clock.move_seconds
-    }
-
     /// Whether every human seat is taken.
     pub fn full(&self) -> bool {
         self.seats.values().all(|s| !s.open())
