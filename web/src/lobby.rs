@@ -463,7 +463,7 @@ pub async fn rematch(
     let handle = app.open_game(&id).await?;
     let token = token(&headers, &q)?;
     for _ in 0..5 {
-        let mut table = handle.lock().await;
+        let table = handle.lock().await;
         let side = crate::api::seat(&table, token.as_deref())?;
         if !table.over() {
             return Err(ApiError::of_kind(
@@ -513,10 +513,22 @@ pub async fn rematch(
             },
             open: Vec::new(),
         };
-        let before = table.clone();
-        // Made while this game is locked: two seats asking at once in this process
-        // make one rematch; in two processes, the one whose commit loses drops its.
+        // Made without this game's lock (a bot's engine may take seconds to deploy, and
+        // the finished game's pages must not wait): whoever records its rematch first
+        // wins; a rematch made meanwhile by another seat or process drops this one.
+        drop(table);
         let made = make_game(&app, new).await?;
+        let mut table = handle.lock().await;
+        let drop_made = |rid: &str| {
+            app.games.write().unwrap_or_else(|e| e.into_inner()).remove(rid);
+        };
+        if table.rematch.is_some() {
+            let rid = made.lock().await.id.clone();
+            drop_made(&rid);
+            let _ = app.store.delete_game(&rid).await;
+            continue;
+        }
+        let before = table.clone();
         let (rid, tokens) = {
             let t = made.lock().await;
             (
@@ -543,10 +555,7 @@ pub async fn rematch(
                 .into_response());
             }
             Err(e) => {
-                app.games
-                    .write()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .remove(&rid);
+                drop_made(&rid);
                 let _ = app.store.delete_game(&rid).await;
                 if e.code != "conflict" {
                     return Err(e);

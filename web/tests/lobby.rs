@@ -460,3 +460,26 @@ async fn events_carry_the_cores_ply_and_the_picture_comes_when_asked() {
     // The spectator's log holds the public events, with the same plies.
     assert!(spectator["events"].as_array().unwrap().iter().all(|e| e["event"]["type"] != "revealed" || e["event"]["cause"] != "engineer_scout"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_seats_asking_for_a_rematch_at_once_get_one() {
+    let db = TempDb::new("rematch-race");
+    let server = server(&db).await;
+    let mut c = Client::new(server.addr);
+    let g = create(&mut c, r#"{"rules": "classic"}"#).await;
+    let (south, north) = (g.tokens["south"].clone(), g.tokens["north"].clone());
+    for t in [&south, &north] {
+        let r = c.post(&format!("/api/games/{}/confirm", g.id), Some(t), "").await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let r = c.post(&format!("/api/games/{}/resign", g.id), Some(&south), "").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let (mut a, mut b) = (Client::new(server.addr), Client::new(server.addr));
+    let path = format!("/api/games/{}/rematch", g.id);
+    let (ra, rb) = tokio::join!(a.post(&path, Some(&south), ""), b.post(&path, Some(&north), ""));
+    assert_eq!((ra.status, rb.status), (200, 200), "{} {}", ra.body, rb.body);
+    assert_eq!(ra.json()["game"], rb.json()["game"], "one rematch for both");
+    assert_ne!(ra.json()["seat"], rb.json()["seat"]);
+    let rid = ra.json()["game"].as_str().unwrap().to_owned();
+    assert_eq!(state(&mut c, &g.id, None, false).await["rematch"], json!(rid));
+}
