@@ -20,7 +20,9 @@ if ! ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql > /dev/null
 fi
 # Debian's package starts a cluster of its own on port 5432; the test does not use it.
-step "cargo test --profile citest -p junqi-web --test postgres -- --ignored"
-timeout --kill-after=10 240 cargo test --profile citest -p junqi-web --test postgres -- --ignored
+# --workspace, as scripts/test's Rust step builds: the same features, so the test binary
+# built there is reused instead of rebuilt for junqi-web alone (about a minute).
+step "cargo test --workspace --profile citest --test postgres -- --ignored"
+timeout --kill-after=10 240 cargo test --workspace --profile citest --test postgres -- --ignored
 }
 main "$@"

@@ -27,10 +27,12 @@ if ! command -v chromium > /dev/null || ! command -v chromedriver > /dev/null; t
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver > /dev/null
 fi
 
-step "cargo build --release -p junqi-web"
-cargo build --release -p junqi-web --quiet
+# The citest profile (release without LTO, as scripts/test's Rust step) and the
+# workspace's features: most of it is built already when run from scripts/test.
+step "cargo build --workspace --profile citest --bin junqi-web"
+cargo build --workspace --profile citest --bin junqi-web --quiet
 # The whole run is bounded: the games cap themselves (about 55 s for classic, a few
 # dozen moves for the others); this is the backstop.
-timeout --kill-after=10 480 python3 tests/web/driver.py --server "$ROOT/target/release/junqi-web" "${shots[@]}"
+timeout --kill-after=10 480 python3 tests/web/driver.py --server "$ROOT/target/citest/junqi-web" "${shots[@]}"
 }
 main "$@"
