@@ -189,6 +189,15 @@ async fn players_list_join_play_and_are_rated() {
     assert_eq!(c.post(&format!("/api/games/{id}/rematch"), None, "").await.code(), "bad_token");
     // A game in play has no rematch yet.
     assert_eq!(c.post(&format!("/api/games/{rid}/rematch"), bobs["token"].as_str(), "").await.code(), "wrong_phase");
+    // After a restart the finished game still shows its rating changes, and every
+    // standing is as it was (nothing rated twice).
+    let profile = c.get(&format!("/api/players/{alice_id}"), None).await.json();
+    drop(server);
+    let server = common::server(&db).await;
+    let mut c = Client::new(server.addr);
+    let again = state(&mut c, &id, None, false).await;
+    assert_eq!(again["ratings"], seen["ratings"]);
+    assert_eq!(c.get(&format!("/api/players/{alice_id}"), None).await.json(), profile);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
