@@ -354,3 +354,88 @@ fn a_result_with_no_loser_or_half_a_team_is_refused() {
     let draw = result(&[], EndReason::Agreement);
     assert!(Platform::QQ.apply(&classic, &draw, 120, &seats(&[(South, 1), (North, 1)])).is_ok());
 }
+
+/// Scores `r` after 100 plies for seats of (side, rating), 0 points each; the new
+/// ratings in seat order.
+fn ratings(rules: &str, r: GameResult, list: &[(Side, f64)]) -> Vec<f64> {
+    let rules = RuleSet::preset(rules).unwrap();
+    let seats: Vec<Seat> = list.iter().map(|&(side, rating)| Seat { side, points: 0, rating }).collect();
+    let scores = Platform::QQ.apply(&rules, &r, 100, &seats).unwrap();
+    for (s, &(side, before)) in scores.iter().zip(list) {
+        assert_eq!((s.side, s.rating_before), (side, before));
+    }
+    scores.iter().map(|s| s.rating).collect()
+}
+
+fn assert_ratings(got: &[f64], want: &[f64], label: &str) {
+    assert_eq!(got.len(), want.len(), "{label}");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!((g - w).abs() < 1e-6, "{label}: seat {i} rated {g}, expected {w} (all: {got:?})");
+    }
+}
+
+#[test]
+fn elo_with_unequal_ratings_against_values_worked_by_hand() {
+    // Elo as docs/platform.md gives it, K = 32 (Platform::QQ.elo_k):
+    //   expected(us, them) = 1 / (1 + 10^((them - us) / 400)),
+    //   new = old + 32 * (actual - expected), actual 1 for a win, 0.5 a draw, 0 a loss.
+    // 1600 against 1400: 10^((1400 - 1600) / 400) = 10^-0.5 = 0.316227766017;
+    //   expected(1600, 1400) = 1 / 1.316227766017 = 0.759746926648,
+    //   expected(1400, 1600) = 1 / (1 + 10^0.5) = 1 / 4.162277660168 = 0.240253073352.
+    assert_eq!(Platform::QQ.elo_k, 32.0);
+    // The favourite wins: 1600 + 32 * (1 - 0.759746926648) = 1600 + 7.688098347 = 1607.688098347;
+    // 1400 + 32 * (0 - 0.240253073352) = 1400 - 7.688098347 = 1392.311901653.
+    let win = result(&[South], EndReason::FlagCaptured);
+    let got = ratings("classic", win, &[(South, 1600.0), (North, 1400.0)]);
+    assert_ratings(&got, &[1607.688098347, 1392.311901653], "classic, 1600 beats 1400");
+    // The same game with the seats listed the other way round.
+    let got = ratings("classic", win, &[(North, 1400.0), (South, 1600.0)]);
+    assert_ratings(&got, &[1392.311901653, 1607.688098347], "classic, seats reversed");
+    // The outsider wins: 1400 + 32 * (1 - 0.240253073352) = 1400 + 24.311901653 = 1424.311901653;
+    // 1600 + 32 * (0 - 0.759746926648) = 1600 - 24.311901653 = 1575.688098347.
+    let upset = result(&[North], EndReason::FlagCaptured);
+    let got = ratings("classic", upset, &[(South, 1600.0), (North, 1400.0)]);
+    assert_ratings(&got, &[1575.688098347, 1424.311901653], "classic, 1400 beats 1600");
+    // A draw: 1600 + 32 * (0.5 - 0.759746926648) = 1600 - 8.311901653 = 1591.688098347;
+    // 1400 + 32 * (0.5 - 0.240253073352) = 1400 + 8.311901653 = 1408.311901653.
+    let draw = result(&[], EndReason::Agreement);
+    let got = ratings("classic", draw, &[(South, 1600.0), (North, 1400.0)]);
+    assert_ratings(&got, &[1591.688098347, 1408.311901653], "classic, a draw");
+    // siguo-2p: two players on the four-player board, the same arithmetic.
+    let got = ratings("siguo-2p", win, &[(South, 1600.0), (North, 1400.0)]);
+    assert_ratings(&got, &[1607.688098347, 1392.311901653], "siguo-2p");
+}
+
+#[test]
+fn four_player_elo_is_each_team_s_mean_against_the_other_s() {
+    // 四国: each seat is rated as its team's mean against the other team's mean
+    // (docs/web.md#ratings, docs/platform.md), K = 32.
+    // South 1700 + North 1500: mean 1600; East 1450 + West 1350: mean 1400. So every
+    // seat of South's team has expected(1600, 1400) = 1 / (1 + 10^-0.5) = 0.759746926648
+    // and every seat of East's expected(1400, 1600) = 1 / (1 + 10^0.5) = 0.240253073352.
+    let four = [(South, 1700.0), (East, 1450.0), (North, 1500.0), (West, 1350.0)];
+    // South and North win: each of them gains 32 * (1 - 0.759746926648) = 7.688098347,
+    // each of East and West loses 32 * 0.240253073352 = 7.688098347:
+    // 1707.688098347, 1442.311901653, 1507.688098347, 1342.311901653.
+    // (South's own 1700 against 1400 would give 1704.831345831; against the other
+    // team's mean with a flipped sign, 1724.311901653.)
+    let r = result(&[South, North], EndReason::FlagCaptured);
+    let got = ratings("siguo", r, &four);
+    assert_ratings(&got, &[1707.688098347, 1442.311901653, 1507.688098347, 1342.311901653], "siguo, South's team wins");
+    // East and West win, the outsiders: each gains 32 * (1 - 0.240253073352) = 24.311901653,
+    // each of South and North loses 32 * 0.759746926648 = 24.311901653:
+    // 1675.688098347, 1474.311901653, 1475.688098347, 1374.311901653.
+    let r = result(&[East, West], EndReason::FlagCaptured);
+    let got = ratings("siguo", r, &four);
+    assert_ratings(&got, &[1675.688098347, 1474.311901653, 1475.688098347, 1374.311901653], "siguo, East's team wins");
+    // A draw: South's team 32 * (0.5 - 0.759746926648) = -8.311901653 each, East's +8.311901653:
+    // 1691.688098347, 1458.311901653, 1491.688098347, 1358.311901653.
+    let r = result(&[], EndReason::Agreement);
+    let got = ratings("siguo", r, &four);
+    assert_ratings(&got, &[1691.688098347, 1458.311901653, 1491.688098347, 1358.311901653], "siguo, a draw");
+    // Equal team means with unequal seats: 1800 + 1200 = 3000 / 2 = 1500 against
+    // 1550 + 1450 = 1500, expected 1/2 each: ±16 for everyone, whatever the seat's own rating.
+    let even = [(South, 1800.0), (East, 1550.0), (North, 1200.0), (West, 1450.0)];
+    let got = ratings("siguo", result(&[South, North], EndReason::FlagCaptured), &even);
+    assert_ratings(&got, &[1816.0, 1534.0, 1216.0, 1434.0], "siguo, equal means");
+}
