@@ -87,6 +87,72 @@ def test_scoring_cases_from_a_stored_result() -> None:
     assert s[1].rating_before == 1600.0
 
 
+def ratings(scores: list[junqi.SeatScore]) -> dict[str, float]:
+    return {s.side.name.lower(): s.rating for s in scores}
+
+
+def assert_ratings(got: dict[str, float], want: dict[str, float]) -> None:
+    assert got.keys() == want.keys()
+    for side, rating in want.items():
+        assert got[side] == pytest.approx(rating, abs=1e-6), (side, got)
+
+
+def test_elo_with_unequal_ratings_against_values_worked_by_hand() -> None:
+    # Elo (docs/platform.md, K = 32): expected(us, them) = 1 / (1 + 10^((them - us) / 400)),
+    # new = old + 32 * (actual - expected), actual 1 / 0.5 / 0 for a win / draw / loss.
+    # 1600 against 1400: expected(1600, 1400) = 1 / (1 + 10^-0.5) = 0.759746926648,
+    # expected(1400, 1600) = 1 / (1 + 10^0.5) = 0.240253073352.
+    before = {"south": 1600.0, "north": 1400.0}
+    points = {"south": 0, "north": 0}
+    game = deployed("classic")
+    game.escape("north")  # South, the favourite, wins
+    result = game.result
+    assert result is not None
+    # 1600 + 32 * (1 - 0.759746926648) = 1607.688098347; 1400 - 32 * 0.240253073352 = 1392.311901653.
+    s = junqi.platform_score("classic", result, 100, points, before)
+    assert {x.side.name.lower(): x.rating_before for x in s} == before
+    assert_ratings(ratings(s), {"south": 1607.688098347, "north": 1392.311901653})
+    # The same through Game.platform_score (the game ended at ply 0: a quick win, still a win).
+    assert_ratings(ratings(game.platform_score(points, before)), {"south": 1607.688098347, "north": 1392.311901653})
+    game = deployed("classic")
+    game.escape("south")  # North, the outsider, wins
+    result = game.result
+    assert result is not None
+    # 1400 + 32 * (1 - 0.240253073352) = 1424.311901653; 1600 - 32 * 0.759746926648 = 1575.688098347.
+    s = junqi.platform_score("classic", result, 100, points, before)
+    assert_ratings(ratings(s), {"south": 1575.688098347, "north": 1424.311901653})
+    game = deployed("classic")
+    draw = game.agree_draw().result
+    assert draw is not None and draw.is_draw
+    # 1600 + 32 * (0.5 - 0.759746926648) = 1591.688098347; 1400 + 32 * (0.5 - 0.240253073352) = 1408.311901653.
+    s = junqi.platform_score("classic", draw, 100, points, before)
+    assert_ratings(ratings(s), {"south": 1591.688098347, "north": 1408.311901653})
+
+
+def test_four_player_elo_is_each_team_s_mean_against_the_other_s() -> None:
+    # 四国 (docs/platform.md, docs/web.md): each seat is rated as its team's mean against
+    # the other team's, K = 32. South 1700 + North 1500: mean 1600; East 1450 + West 1350:
+    # mean 1400. expected(1600, 1400) = 1 / (1 + 10^-0.5) = 0.759746926648.
+    game = deployed("siguo", seed=3)
+    game.resign("east")
+    game.escape("west")  # South and North win
+    result = game.result
+    assert result is not None
+    before = {"south": 1700.0, "east": 1450.0, "north": 1500.0, "west": 1350.0}
+    points = {"south": 0, "east": 0, "north": 0, "west": 0}
+    # Winners +32 * (1 - 0.759746926648) = +7.688098347, losers -32 * 0.240253073352 = -7.688098347.
+    # (South's own 1700 against 1400 would give 1704.831345831.)
+    s = junqi.platform_score("siguo", result, 100, points, before)
+    assert_ratings(
+        ratings(s),
+        {"south": 1707.688098347, "east": 1442.311901653, "north": 1507.688098347, "west": 1342.311901653},
+    )
+    # Equal team means from unequal seats (1800 + 1200, 1550 + 1450): expected 1/2, ±16 each.
+    even = {"south": 1800.0, "east": 1550.0, "north": 1200.0, "west": 1450.0}
+    s = junqi.platform_score("siguo", result, 100, points, even)
+    assert_ratings(ratings(s), {"south": 1816.0, "east": 1534.0, "north": 1216.0, "west": 1434.0})
+
+
 def test_resignation_waits_twenty_plies_with_the_platform_option() -> None:
     rules = {"extends": "classic", "name": "qq", "options": {"min_plies_before_resign": 20}}
     game = junqi.Game(rules, seed=2)
