@@ -1,5 +1,6 @@
 /* The platform layer from C: levels, escapes (two and four players) and the ledger that
- * scores a finished game (docs/sources.md#qq-rules), with its errors. Usage: platform */
+ * scores a finished game (docs/sources.md#qq-rules), with its errors, and our Elo ratings
+ * (unequal ratings, four-player team means) against values worked by hand. Usage: platform */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,39 @@ static void expect_level(int64_t points, const char *name) {
         exit(1);
     }
     junqi_string_free(json);
+}
+
+/* The new rating of `side` in a platform_score answer: the number after the first
+ * "rating": that follows the seat's "side":"SIDE" (its "level" and "rating_before" come
+ * first). */
+static double rating_of(const char *scores, const char *side) {
+    char key[40];
+    snprintf(key, sizeof key, "\"side\":\"%s\"", side);
+    const char *seat = strstr(scores, key);
+    const char *rating = seat == NULL ? NULL : strstr(seat, "\"rating\":");
+    if (rating == NULL) {
+        fprintf(stderr, "no rating for %s in %s\n", side, scores);
+        exit(1);
+    }
+    return strtod(rating + strlen("\"rating\":"), NULL);
+}
+
+/* Scores `request` with `rules` and checks each seat's new rating to 1e-6; `want` is
+ * {side, rating} pairs, `n` of them. */
+struct rating { const char *side; double rating; };
+static void expect_ratings(const junqi_rules *rules, const char *request, const struct rating *want, size_t n,
+                           const char *label) {
+    char *scores = NULL;
+    CHECK(junqi_platform_score(rules, request, &scores));
+    for (size_t i = 0; i < n; i++) {
+        double got = rating_of(scores, want[i].side);
+        if (got - want[i].rating > 1e-6 || want[i].rating - got > 1e-6) {
+            fprintf(stderr, "%s: %s rated %.10f, expected %.10f: %s\n", label, want[i].side, got, want[i].rating,
+                    scores);
+            exit(1);
+        }
+    }
+    junqi_string_free(scores);
 }
 
 static junqi_game *deployed(const char *preset, const junqi_side *sides, size_t n) {
@@ -120,6 +154,52 @@ int main(void) {
                                &scores),
           JUNQI_STATUS_INVALID_RESULT);
     EXPECT(strstr(junqi_last_error_message(), "without its ally north") != NULL);
+
+    /* Our Elo with unequal ratings (docs/platform.md), K = 32:
+     *   expected(us, them) = 1 / (1 + 10^((them - us) / 400)), new = old + 32 * (actual - expected),
+     *   actual 1 / 0.5 / 0 for a win / draw / loss.
+     * 1600 against 1400: expected(1600, 1400) = 1 / (1 + 10^-0.5) = 0.759746926648,
+     * expected(1400, 1600) = 1 / (1 + 10^0.5) = 0.240253073352. */
+    CHECK(junqi_rules_preset("classic", &classic));
+    /* The favourite wins: 1600 + 32 * (1 - 0.759746926648) = 1607.688098347,
+     * 1400 - 32 * 0.240253073352 = 1392.311901653. */
+    const struct rating favourite[] = {{"south", 1607.688098347}, {"north", 1392.311901653}};
+    expect_ratings(classic,
+                   "{\"result\": {\"winners\": [\"south\"], \"reason\": \"flag_captured\"}, \"plies\": 100,"
+                   " \"seats\": [{\"side\": \"south\", \"points\": 0, \"rating\": 1600},"
+                   " {\"side\": \"north\", \"points\": 0, \"rating\": 1400}]}",
+                   favourite, 2, "classic, 1600 beats 1400");
+    /* The outsider wins: 1400 + 32 * (1 - 0.240253073352) = 1424.311901653,
+     * 1600 - 32 * 0.759746926648 = 1575.688098347. */
+    const struct rating outsider[] = {{"south", 1575.688098347}, {"north", 1424.311901653}};
+    expect_ratings(classic,
+                   "{\"result\": {\"winners\": [\"north\"], \"reason\": \"flag_captured\"}, \"plies\": 100,"
+                   " \"seats\": [{\"side\": \"south\", \"points\": 0, \"rating\": 1600},"
+                   " {\"side\": \"north\", \"points\": 0, \"rating\": 1400}]}",
+                   outsider, 2, "classic, 1400 beats 1600");
+    /* A draw: 1600 + 32 * (0.5 - 0.759746926648) = 1591.688098347,
+     * 1400 + 32 * (0.5 - 0.240253073352) = 1408.311901653. */
+    const struct rating drawn[] = {{"south", 1591.688098347}, {"north", 1408.311901653}};
+    expect_ratings(classic,
+                   "{\"result\": {\"winners\": [], \"reason\": \"agreement\"}, \"plies\": 100,"
+                   " \"seats\": [{\"side\": \"south\", \"points\": 0, \"rating\": 1600},"
+                   " {\"side\": \"north\", \"points\": 0, \"rating\": 1400}]}",
+                   drawn, 2, "classic, a draw");
+    junqi_rules_free(classic);
+    /* Four players: each seat is its team's mean against the other team's. South 1700 +
+     * North 1500: mean 1600; East 1450 + West 1350: mean 1400; expected(1600, 1400) =
+     * 0.759746926648 for South and North. Winners +32 * (1 - 0.759746926648) = +7.688098347,
+     * losers -32 * 0.240253073352 = -7.688098347 (South's own 1700 against 1400 would give
+     * 1704.831345831). */
+    const struct rating teams[] = {
+        {"south", 1707.688098347}, {"east", 1442.311901653}, {"north", 1507.688098347}, {"west", 1342.311901653}};
+    expect_ratings(siguo,
+                   "{\"result\": {\"winners\": [\"south\", \"north\"], \"reason\": \"flag_captured\"},"
+                   " \"plies\": 100, \"seats\": [{\"side\": \"south\", \"points\": 0, \"rating\": 1700},"
+                   " {\"side\": \"east\", \"points\": 0, \"rating\": 1450},"
+                   " {\"side\": \"north\", \"points\": 0, \"rating\": 1500},"
+                   " {\"side\": \"west\", \"points\": 0, \"rating\": 1350}]}",
+                   teams, 4, "siguo, team means");
     junqi_rules_free(siguo);
     printf("platform: all checks passed\n");
     return 0;
