@@ -65,13 +65,48 @@ fn the_same_seed_gives_the_same_game() {
             assert_eq!(a.record(), b.record(), "{name}: {spec} is not deterministic");
         }
     }
-    // Thread count does not change the search's choice.
-    let rules = RuleSet::preset("classic").unwrap();
-    let g = play(&rules, &["random"], 3, 30);
-    let info = g.info_state(g.to_act().unwrap());
-    let one = agent::search_stats(&info, Budget::Iterations(200), 1, 9).0;
-    let two = agent::search_stats(&info, Budget::Iterations(200), 2, 9).0;
-    assert_eq!(one, two);
+}
+
+#[test]
+fn the_thread_count_changes_nothing_of_the_search() {
+    // Issue #45: a last thread that dropped one round of every phase kept the choice at
+    // one classic position, so the whole search is compared: the choice, the totals
+    // (playouts, plies, samples, as run) and every candidate's playouts and summed score,
+    // for 1, 2 and 3 threads, at several positions of three rule sets.
+    let mut searched = 0;
+    for name in ["classic", "siguo", "fanqi"] {
+        let rules = RuleSet::preset(name).unwrap();
+        for (seed, plies) in [(3u64, 1u32), (4, 12), (5, 30)] {
+            let g = play(&rules, &["random"], seed, plies);
+            let Some(player) = g.to_act() else { continue };
+            let info = g.info_state(player);
+            let label = format!("{name}, seed {seed}, ply {}", g.position().ply());
+            let budget = Budget::Iterations(300);
+            let (action, stats, table) = agent::search_table(&info, budget, 1, seed + 9);
+            if table.len() < 2 {
+                continue;
+            }
+            // The table accounts for every playout, and the choice is the best mean of the
+            // candidates that lasted to the end (the most playouts).
+            assert_eq!(table.iter().map(|c| c.playouts as u64).sum::<u64>(), stats.playouts, "[{label}]");
+            let last = table.iter().map(|c| c.playouts).max().unwrap();
+            assert!(table.iter().all(|c| c.playouts > 0), "[{label}] a candidate never played: {table:?}");
+            let finalists: Vec<_> = table.iter().filter(|c| c.playouts == last).collect();
+            let best = finalists.iter().map(|c| c.score / c.playouts as f64).fold(f64::MIN, f64::max);
+            let chosen = table.iter().find(|c| c.action == action).expect("the choice is a candidate");
+            assert_eq!((chosen.playouts, chosen.score / chosen.playouts as f64), (last, best), "[{label}]");
+            assert!(stats.playouts > 200 && stats.playouts <= 300, "[{label}] {} playouts of 300", stats.playouts);
+            assert_eq!(agent::search_stats(&info, budget, 1, seed + 9), (action, stats), "[{label}]");
+            for threads in [2, 3] {
+                let other = agent::search_table(&info, budget, threads, seed + 9);
+                assert_eq!(other.1, stats, "[{label}] {threads} threads: totals differ");
+                assert_eq!(other.2, table, "[{label}] {threads} threads: candidate tables differ");
+                assert_eq!(other.0, action, "[{label}] {threads} threads: another choice");
+            }
+            searched += 1;
+        }
+    }
+    assert!(searched >= 8, "only {searched} positions with a choice");
 }
 
 /// Two games that differ only in enemy identities `player` has not seen: the same

@@ -53,7 +53,7 @@ mod search;
 mod spec;
 
 pub use info::InfoState;
-pub use search::{search_stats, Stats as SearchStats};
+pub use search::{search_stats, search_table, CandidateStats, Stats as SearchStats};
 pub use spec::{by_name, AgentError, AgentSpec, Budget};
 
 /// A player: chooses a deployment, then actions, from its own information only.

@@ -62,10 +62,46 @@ pub struct Stats {
     pub samples: u64,
 }
 
+/// One root candidate of a search move: its action, the playouts it was given and the
+/// sum of their scores (see [`search_table`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CandidateStats {
+    /// The root action.
+    pub action: Action,
+    /// Playouts run with it: a candidate dropped after a phase has fewer than one kept.
+    pub playouts: u32,
+    /// The sum of those playouts' scores for the player (the greedy evaluation of the
+    /// positions reached); the search compares the means.
+    pub score: f64,
+}
+
 /// Runs the search for one move of `info`'s player with `budget` on `threads` threads
 /// and says what it did, beside the action chosen: for benchmarks and profiling (the
 /// `search` agent's first move from this seed).
 pub fn search_stats(info: &InfoState, budget: Budget, threads: usize, seed: u64) -> (Action, Stats) {
+    let (action, stats, _) = Search::new(budget, threads, seed).choose_with_stats(info);
+    (action, stats)
+}
+
+/// Like [`search_stats`], and gives every candidate's playouts and summed score as well,
+/// in the order the candidates were searched (one candidate with no playouts when there
+/// was a single legal action): for tests and analysis. With an iteration budget the
+/// whole answer is the same for the same seed whatever the number of threads.
+///
+/// ```
+/// use junqi::agent::{search_table, Budget};
+/// use junqi::{Game, Side};
+/// let mut game = Game::new("classic", 1)?;
+/// game.deploy_random(Side::South, 1)?;
+/// game.deploy_random(Side::North, 2)?;
+/// let info = game.info_state(Side::South);
+/// let (action, stats, table) = search_table(&info, Budget::Iterations(60), 2, 7);
+/// assert_eq!(table.iter().map(|c| c.playouts as u64).sum::<u64>(), stats.playouts);
+/// assert!(table.iter().any(|c| c.action == action));
+/// assert_eq!(search_table(&info, Budget::Iterations(60), 1, 7), (action, stats, table));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn search_table(info: &InfoState, budget: Budget, threads: usize, seed: u64) -> (Action, Stats, Vec<CandidateStats>) {
     Search::new(budget, threads, seed).choose_with_stats(info)
 }
 
@@ -82,13 +118,14 @@ impl Search {
         }
     }
 
-    /// Chooses, and says what the search did.
-    fn choose_with_stats(&mut self, info: &InfoState) -> (Action, Stats) {
+    /// Chooses, and says what the search did: the totals and each candidate's playouts
+    /// and summed score.
+    fn choose_with_stats(&mut self, info: &InfoState) -> (Action, Stats, Vec<CandidateStats>) {
         let legal = info.legal();
         self.moves += 1;
         let mut stats = Stats::default();
         if legal.len() == 1 {
-            return (legal[0], stats);
+            return (legal[0], stats, vec![CandidateStats { action: legal[0], playouts: 0, score: 0.0 }]);
         }
         let player = info.player();
         let move_seed = splitmix(self.seed ^ splitmix(self.moves));
@@ -126,16 +163,16 @@ impl Search {
             let rounds = (per_phase / alive.len() as u64).max(1);
             let ctx = Ctx { info, eval: &eval, candidates: &candidates, player, horizon, move_seed };
             let results = run_rounds(&ctx, &alive, round, rounds, self.threads);
-            for (r, row) in results.iter().enumerate() {
-                let _ = r;
+            // What ran, not what was asked for: a round lost by a thread shows.
+            for row in &results {
                 for (j, &(v, plies)) in row.iter().enumerate() {
                     sum[alive[j]] += v as f64;
                     count[alive[j]] += 1;
                     stats.plies += plies as u64;
+                    stats.playouts += 1;
                 }
+                stats.samples += 1;
             }
-            stats.playouts += rounds * alive.len() as u64;
-            stats.samples += rounds;
             round += rounds;
             phase += 1;
             if let (Budget::Millis(ms), 0, Some(started)) = (self.budget, total, started) {
@@ -162,7 +199,12 @@ impl Search {
             .max_by(|&a, &b| (sum[a] / count[a] as f64).total_cmp(&(sum[b] / count[b] as f64)).then(b.cmp(&a)))
             .expect("one candidate at least");
         let _ = &mut self.rng;
-        (candidates[best], stats)
+        let table = candidates
+            .iter()
+            .zip(count.iter().zip(&sum))
+            .map(|(&action, (&playouts, &score))| CandidateStats { action, playouts, score })
+            .collect();
+        (candidates[best], stats, table)
     }
 }
 
