@@ -14,6 +14,15 @@ pub const MAX_PIECES: usize = 128;
 
 /// Longest rule set JSON accepted ([`crate::RuleSet::from_json`]): 1 MiB.
 pub const MAX_RULES_JSON: usize = 1 << 20;
+/// Longest rule set name accepted: 64 characters. A name goes into every view string,
+/// record and listing (the web's lobby, the engine protocol's lines), so it is kept
+/// short ([`crate::RulesError::NameTooLong`]).
+pub const MAX_RULES_NAME: usize = 64;
+/// Longest rule set accepted, measured as its compact JSON (what the engine protocol's
+/// `newgame` line carries): 48 KiB, so that every rule set the library loads fits a
+/// protocol line ([`crate::protocol::MAX_LINE`], 64 KiB) with room to spare; the
+/// largest preset is about 10 KiB ([`crate::RulesError::SpecTooLarge`]).
+pub const MAX_RULES_SPEC: usize = 48 << 10;
 /// Longest board JSON accepted ([`crate::Board::from_json`]): 1 MiB.
 pub const MAX_BOARD_JSON: usize = 1 << 20;
 /// Longest setup JSON accepted ([`crate::Setup::from_json`]): 64 KiB.

@@ -430,6 +430,13 @@ pub enum RulesError {
     /// The JSON text is longer than [`crate::limits::MAX_RULES_JSON`] bytes.
     #[error("rule set JSON of {0} bytes is over the limit of {max} bytes", max = crate::limits::MAX_RULES_JSON)]
     TooLarge(usize),
+    /// The rule set's name is longer than [`crate::limits::MAX_RULES_NAME`] characters.
+    #[error("a rule set name of {0} characters is over the limit of {max}", max = crate::limits::MAX_RULES_NAME)]
+    NameTooLong(usize),
+    /// The rule set, as compact JSON, is longer than [`crate::limits::MAX_RULES_SPEC`]
+    /// bytes (a long description, say): it would not fit an engine protocol line.
+    #[error("the rule set is {0} bytes as compact JSON, over the limit of {max} (a protocol line must hold it)", max = crate::limits::MAX_RULES_SPEC)]
+    SpecTooLarge(usize),
     /// The army mixes arms (army, navy, air force) but the rule set does not make each
     /// piece's arm public: arms are public only when every arm deploys on roles of its
     /// own, face up (what starts on an anchorage is a ship, on an airport a plane).
@@ -637,6 +644,14 @@ impl RuleSet {
                 }
                 allies[*s as usize] = team.iter().copied().collect();
             }
+        }
+        let name_chars = spec.name.chars().count();
+        if name_chars > crate::limits::MAX_RULES_NAME {
+            return Err(RulesError::NameTooLong(name_chars));
+        }
+        let compact = serde_json::to_string(&spec).map_err(|e| RulesError::Json(e.to_string()))?.len();
+        if compact > crate::limits::MAX_RULES_SPEC {
+            return Err(RulesError::SpecTooLarge(compact));
         }
         let army_size: usize = spec.army.values().map(|&n| n as usize).sum();
         if army_size * spec.sides.len() > crate::limits::MAX_PIECES {

@@ -1,9 +1,11 @@
 /* An engine in C (docs/protocol.md, version 1): plays a random legal action in every
- * rule set. It rebuilds its seat's game from the view string the referee sends before
- * each `go` (junqi_game_from_position_string), so its legal actions are the seat's true
- * ones, and lets the referee draw its deployment (`setup random`). The lines it has no
- * use for — `event`, the referee's `setup`, `clock`, `gameover` — it ignores, as the
- * protocol lets an engine do; it never offers a draw and declines every offer.
+ * rule set, drawing from the seed the referee tells for each game (`seed <n>`, mixed
+ * with its own `seed` option). It rebuilds its seat's game from the view string the
+ * referee sends before each `go` (junqi_game_from_position_string), so its legal
+ * actions are the seat's true ones, and lets the referee draw its deployment (`setup
+ * random`). The lines it has no use for — `event`, the referee's `setup`, `clock`,
+ * `gameover` — it ignores, as the protocol lets an engine do; it never offers a draw
+ * and declines every offer.
  *
  *   junqi match --engine c=./engine_example --engine rust="junqi engine" --games 2
  */
@@ -20,6 +22,7 @@ static char line[MAX_LINE];
 static char view[MAX_LINE];
 
 static uint64_t rng_state = 88172645463325252ull;
+static uint64_t option_seed = 0;
 static uint64_t next_random(void) {
     rng_state ^= rng_state << 13;
     rng_state ^= rng_state >> 7;
@@ -58,7 +61,11 @@ int main(void) {
         if (strncmp(line, "junqi ", 6) == 0) {
             printf("id name c example\noption seed int 0\nready\n");
         } else if (strncmp(line, "setoption seed ", 15) == 0) {
-            rng_state = strtoull(line + 15, NULL, 10) * 2654435761u + 1;
+            option_seed = strtoull(line + 15, NULL, 10);
+            rng_state = option_seed * 2654435761u + 1;
+        } else if (strncmp(line, "seed ", 5) == 0) {
+            /* The game's seed: every game of a match is another game. */
+            rng_state = (option_seed ^ strtoull(line + 5, NULL, 10)) * 2654435761u + 1;
         } else if (strncmp(line, "position ", 9) == 0) {
             strcpy(view, line + 9);
         } else if (strncmp(line, "deploy", 6) == 0) {

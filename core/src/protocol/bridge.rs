@@ -348,7 +348,10 @@ pub fn run<L: EngineLink>(link: &SeatLink, engine: &mut L, poll: Duration) -> Re
         let _ = post("resign", json!({}));
         Ok(Bridged { seat, state, failure: Some(f), followed_stream: followed(w) })
     };
-    if let Err(f) = engine.send(&format!("newgame {} {rules}", side_letter(seat))) {
+    // The server keeps the game's seed: the engine's own seed for the game is fresh
+    // from the operating system (so that its games differ).
+    let newgame = format!("newgame {} {rules}", side_letter(seat));
+    if let Err(f) = engine.send(&newgame).and_then(|_| engine.send(&format!("seed {}", crate::random_seed()))) {
         return resign(f, state, &watch);
     }
     let mut acted_version = None;

@@ -21,12 +21,29 @@ pub fn dispatch(args: &[String]) -> Option<ExitCode> {
     };
     Some(match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        Err(Error::Usage(e)) => {
             eprintln!("junqi: {e}");
             eprintln!("{USAGE}");
             ExitCode::from(2)
         }
+        Err(Error::Failed(e)) => {
+            eprintln!("junqi: {e}");
+            ExitCode::from(2)
+        }
     })
+}
+
+/// Why a subcommand stopped: its arguments were wrong (the usage text follows the
+/// message), or what it ran failed (the message alone).
+enum Error {
+    Usage(String),
+    Failed(String),
+}
+
+impl From<String> for Error {
+    fn from(e: String) -> Error {
+        Error::Usage(e)
+    }
 }
 
 const USAGE: &str = "usage: junqi engine [--agent SPEC] [--seed N] [--draw agent|accept|offer]
@@ -63,7 +80,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_micros((ms * scale * 1000.0) as u64))
 }
 
-fn engine(args: &[String]) -> Result<(), String> {
+fn engine(args: &[String]) -> Result<(), Error> {
     let mut spec: AgentSpec = "random".parse().map_err(|e| format!("{e}"))?;
     let mut seed = None;
     let mut draw = None;
@@ -75,11 +92,11 @@ fn engine(args: &[String]) -> Result<(), String> {
             "--draw" => {
                 let v = value(args, &mut i, "--draw")?;
                 if !["agent", "accept", "offer"].contains(&v) {
-                    return Err(format!("--draw {v:?} is not agent, accept or offer"));
+                    return Err(format!("--draw {v:?} is not agent, accept or offer").into());
                 }
                 draw = Some(v.to_owned());
             }
-            other => return Err(format!("unknown argument {other:?}")),
+            other => return Err(format!("unknown argument {other:?}").into()),
         }
         i += 1;
     }
@@ -97,15 +114,15 @@ fn engine(args: &[String]) -> Result<(), String> {
     match super::engine::run(spec, input, stdout) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(format!("engine: {e}")),
+        Err(e) => Err(Error::Failed(format!("engine: {e}"))),
     }
 }
 
-fn run_match(args: &[String]) -> Result<(), String> {
+fn run_match(args: &[String]) -> Result<(), Error> {
     let mut engines = Vec::new();
     let mut rules = "classic".to_owned();
     let (mut games, mut budget, mut concurrency, mut max_plies, mut seed) =
-        (2usize, Duration::from_millis(1000), 1usize, 2000u32, 1u64);
+        (2usize, Duration::from_millis(1000), 1usize, 2000u32, None);
     let mut sprt = None;
     let mut out = None;
     let mut clock = None;
@@ -126,26 +143,32 @@ fn run_match(args: &[String]) -> Result<(), String> {
             }
             "--concurrency" => concurrency = number(value(args, &mut i, flag)?, flag)?,
             "--max-plies" => max_plies = number(value(args, &mut i, flag)?, flag)?,
-            "--seed" => seed = number(value(args, &mut i, flag)?, flag)?,
+            "--seed" => seed = Some(number(value(args, &mut i, flag)?, flag)?),
             "--out" => out = Some(std::path::PathBuf::from(value(args, &mut i, flag)?)),
             "--sprt" => {
                 let v = value(args, &mut i, flag)?;
                 let (a, b) = v.split_once(',').ok_or_else(|| format!("--sprt {v:?} is not ELO0,ELO1"))?;
                 sprt = Some((number::<f64>(a, flag)?, number::<f64>(b, flag)?));
             }
-            other => return Err(format!("unknown argument {other:?}")),
+            other => return Err(format!("unknown argument {other:?}").into()),
         }
         i += 1;
     }
     let [a, b]: [EngineSpec; 2] = engines.try_into().map_err(|_| "a match needs exactly two --engine".to_owned())?;
-    let rules = RuleSet::load(&rules).map_err(|e| e.to_string())?;
+    let rules = RuleSet::load(&rules).map_err(|e| Error::Failed(e.to_string()))?;
     if games == 0 || concurrency == 0 {
-        return Err("--games and --concurrency must be at least 1".into());
+        return Err(Error::Usage("--games and --concurrency must be at least 1".into()));
     }
+    // The seed is the referee's secret (it rebuilds the 翻棋 deal and random setups):
+    // from the operating system unless given, and printed so that the match can be
+    // played again.
+    let seed = seed.unwrap_or_else(crate::random_seed);
+    eprintln!("match seed {seed} (--seed {seed} plays the same games)");
     let spec = MatchSpec { rules, engines: [a, b], games, budget, clock, concurrency, max_plies, seed, sprt, out };
     let total = games.div_ceil(2) * 2;
     let names = [spec.engines[0].name.clone(), spec.engines[1].name.clone()];
-    let result = super::matches::run(&spec, &|g, t| {
+    let result = super::matches::run(&spec, &|g, r| {
+        let t = r.tally;
         let first = &names[g.first];
         eprintln!(
             "game {}/{total} (seed pair {}, {first} first): {} {} ({}) — W/D/L {}/{}/{}",
@@ -165,12 +188,12 @@ fn run_match(args: &[String]) -> Result<(), String> {
             t.losses
         );
     })
-    .map_err(|e| format!("writing the records: {e}"))?;
+    .map_err(|e| Error::Failed(format!("writing the records: {e}")))?;
     print!("{}", result.report(&spec));
     Ok(())
 }
 
-fn bridge(args: &[String]) -> Result<(), String> {
+fn bridge(args: &[String]) -> Result<(), Error> {
     let (mut server, mut link, mut command) = (None, None, None);
     let mut poll = Duration::from_millis(100);
     let mut i = 0;
@@ -181,24 +204,24 @@ fn bridge(args: &[String]) -> Result<(), String> {
             "--seat-link" => link = Some(value(args, &mut i, flag)?.to_owned()),
             "--engine" => command = Some(value(args, &mut i, flag)?.to_owned()),
             "--poll" => poll = parse_duration(value(args, &mut i, flag)?)?,
-            other => return Err(format!("unknown argument {other:?}")),
+            other => return Err(format!("unknown argument {other:?}").into()),
         }
         i += 1;
     }
     let (Some(server), Some(link), Some(command)) = (server, link, command) else {
-        return Err("a bridge needs --server, --seat-link and --engine".into());
+        return Err(Error::Usage("a bridge needs --server, --seat-link and --engine".into()));
     };
     let link = super::bridge::SeatLink::parse(&server, &link)?;
     let mut engine = super::referee::EngineProcess::start(&command, Duration::from_secs(10), &[])
-        .map_err(|f| format!("the engine did not start: {f}"))?;
-    let done = super::bridge::run(&link, &mut engine, poll)?;
+        .map_err(|f| Error::Failed(format!("the engine did not start: {f}")))?;
+    let done = super::bridge::run(&link, &mut engine, poll).map_err(Error::Failed)?;
     eprintln!(
         "junqi bridge: the game is over ({})",
         if done.followed_stream { "followed its event stream" } else { "polled its state" }
     );
     engine.stop();
     match done.failure {
-        Some(f) => Err(format!("the engine failed ({f}): the seat resigned")),
+        Some(f) => Err(Error::Failed(format!("the engine failed ({f}): the seat resigned"))),
         None => {
             println!(
                 "{}: {}",

@@ -50,8 +50,10 @@ impl DrawPolicy {
     }
 }
 
-/// The seed of the agent of the `game`-th game (from 1) of an engine whose `seed`
-/// option is `seed`: an in-process agent built with it chooses as the engine does.
+/// The seed of an engine's agent for one game: `seed` is the engine's `seed` option,
+/// `game` the game's seed the referee told (the `seed` line after `newgame`), or, when
+/// the referee told none, the game's number (from 1) among the engine's games. An
+/// in-process agent built with it chooses as the engine does.
 pub fn agent_seed(seed: u64, game: u64) -> u64 {
     seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
@@ -95,6 +97,8 @@ pub struct BuiltinEngine {
     clock: Option<(u64, u64)>,
     agent: Box<dyn Agent>,
     games: u64,
+    /// The game's seed from the referee's `seed` line, if it sent one.
+    game_seed: Option<u64>,
 }
 
 impl BuiltinEngine {
@@ -112,7 +116,13 @@ impl BuiltinEngine {
             clock: None,
             agent: spec.build(0),
             games: 0,
+            game_seed: None,
         }
+    }
+
+    /// The seed of this game's agent ([`agent_seed`]).
+    fn game_key(&self) -> u64 {
+        agent_seed(self.seed, self.game_seed.unwrap_or(self.games))
     }
 
     /// The seat's information state now: from its setup, its events and the last view
@@ -188,7 +198,8 @@ impl BuiltinEngine {
                         self.view = None;
                         self.clock = None;
                         self.games += 1;
-                        self.agent = self.spec.build(agent_seed(self.seed, self.games));
+                        self.game_seed = None;
+                        self.agent = self.spec.build(self.game_key());
                     }
                     (_, Err(e)) => error(&mut out, &e),
                     (None, _) => error(&mut out, &format_args!("unknown seat {s:?}")),
@@ -213,6 +224,14 @@ impl BuiltinEngine {
                     }
                 }
                 None => error(&mut out, &"event before newgame"),
+            },
+            "seed" => match rest.trim().parse::<u64>() {
+                Ok(n) if self.rules.is_some() => {
+                    self.game_seed = Some(n);
+                    self.agent = self.spec.build(self.game_key());
+                }
+                Ok(_) => error(&mut out, &"seed before newgame"),
+                Err(_) => error(&mut out, &format_args!("seed {:?} is not a number", rest.trim())),
             },
             "position" => self.view = Some(rest.to_owned()),
             "clock" => {
@@ -265,7 +284,7 @@ impl BuiltinEngine {
                         self.agent.choose(&info)
                     } else {
                         // Thinks with the budget the clock leaves, from the same seed.
-                        fitted.build(agent_seed(self.seed, self.games) ^ info.view().ply as u64).choose(&info)
+                        fitted.build(self.game_key() ^ info.view().ply as u64).choose(&info)
                     };
                     if self.draws == DrawPolicy::Offer {
                         out.push("draw offer".into());

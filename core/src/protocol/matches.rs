@@ -1,5 +1,9 @@
-//! Paired matches between two engines: every seed is played twice, the engines
-//! trading seats (teams), several games at once; W/D/L, Elo and an SPRT verdict.
+//! Paired matches between two engines, as fishtest and cutechess-cli run them: every
+//! seed is played twice, the engines trading seats (teams) — the same deal, the same
+//! random setups, and each seat's engine told the same `seed` in both games
+//! ([`super::referee::engine_seed`]), so that two copies of one engine play the same
+//! game twice and every pair is a different game — several games at once; W/D/L, the
+//! pairs' pentanomial counts, Elo from the pairs and an SPRT verdict.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -7,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::referee::{play_with, EngineProcess, Failure, Played, Refereeing, TimeControl};
-use super::stats::{sprt_bounds, sprt_verdict, Tally};
+use super::stats::{sprt_bounds, sprt_verdict, Pentanomial, Tally};
 use crate::{RuleSet, Side};
 
 /// A named engine command (`NAME=CMD`).
@@ -39,7 +43,9 @@ pub struct MatchSpec {
     pub concurrency: usize,
     /// Plies after which a game is stopped and scored a draw.
     pub max_plies: u32,
-    /// The first pair's seed (pair `i` plays seed `seed + i`).
+    /// The first pair's seed (pair `i` plays seed `seed + i`): the referee's secret,
+    /// from which the 翻棋 deal and random setups are drawn (`junqi match` takes it
+    /// from the operating system unless given `--seed`).
     pub seed: u64,
     /// Elo bounds of an SPRT, if asked.
     pub sprt: Option<(f64, f64)>,
@@ -118,39 +124,53 @@ pub struct MatchResult {
     pub games: Vec<GameSummary>,
     /// W/D/L of the first engine.
     pub tally: Tally,
+    /// The pairs both of whose games are over, by the first engine's points.
+    pub pairs: Pentanomial,
 }
 
 impl MatchResult {
-    /// The report printed at the end: W/D/L, Elo ± interval, SPRT verdict.
+    /// The report printed at the end: W/D/L, the pairs, Elo ± interval, SPRT verdict.
     pub fn report(&self, spec: &MatchSpec) -> String {
         let t = self.tally;
         let [a, b] = [&spec.engines[0].name, &spec.engines[1].name];
-        let mut out = format!(
-            "{a} vs {b}: {} games, W/D/L {}/{}/{} (score {:.1}%)\n",
-            t.games(),
-            t.wins,
-            t.draws,
-            t.losses,
-            if t.games() == 0 { 0.0 } else { 100.0 * (t.wins as f64 + 0.5 * t.draws as f64) / t.games() as f64 }
+        let mut out =
+            format!("{a} vs {b}: {} games, W/D/L {}/{}/{} (score {:.1}%)\n", t.games(), t.wins, t.draws, t.losses, t.percent());
+        let [l2, l1, even, w1, w2] = self.pairs.counts;
+        out += &format!(
+            "pairs by {a}'s points: 0: {l2}, 0.5: {l1}, 1: {even}, 1.5: {w1}, 2: {w2} ({} pairs)\n",
+            self.pairs.pairs()
         );
-        match t.elo() {
-            Some((e, lo, hi)) => out += &format!("Elo {a} - {b}: {e:+.1} (95% interval {lo:+.1} .. {hi:+.1})\n"),
-            None => out += "Elo: not estimable yet (no spread of results)\n",
+        match self.pairs.elo() {
+            Some((e, lo, hi)) => out += &format!("Elo {a} - {b}: {e:+.1} (95% interval {lo:+.1} .. {hi:+.1}, from the pairs)\n"),
+            None if self.pairs.pairs() == 0 => out += "Elo: not estimable yet (no pair played)\n",
+            None => out += "Elo: not estimable (every pair had the same result: no spread to measure)\n",
         }
         if let Some((e0, e1)) = spec.sprt {
-            let llr = t.llr(e0, e1);
+            let llr = self.pairs.llr(e0, e1);
             let (lo, hi) = sprt_bounds();
             out += &format!(
-                "SPRT elo0={e0} elo1={e1} alpha=beta=0.05: LLR {llr:.2} (bounds {lo:.2} .. {hi:.2}): {}\n",
+                "SPRT elo0={e0} elo1={e1} alpha=beta=0.05 (pentanomial): LLR {llr:.2} (bounds {lo:.2} .. {hi:.2}): {}\n",
                 sprt_verdict(llr)
             );
         }
         out
     }
+
+    /// Counts game `g`: its score, and its pair's when both of the pair's games are
+    /// in.
+    fn add(&mut self, g: GameSummary) {
+        self.tally.add(g.score);
+        if let Some(other) = self.games.iter().find(|o| o.index / 2 == g.index / 2) {
+            self.pairs.add(other.score, g.score);
+        }
+        self.games.push(g);
+    }
 }
 
-/// Runs a match; `progress` is called after each game (in finishing order).
-pub fn run(spec: &MatchSpec, progress: &(dyn Fn(&GameSummary, &Tally) + Sync)) -> std::io::Result<MatchResult> {
+/// Runs a match; `progress` is called after each game (in finishing order) with the
+/// result so far. With an SPRT, the match stops once a verdict is reached on the
+/// pairs complete so far (the games already started are played out and counted).
+pub fn run(spec: &MatchSpec, progress: &(dyn Fn(&GameSummary, &MatchResult) + Sync)) -> std::io::Result<MatchResult> {
     let total = spec.games.div_ceil(2) * 2;
     let next = AtomicUsize::new(0);
     let result = Mutex::new(MatchResult::default());
@@ -173,20 +193,15 @@ pub fn run(spec: &MatchSpec, progress: &(dyn Fn(&GameSummary, &Tally) + Sync)) -
                     }
                 }
                 let mut r = result.lock().expect("no panic holds it");
-                if summary.score == 1.0 {
-                    r.tally.wins += 1;
-                } else if summary.score == 0.0 {
-                    r.tally.losses += 1;
-                } else {
-                    r.tally.draws += 1;
-                }
-                progress(&summary, &r.tally);
+                let index = summary.index;
+                r.add(summary);
+                let g = r.games.iter().find(|g| g.index == index).expect("just added");
+                progress(g, &r);
                 if let Some((e0, e1)) = spec.sprt {
-                    if sprt_verdict(r.tally.llr(e0, e1)) != "continue" {
+                    if sprt_verdict(r.pairs.llr(e0, e1)) != "continue" {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
-                r.games.push(summary);
             });
         }
     });

@@ -13,6 +13,8 @@ use std::io::{BufRead, Read};
 pub mod engine;
 pub mod stats;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod process;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod referee;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod matches;

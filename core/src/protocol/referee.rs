@@ -9,13 +9,10 @@
 //! so that the same code serves both. It forwards draw offers between engines and keeps
 //! a game clock ([`TimeControl`]) when asked.
 
-use std::io::{BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{quote, read_line, rules_field, side_letter, EngineOption, Line, MAX_LINE, VERSION};
+use super::{quote, rules_field, side_letter, EngineOption, MAX_LINE, VERSION};
 use crate::{Action, Game, GameResult, Phase, RuleSet, Setup, Side};
 
 /// How an engine lost a game other than by the rules.
@@ -35,6 +32,11 @@ pub enum Failure {
     Spawn(String),
     /// Its game clock ran out ([`TimeControl`]): it lost on time.
     OutOfTime,
+    /// Not the engine's failure but the referee's: the game cannot be put into the
+    /// protocol's lines (a line over [`MAX_LINE`], a view string over
+    /// [`crate::position::MAX_POSITION_STRING`]). No rule set the library loads leads there (its
+    /// limits see to it); the game ends without a result and nobody is blamed.
+    Referee(String),
 }
 
 impl Failure {
@@ -49,6 +51,7 @@ impl Failure {
             Failure::Illegal(_) => "illegal_action",
             Failure::Spawn(_) => "spawn",
             Failure::OutOfTime => "out_of_time",
+            Failure::Referee(_) => "referee_error",
         }
     }
 }
@@ -61,6 +64,7 @@ impl std::fmt::Display for Failure {
             // (`gameover`) and logs.
             Failure::Illegal(t) => write!(f, "illegal_action: {}", quote(t)),
             Failure::Spawn(t) => write!(f, "spawn: {}", quote(t)),
+            Failure::Referee(t) => write!(f, "referee_error: {}", quote(t)),
             other => f.write_str(other.name()),
         }
     }
@@ -217,183 +221,10 @@ impl std::fmt::Display for TimeControl {
     }
 }
 
-/// A running engine: its process, its input, and its output lines through a reader
-/// thread (bounded lines, so a flood cannot exhaust memory).
-pub struct EngineProcess {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<Line>,
-    /// The engine's `id name`.
-    pub name: String,
-    /// The options it announced.
-    pub options: Vec<EngineOption>,
-    /// Every line received, for logs (bounded).
-    pub transcript: Vec<String>,
-    reaped: bool,
-}
-
 /// Extra time allowed beyond a budget for pipes and process scheduling.
 pub const GRACE: Duration = Duration::from_millis(200);
 
-impl EngineProcess {
-    /// Starts `command` with `sh -c` and runs the handshake (`junqi 1` … `ready`)
-    /// within `budget`; sends `setoption` for each of `options` (name, value).
-    pub fn start(command: &str, budget: Duration, options: &[(String, String)]) -> Result<EngineProcess, Failure> {
-        let mut cmd = Command::new("sh");
-        cmd.arg("-c").arg(command);
-        // Its own process group, so that everything the engine started is killed too.
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| Failure::Spawn(format!("{command}: {e}")))?;
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            while let Ok(Some(line)) = read_line(&mut r, MAX_LINE) {
-                let last = line == Line::TooLong;
-                if tx.send(line).is_err() || last {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        let mut e = EngineProcess {
-            child,
-            stdin,
-            lines: rx,
-            name: String::new(),
-            options: Vec::new(),
-            transcript: Vec::new(),
-            reaped: false,
-        };
-        e.send(&format!("junqi {VERSION}"))?;
-        let deadline = Instant::now() + budget + GRACE;
-        loop {
-            let line = e.next_line(deadline)?;
-            match handshake_line(&line) {
-                Ok(Handshake::Ready) => break,
-                Ok(Handshake::Name(name)) => e.name = name,
-                Ok(Handshake::Option(o)) => e.options.push(o),
-                Ok(Handshake::Other) => {}
-                Err(f) => return Err(e.fail(f)),
-            }
-        }
-        for (name, value) in options {
-            if !e.options.iter().any(|o| &o.name == name) {
-                return Err(e.fail(Failure::Garbage(format!("the engine has no option {name:?}"))));
-            }
-            e.send(&format!("setoption {name} {value}"))?;
-        }
-        Ok(e)
-    }
-
-
-    /// Kills the engine's whole process group, then reaps the engine (once: after
-    /// reaping, its id may belong to another process).
-    fn kill(&mut self) {
-        if self.reaped {
-            return;
-        }
-        self.reaped = true;
-        #[cfg(unix)]
-        {
-            // std has no killpg: `kill` reaches the group the engine leads.
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", self.child.id())])
-                .stderr(Stdio::null())
-                .status();
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-
-    /// Sends one line ([`EngineLink::send`], callable without the trait in scope).
-    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
-        EngineLink::send(self, line)
-    }
-
-    /// Sends `request` and reads the answer `<word> <rest>` within `budget`
-    /// ([`EngineLink::ask`]).
-    pub fn ask(&mut self, request: &str, word: &str, budget: Duration) -> Result<String, Failure> {
-        EngineLink::ask(self, request, word, budget)
-    }
-
-    /// The process id (for tests that check it was reaped).
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// Sends `quit`, waits a moment for the process to end, then kills and reaps it.
-    pub fn stop(mut self) {
-        let _ = self.send("quit");
-        self.stdin = None;
-        // Wait (without reaping, so the group id stays the engine's) for its output
-        // to close, then kill whatever is left of its group.
-        let deadline = Instant::now() + Duration::from_millis(300);
-        while let Ok(_) | Err(RecvTimeoutError::Timeout) =
-            self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
-            if Instant::now() >= deadline {
-                break;
-            }
-        }
-        self.kill();
-    }
-}
-
-impl EngineLink for EngineProcess {
-    fn send(&mut self, line: &str) -> Result<(), Failure> {
-        let ok = match &mut self.stdin {
-            Some(s) => writeln!(s, "{line}").and_then(|_| s.flush()).is_ok(),
-            None => false,
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(self.fail(Failure::Crash))
-        }
-    }
-
-    fn next_line(&mut self, deadline: Instant) -> Result<String, Failure> {
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(Line::Text(t)) => {
-                    if self.transcript.len() < 1000 {
-                        self.transcript.push(cut(&t));
-                    }
-                    if t.starts_with("info") || t.trim().is_empty() {
-                        continue;
-                    }
-                    return Ok(t);
-                }
-                Ok(Line::TooLong) => return Err(self.fail(Failure::LineTooLong)),
-                Err(RecvTimeoutError::Timeout) => return Err(self.fail(Failure::Timeout)),
-                Err(RecvTimeoutError::Disconnected) => return Err(self.fail(Failure::Crash)),
-            }
-        }
-    }
-
-    /// Kills and reaps the process, returning the failure.
-    fn fail(&mut self, f: Failure) -> Failure {
-        self.stdin = None;
-        self.kill();
-        f
-    }
-}
-
-impl Drop for EngineProcess {
-    fn drop(&mut self) {
-        if !self.reaped {
-            self.kill();
-        }
-    }
-}
+pub use super::process::EngineProcess;
 
 fn cut(t: &str) -> String {
     t.chars().take(200).collect()
@@ -481,6 +312,9 @@ impl Played {
     /// failed engine.
     pub fn winners(&self) -> Vec<Side> {
         let rules = self.game.rules();
+        if let Some((_, Failure::Referee(_))) = &self.failure {
+            return Vec::new();
+        }
         if let Some((side, _)) = &self.failure {
             let team = rules.team_of(*side);
             return rules.sides().iter().copied().filter(|s| !team.contains(*s)).collect();
@@ -491,6 +325,7 @@ impl Played {
     /// Why the game ended, in words (`flag_captured`, `timeout by north`, `max_plies`…).
     pub fn reason(&self) -> String {
         match (&self.failure, self.game.result()) {
+            (Some((_, f @ Failure::Referee(_))), _) => f.to_string(),
             (Some((side, f)), _) => format!("{} by {side} ({f})", f.name()),
             (None, Some(r)) => r.reason.name().to_owned(),
             (None, None) => "max_plies".to_owned(),
@@ -577,7 +412,10 @@ pub fn play_with<L: EngineLink>(rules: Arc<RuleSet>, seed: u64, seats: &mut [L],
     let mut offer: Option<Side> = None;
     let failure = (|| -> Result<bool, (Side, Failure)> {
         for (i, s) in sides.iter().enumerate() {
-            seats[i].send(&format!("newgame {} {field}", side_letter(*s))).map_err(|f| (*s, f))?;
+            let line = format!("newgame {} {field}", side_letter(*s));
+            fits(&line, MAX_LINE).map_err(|f| (*s, f))?;
+            seats[i].send(&line).map_err(|f| (*s, f))?;
+            seats[i].send(&format!("seed {}", engine_seed(seed, *s))).map_err(|f| (*s, f))?;
         }
         loop {
             // Each seat hears its own new events.
@@ -615,7 +453,7 @@ pub fn play_with<L: EngineLink>(rules: Arc<RuleSet>, seed: u64, seats: &mut [L],
             }
             let (left, clock_line) = timed(&clocks, i);
             let e = &mut seats[i];
-            e.send(&format!("position {}", game.view_string(side))).map_err(|f| (side, f))?;
+            e.send(&position_line(&game, side).map_err(|f| (side, f))?).map_err(|f| (side, f))?;
             if let Some(line) = clock_line {
                 e.send(&line).map_err(|f| (side, f))?;
             }
@@ -631,7 +469,7 @@ pub fn play_with<L: EngineLink>(rules: Arc<RuleSet>, seed: u64, seats: &mut [L],
     let (failure, capped) = match failure {
         Ok(capped) => (None, capped),
         Err((side, f)) => {
-            if game.phase() != Phase::Over {
+            if game.phase() != Phase::Over && !matches!(f, Failure::Referee(_)) {
                 let _ = game.resign(side);
             }
             (Some((side, f)), false)
@@ -653,7 +491,10 @@ pub fn play_with<L: EngineLink>(rules: Arc<RuleSet>, seed: u64, seats: &mut [L],
 /// (the web server's bot seats: a fresh engine each time, so that nothing is kept
 /// between turns) sends these, then `go` ([`ask_action`]) or `deploy`.
 pub fn seat_lines(game: &Game, side: Side) -> Vec<String> {
-    let mut lines = vec![format!("newgame {} {}", side_letter(side), rules_field(game.rules()))];
+    let mut lines = vec![
+        format!("newgame {} {}", side_letter(side), rules_field(game.rules())),
+        format!("seed {}", engine_seed(game.seed(), side)),
+    ];
     let record = game.player_record(side);
     if let Some(setup) = &record.setup {
         lines.push(format!("setup {}", setup.to_json()));
@@ -682,6 +523,33 @@ pub fn ask_setup<L: EngineLink>(e: &mut L, lines: &[String], budget: Duration) -
         e.send(line)?;
     }
     e.ask(&format!("deploy {}", budget.as_millis()), "setup", budget)
+}
+
+/// The seed a referee tells `side`'s engine for a game of seed `game_seed` (the `seed`
+/// line after `newgame`), for the engine's own chance: a keyed hash (SipHash-2-4,
+/// [`crate::rng::KeyedRng`]) of the game's seed and the seat, so that it tells nothing
+/// of the game's seed (which rebuilds the 翻棋 deal and random setups). The two games
+/// of a match's pair have one seed: the engine in a seat draws the same in both.
+pub fn engine_seed(game_seed: u64, side: Side) -> u64 {
+    crate::rng::KeyedRng::new(game_seed, 0xE761_0E5E_ED00 + side as u64).next_u64()
+}
+
+/// `Ok` when `line` fits in `max` bytes, else the referee's own [`Failure::Referee`].
+fn fits(line: &str, max: usize) -> Result<(), Failure> {
+    if line.len() <= max {
+        Ok(())
+    } else {
+        let word = line.split(' ').next().unwrap_or_default();
+        Err(Failure::Referee(format!("a `{word}` line of {} bytes is over the limit of {max}", line.len())))
+    }
+}
+
+/// The `position` line of `side`: its view string, which must fit both the line limit
+/// and the position strings' own ([`crate::position::MAX_POSITION_STRING`]).
+fn position_line(game: &Game, side: Side) -> Result<String, Failure> {
+    let view = game.view_string(side);
+    fits(&view, crate::position::MAX_POSITION_STRING)?;
+    Ok(format!("position {view}"))
 }
 
 fn micros(d: Duration) -> i64 {
@@ -731,7 +599,7 @@ fn ask_draw<L: EngineLink>(
         }
         let (left, clock_line) = timed(clocks, i);
         let e = &mut seats[i];
-        e.send(&format!("position {}", game.view_string(s))).map_err(|f| (s, f))?;
+        e.send(&position_line(game, s).map_err(|f| (s, f))?).map_err(|f| (s, f))?;
         if let Some(line) = &clock_line {
             e.send(line).map_err(|f| (s, f))?;
         }

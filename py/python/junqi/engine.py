@@ -28,6 +28,11 @@ What the seat was told beyond the present — its own setup (``setup`` line), ev
 ``event`` line, its game clock (``clock <left> <increment>``) — is kept on the engine:
 ``engine.setup``, ``engine.events``, ``engine.clock``, and ``engine.player_record()``
 gives it in the form of the seat's player record (``junqi-player-record/1``).
+
+The referee tells each game's seed for the engine's own chance (the ``seed`` line after
+``newgame``): ``engine.seed`` (``None`` when the referee sent none). A policy that plays
+by chance should draw from it — ``random.Random(engine.seed)`` — so that the games of a
+match differ and each can be played again; it tells nothing about the game.
 """
 
 from __future__ import annotations
@@ -102,6 +107,7 @@ class Engine:
         self.events: list[Any] = []
         self.setup: Optional[dict[str, str]] = None
         self.clock: Optional[tuple[int, int]] = None
+        self.seed: Optional[int] = None
         self._rules_field: str = ""
 
     def player_record(self) -> dict[str, Any]:
@@ -173,6 +179,14 @@ class Engine:
             self.seat, self.rules = seat, rules
             self.view, self.events = None, []
             self.setup, self.clock, self._rules_field = None, None, rules_text
+            self.seed = None
+            return []
+        if cmd == "seed":
+            if self.seat is None:
+                raise _Refused("seed before newgame")
+            if not rest.strip().isdigit():
+                raise _Refused(f"seed {rest.strip()!r} is not a number")
+            self.seed = int(rest.strip())
             return []
         if cmd == "setup":
             try:
