@@ -46,6 +46,17 @@ echo "-- pip install ./py"
 # build shares the workspace's target/ directory with cargo.
 "$py" -m pip install --quiet --no-build-isolation --force-reinstall --no-deps ./py
 
+# The `junqi` binary tests/python/test_engine.py plays a match with: the build under
+# test, target/citest/junqi, which scripts/test's `cargo test --workspace --profile
+# citest` has just built (the same features: a no-op then), built here when this runs
+# on its own.
+if [ -z "${JUNQI_BIN:-}" ]; then
+  echo "-- cargo build --workspace --profile citest --bin junqi"
+  cargo build --quiet --workspace --profile citest --bin junqi
+  JUNQI_BIN="${CARGO_TARGET_DIR:-$root/target}/citest/junqi"
+fi
+export JUNQI_BIN
+
 echo "-- pytest tests/python"
 "$py" -m pytest -q tests/python
 

@@ -1,11 +1,13 @@
 """junqi.engine: a policy function becomes a protocol engine (docs/protocol.md). The
-conformance checks drive the engine line by line as a referee would; with the `junqi`
-binary at hand (JUNQI_BIN, or target/*/junqi), a real match against a built-in engine."""
+conformance checks drive the engine line by line as a referee would; then a real match
+against a built-in engine, run by the `junqi` binary of the build under test: JUNQI_BIN
+(tests/python/run.sh sets it to the citest build), else the one `cargo build --workspace
+--profile citest` makes here."""
 
 from __future__ import annotations
 
-import glob
 import io
+import json
 import os
 import random
 import subprocess
@@ -92,17 +94,38 @@ def test_run_speaks_over_streams() -> None:
     assert lines[-1].startswith("action flip "), lines
 
 
-def junqi_bin() -> str | None:
-    if os.environ.get("JUNQI_BIN"):
-        return os.environ["JUNQI_BIN"]
-    found = sorted(glob.glob(str(ROOT / "target" / "*" / "junqi")), key=os.path.getmtime)
-    return found[-1] if found else None
+@pytest.fixture(scope="module")
+def junqi_bin() -> str:
+    """The `junqi` binary of the build under test, never one found lying in target/:
+    JUNQI_BIN when set (tests/python/run.sh sets it to target/citest/junqi, which
+    `cargo test --workspace --profile citest` in scripts/test has just built), else the
+    executable `cargo build --workspace --profile citest --bin junqi` reports building."""
+    given = os.environ.get("JUNQI_BIN")
+    if given:
+        if not (os.path.isfile(given) and os.access(given, os.X_OK)):
+            pytest.fail(f"JUNQI_BIN={given!r} is not an executable file")
+        return given
+    # --workspace: the features scripts/test's build has, so its binary is reused.
+    command = ["cargo", "build", "--workspace", "--profile", "citest", "--bin", "junqi",
+               "--message-format=json-render-diagnostics"]
+    shown = " ".join(command[:7])
+    try:
+        out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        pytest.fail(f"JUNQI_BIN is not set and {shown} could not run: {e}")
+    if out.returncode != 0:
+        pytest.fail(f"JUNQI_BIN is not set and {shown} failed:\n{out.stderr[-3000:]}")
+    for line in out.stdout.splitlines():
+        message = json.loads(line)
+        target = message.get("target", {})
+        if (message.get("reason") == "compiler-artifact" and target.get("name") == "junqi"
+                and "bin" in target.get("kind", []) and message.get("executable")):
+            return str(message["executable"])
+    pytest.fail(f"{shown} reported no junqi executable")
 
 
-@pytest.mark.skipif(junqi_bin() is None, reason="no junqi binary built")
-def test_a_python_engine_plays_a_match_against_a_builtin_engine() -> None:
-    binary = junqi_bin()
-    assert binary is not None
+def test_a_python_engine_plays_a_match_against_a_builtin_engine(junqi_bin: str) -> None:
+    binary = junqi_bin
     py = f"{sys.executable} {ROOT / 'tests' / 'python' / 'engine_random.py'}"
     out = subprocess.run(
         [binary, "match", "--engine", f"py={py}", "--engine", f"rust={binary} engine --agent random",
