@@ -59,36 +59,111 @@ fn the_builtin_engine_announces_itself_and_plays_legal_games_in_every_family() {
     }
 }
 
+/// An engine link that keeps every line sent (`>`) and read (`<`).
+struct Recorder<L>(L, Vec<String>);
+
+impl<L: junqi::protocol::referee::EngineLink> junqi::protocol::referee::EngineLink for Recorder<L> {
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        self.1.push(format!("> {line}"));
+        self.0.send(line)
+    }
+    fn next_line(&mut self, deadline: Instant) -> Result<String, Failure> {
+        let line = self.0.next_line(deadline)?;
+        self.1.push(format!("< {line}"));
+        Ok(line)
+    }
+    fn fail(&mut self, f: Failure) -> Failure {
+        self.0.fail(f)
+    }
+}
+
+/// Whether the documented line `doc` stands for the real line `real`: equal, or, where
+/// the doc shortened it with `…`, the same text around and between the cuts, in order.
+fn stands_for(doc: &str, real: &str) -> bool {
+    // The spaces around a cut are the page's, not the line's.
+    let parts: Vec<&str> = doc.split('…').collect();
+    if parts.len() == 1 {
+        return doc == real;
+    }
+    let n = parts.len();
+    let parts: Vec<&str> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match (i, i + 1 == n) {
+            (0, _) => p.trim_end_matches(' '),
+            (_, true) => p.trim_start_matches(' '),
+            _ => p.trim_matches(' '),
+        })
+        .collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !real.starts_with(first) || !real.ends_with(last) || real.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &real[first.len()..real.len() - last.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(i) => rest = &rest[i + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
 #[test]
-fn the_builtin_engine_answers_the_documented_session() {
-    // Straight from docs/protocol.md: the handshake, a deployment, a move.
-    let mut child = Command::new(JUNQI)
-        .args(["engine", "--agent", "greedy"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    let game = {
-        let mut g = junqi::Game::new("classic", 1).unwrap();
-        g.deploy_random(Side::South, 1).unwrap();
-        g.deploy_random(Side::North, 2).unwrap();
-        g
-    };
-    let script = format!(
-        "junqi 1\nsetoption seed 7\nnewgame N classic\ndeploy 1000\nposition {}\ngo 1000\nquit\n",
-        game.view_string(Side::North).replace(" move S ", " move N ")
-    );
-    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "id name junqi greedy");
-    assert!(lines.contains(&"ready"));
-    let setup = lines.iter().find_map(|l| l.strip_prefix("setup ")).unwrap();
-    let setup = junqi::Setup::from_json(setup).unwrap();
-    assert!(setup.validate(game.rules(), Side::North).is_ok());
-    assert!(lines.last().unwrap().starts_with("action "), "{text}");
+fn the_documented_session_is_a_real_one() {
+    // docs/protocol.md's "A full session" is read from the page and compared line by
+    // line with a real session: the built-in greedy engine as North (`setoption seed
+    // 7`), the referee's game seed 1, random play for South. A line of the doc may be
+    // shortened with `…`; a line that is `…` alone skips real lines up to the next
+    // documented one. When the referee or the engine change what they say, this fails
+    // until the page says it too.
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/protocol.md")).unwrap();
+    let section = page.split("## A full session").nth(1).unwrap();
+    let block = section.split("```text\n").nth(1).unwrap().split("\n```").next().unwrap();
+    let doc: Vec<&str> = block.lines().collect();
+    // The real session: the handshake and the option as `EngineProcess::start` sends
+    // them, the game as `play` referees it, then `quit` as `stop` sends it.
+    let north = EngineProcess::start(&builtin("greedy"), Duration::from_secs(5), &[("seed".into(), "7".into())]).unwrap();
+    let mut real = vec!["> junqi 1".to_owned()];
+    real.extend(north.transcript.iter().map(|l| format!("< {l}")));
+    real.push("> setoption seed 7".into());
+    let mut north = Recorder(north, Vec::new());
+    let mut south =
+        junqi::protocol::referee::InProcessEngine::new(junqi::AgentSpec::Random, &[("seed".into(), "3".into())]).unwrap();
+    {
+        let mut seats: Vec<&mut dyn junqi::protocol::referee::EngineLink> = vec![&mut south, &mut north];
+        let played = play(RuleSet::preset("classic").unwrap(), 1, &mut seats, Duration::from_secs(1), 2000);
+        assert!(played.failure.is_none(), "{:?}", played.failure);
+    }
+    real.extend(north.1.drain(..));
+    north.0.stop();
+    real.push("> quit".into());
+    if std::env::var_os("JUNQI_PRINT_SESSION").is_some() {
+        eprintln!("{}", real.join("\n"));
+    }
+    let mut at = 0;
+    for (n, line) in doc.iter().enumerate() {
+        if line.trim() == "…" {
+            // Skip real lines up to where the documented lines up to the next `…` (or
+            // the end of the page, which is the end of the session) stand for real ones.
+            let segment: Vec<&&str> = doc[n + 1..].iter().take_while(|l| l.trim() != "…").collect();
+            let fits = |from: usize| {
+                from + segment.len() <= real.len() && segment.iter().enumerate().all(|(k, l)| stands_for(l, &real[from + k]))
+            };
+            if n + 1 + segment.len() == doc.len() {
+                at = at.max(real.len().saturating_sub(segment.len()));
+            } else {
+                while at < real.len() && !fits(at) {
+                    at += 1;
+                }
+            }
+            continue;
+        }
+        assert!(at < real.len(), "the doc goes on after the session ended: {line:?}");
+        assert!(stands_for(line, &real[at]), "docs/protocol.md, session line {}:\n  doc:  {line}\n  real: {}", n + 1, real[at]);
+        at += 1;
+    }
+    assert_eq!(at, real.len(), "the real session goes on after the doc's last line: {:?}", &real[at..]);
 }
 
 /// A shell engine that deploys at random and answers `go` with `answer`.
@@ -192,11 +267,16 @@ fn a_builtin_engine_chooses_as_the_in_process_agent_and_uses_the_history() {
         let sides = rules.sides().to_vec();
         let mut game = Game::with_rules(rules.clone(), 11);
         let mut engines: Vec<BuiltinEngine> = sides.iter().map(|_| BuiltinEngine::new(spec)).collect();
-        let mut agents: Vec<Box<dyn junqi::Agent>> = sides.iter().map(|_| spec.build(agent_seed(5, 1))).collect();
+        // Each seat's agent from the engine's `seed` option and the seed the referee
+        // tells the seat for the game (the `seed` line after `newgame`).
+        let told_seed = |s: Side| junqi::protocol::referee::engine_seed(11, s);
+        let mut agents: Vec<Box<dyn junqi::Agent>> =
+            sides.iter().map(|s| spec.build(agent_seed(5, told_seed(*s)))).collect();
         for (i, s) in sides.iter().enumerate() {
             assert!(engines[i].handle("setoption seed 5").is_empty());
             let letter = junqi::protocol::side_letter(*s);
             assert!(engines[i].handle(&format!("newgame {letter} {}", junqi::protocol::rules_field(&rules))).is_empty());
+            assert!(engines[i].handle(&format!("seed {}", told_seed(*s))).is_empty());
         }
         let mut told = vec![0; sides.len()];
         let (mut compared, mut history_told_more) = (0, 0);
@@ -241,18 +321,40 @@ fn a_builtin_engine_chooses_as_the_in_process_agent_and_uses_the_history() {
             game.play(expected).unwrap();
             compared += 1;
         }
-        assert!(compared >= 10, "{preset}: {compared}");
-        assert!(history_told_more > compared / 2, "{preset}: the history told more only {history_told_more} times");
+        // Every turn compared up to ply 40, or to the end of a quick game.
+        assert!(compared >= 10 || (game.result().is_some() && compared >= 3), "{preset}: {compared}");
+        // In 翻棋 most early actions are flips, whose results the view string shows as
+        // well as the history (18 of 40 turns here); elsewhere nearly every turn.
+        let bar = if preset == "fanqi" { compared / 4 } else { compared / 2 };
+        assert!(history_told_more > bar, "{preset}: the history told more only {history_told_more} of {compared} times");
     }
 }
 
-/// A built-in engine in this process that takes `delay` over each `go`.
-struct Slow(junqi::protocol::referee::InProcessEngine, Duration);
+/// A simulated clock that the engines of a test share: it moves only when an engine
+/// thinks, so that game-clock tests do not depend on the machine's load.
+#[derive(Clone)]
+struct FakeClock(std::sync::Arc<std::sync::Mutex<Instant>>);
+
+impl FakeClock {
+    fn new() -> FakeClock {
+        FakeClock(std::sync::Arc::new(std::sync::Mutex::new(Instant::now())))
+    }
+    fn advance(&self, by: Duration) {
+        *self.0.lock().unwrap() += by;
+    }
+    fn now(&self) -> Instant {
+        *self.0.lock().unwrap()
+    }
+}
+
+/// A built-in engine in this process that takes `delay` over each `go`, on the shared
+/// simulated clock (the game clock reads it through `EngineLink::now`).
+struct Slow(junqi::protocol::referee::InProcessEngine, Duration, FakeClock);
 
 impl junqi::protocol::referee::EngineLink for Slow {
     fn send(&mut self, line: &str) -> Result<(), Failure> {
         if line.starts_with("go ") {
-            std::thread::sleep(self.1);
+            self.2.advance(self.1);
         }
         self.0.send(line)
     }
@@ -261,6 +363,9 @@ impl junqi::protocol::referee::EngineLink for Slow {
     }
     fn fail(&mut self, f: Failure) -> Failure {
         self.0.fail(f)
+    }
+    fn now(&self) -> Instant {
+        self.2.now()
     }
 }
 
@@ -307,20 +412,26 @@ fn a_game_clock_runs_down_with_each_action_and_its_increment_keeps_it_going() {
     use junqi::protocol::referee::{play_with, InProcessEngine, Refereeing, TimeControl};
     let rules = RuleSet::preset("classic").unwrap();
     let random = || InProcessEngine::new("random".parse().unwrap(), &[]).unwrap();
-    let slow = || Slow(random(), Duration::from_millis(60));
-    // 0.3 s for the game, 60 ms an action, no increment: out of time at the 5th action
-    // or so, not at the first.
+    // Time on a simulated clock: each engine thinks exactly 60 ms an action.
+    let slow = |clock: &FakeClock| Slow(random(), Duration::from_millis(60), clock.clone());
+    // 0.3 s for the game, no increment, and the 0.2 s the clock may run below zero:
+    // South's 9th action takes it to 0.3 − 9 · 0.06 = −0.24 s, past −0.2: out of time
+    // then (ply 16: South acts at the even plies), not at its 8th (−0.18 s).
     let clock = TimeControl::parse("0.3").unwrap();
     let how = Refereeing { budget: Duration::from_secs(2), clock: Some(clock), max_plies: 60 };
-    let played = play_with(rules.clone(), 1, &mut [slow(), slow()], &how);
-    let (side, failure) = played.failure.clone().expect("a clock runs out");
-    assert_eq!(failure, Failure::OutOfTime);
-    assert!(played.game.position().ply() >= 6, "{}", played.game.position().ply());
-    assert_eq!(played.winners(), vec![if side == Side::South { Side::North } else { Side::South }]);
-    assert!(played.reason().starts_with("out_of_time by "), "{}", played.reason());
-    // The same with 80 ms more an action: nobody runs out.
+    let fake = FakeClock::new();
+    let played = play_with(rules.clone(), 1, &mut [slow(&fake), slow(&fake)], &how);
+    assert_eq!(played.failure, Some((Side::South, Failure::OutOfTime)));
+    assert_eq!(played.game.position().ply(), 16);
+    assert_eq!(played.winners(), vec![Side::North]);
+    assert_eq!(played.reason(), "out_of_time by south (out_of_time)");
+    // The same with 80 ms more an action: each action gains 20 ms, nobody runs out.
     let how = Refereeing { clock: Some(TimeControl::parse("0.3+0.08").unwrap()), ..how };
-    let played = play_with(rules.clone(), 1, &mut [slow(), slow()], &how);
+    let played = play_with(rules.clone(), 1, &mut [slow(&fake), slow(&fake)], &how);
+    assert!(played.failure.is_none() && played.capped, "{:?}", played.failure);
+    // 60 ms more an action exactly balances: still nobody (the clock never falls).
+    let how = Refereeing { clock: Some(TimeControl::parse("0.3+0.06").unwrap()), ..how };
+    let played = play_with(rules.clone(), 1, &mut [slow(&fake), slow(&fake)], &how);
     assert!(played.failure.is_none() && played.capped, "{:?}", played.failure);
     // Time controls read as seconds; nonsense is refused.
     assert_eq!(TimeControl::parse("60+1").unwrap(), TimeControl { base: Duration::from_secs(60), increment: Duration::from_secs(1) });

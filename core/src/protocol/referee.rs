@@ -85,6 +85,13 @@ pub trait EngineLink: Send {
     /// The engine failed: stops it (a process is killed and reaped) and returns `f`.
     fn fail(&mut self, f: Failure) -> Failure;
 
+    /// The time by which a game clock measures this engine's thinking: the wall clock
+    /// ([`Instant::now`]) unless the link keeps time of its own (a test's simulated
+    /// engine, whose thinking takes no real time).
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+
     /// Sends `request` and reads the answer `<word> <rest>` within `budget` (plus
     /// [`GRACE`]); returns `rest`. Any other line is [`Failure::Garbage`].
     fn ask(&mut self, request: &str, word: &str, budget: Duration) -> Result<String, Failure> {
@@ -108,6 +115,9 @@ impl<T: EngineLink + ?Sized> EngineLink for &mut T {
     fn fail(&mut self, f: Failure) -> Failure {
         (**self).fail(f)
     }
+    fn now(&self) -> Instant {
+        (**self).now()
+    }
 }
 
 impl<T: EngineLink + ?Sized> EngineLink for Box<T> {
@@ -119,6 +129,9 @@ impl<T: EngineLink + ?Sized> EngineLink for Box<T> {
     }
     fn fail(&mut self, f: Failure) -> Failure {
         (**self).fail(f)
+    }
+    fn now(&self) -> Instant {
+        (**self).now()
     }
 }
 
@@ -457,9 +470,10 @@ pub fn play_with<L: EngineLink>(rules: Arc<RuleSet>, seed: u64, seats: &mut [L],
             if let Some(line) = clock_line {
                 e.send(&line).map_err(|f| (side, f))?;
             }
-            let start = Instant::now();
+            let start = e.now();
             let (answer, offered) = go(e, left).map_err(|f| (side, on_time(f)))?;
-            charge(&mut clocks, i, start.elapsed(), true).map_err(|f| (side, e.fail(f)))?;
+            let took = e.now().saturating_duration_since(start);
+            charge(&mut clocks, i, took, true).map_err(|f| (side, e.fail(f)))?;
             apply_action(&mut game, side, &answer).map_err(|f| (side, e.fail(f)))?;
             if offered && game.phase() != Phase::Over && game.may_decide_draw(side).is_ok() {
                 offer = Some(side);
@@ -603,9 +617,10 @@ fn ask_draw<L: EngineLink>(
         if let Some(line) = &clock_line {
             e.send(line).map_err(|f| (s, f))?;
         }
-        let start = Instant::now();
+        let start = e.now();
         let reply = e.ask(&format!("draw {}", left.as_millis()), "draw", left).map_err(|f| (s, on_time(f)))?;
-        charge(clocks, i, start.elapsed(), false).map_err(|f| (s, e.fail(f)))?;
+        let took = e.now().saturating_duration_since(start);
+        charge(clocks, i, took, false).map_err(|f| (s, e.fail(f)))?;
         match reply.trim() {
             "accept" => {}
             "decline" => all = false,
