@@ -309,11 +309,15 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
             (None, _) => return,
         };
         // `go` gives the time left on the clock; without a clock, time enough for the
-        // spec's own budget (a level's time, or a minute).
+        // spec's own budget (twice a level's or a time budget's time and a second, or
+        // ten seconds for a greedy or playout-budget agent): an operator's engine that
+        // hangs holds its place in the pool no longer than that, then the built-in
+        // engine answers.
         let go_ms = match (left, spec) {
             (Some(ms), _) => u64::try_from(ms).unwrap_or(0),
             (None, AgentSpec::Search { budget: Budget::Millis(ms), .. }) => u64::from(ms) * 2 + 1000,
-            (None, _) => 60_000,
+            (None, AgentSpec::Search { budget: Budget::Level(l), .. }) => u64::from(Budget::level_millis(l)) * 2 + 1000,
+            (None, _) => 10_000,
         };
         (spec, go_ms)
     };

@@ -293,10 +293,24 @@ async fn a_custom_rule_set_is_capped_and_not_rewritten_on_every_change() {
         "y".repeat(20_000)
     );
     assert_eq!(raw(server.addr, long.as_bytes()).await.status, 431);
-    // Under the cap it is a game like any other.
+    // Under the cap, the core's own limits still hold: a rule set over 48 KiB as
+    // compact JSON, or with a name over 64 characters, would not fit the engine
+    // protocol's lines (a bot seat's engine could not be told the game: a 63 600-
+    // character name hung the game's creation on a stuck write).
+    let spec_cap = junqi::limits::MAX_RULES_SPEC;
+    let r = c
+        .post("/api/games", None, &json!({"rules": rules_of_size(spec_cap)}).to_string())
+        .await;
+    assert_eq!((r.status, r.code()), (422, "invalid_rules".to_owned()), "{}", r.body);
+    assert!(r.body.contains("over the limit of 49152 (a protocol line must hold it)"), "{}", r.body);
+    let long_name = json!({"rules": {"extends": "classic", "name": "n".repeat(65)}, "seats": {"north": "greedy"}});
+    let r = c.post("/api/games", None, &long_name.to_string()).await;
+    assert_eq!((r.status, r.code()), (422, "invalid_rules".to_owned()), "{}", r.body);
+    assert!(r.body.contains("a rule set name of 65 characters is over the limit of 64"), "{}", r.body);
+    // Under both it is a game like any other.
     let g = create(
         &mut c,
-        &json!({"rules": rules_of_size(cap - 200)}).to_string(),
+        &json!({"rules": rules_of_size(spec_cap - 3000)}).to_string(),
     )
     .await;
     // The rule set column is written once: mark it, change the game, and the mark stays.

@@ -492,7 +492,9 @@ pub fn play_with<L: EngineLink>(rules: Arc<RuleSet>, seed: u64, seats: &mut [L],
     let played = Played { game, failure, capped };
     let end = played.gameover_line();
     for (i, s) in seats.iter_mut().enumerate() {
-        if played.failure.as_ref().is_none_or(|(f, _)| *f != sides[i]) {
+        // Not to the engine that failed (it is stopped), but to every seat when the
+        // failure is the referee's own.
+        if played.failure.as_ref().is_none_or(|(f, why)| *f != sides[i] || matches!(why, Failure::Referee(_))) {
             let _ = s.send(&end);
         }
     }
@@ -646,6 +648,18 @@ mod tests {
         assert_eq!(handshake_line(" option\tdepth int  3 or\t4"), Ok(Handshake::Option(o.clone())));
         assert_eq!(handshake_line(&o.line()), Ok(Handshake::Option(o)));
         assert!(matches!(handshake_line("option depth"), Err(Failure::Garbage(_))));
+    }
+
+    #[test]
+    fn the_referees_own_fault_blames_no_engine() {
+        assert!(fits(&"x".repeat(MAX_LINE), MAX_LINE).is_ok());
+        let f = fits(&format!("newgame {}", "x".repeat(MAX_LINE)), MAX_LINE).unwrap_err();
+        assert_eq!(f, Failure::Referee(format!("a `newgame` line of {} bytes is over the limit of {MAX_LINE}", MAX_LINE + 8)));
+        let game = Game::with_rules(RuleSet::preset("classic").unwrap(), 1);
+        let played = Played { game, failure: Some((Side::South, f)), capped: false };
+        assert_eq!(played.winners(), Vec::<Side>::new());
+        assert!(played.reason().starts_with("referee_error: a `newgame` line of "), "{}", played.reason());
+        assert!(played.gameover_line().starts_with("gameover - referee_error: "), "{}", played.gameover_line());
     }
 
     #[test]

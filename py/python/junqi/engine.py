@@ -30,15 +30,17 @@ What the seat was told beyond the present — its own setup (``setup`` line), ev
 gives it in the form of the seat's player record (``junqi-player-record/1``).
 
 The referee tells each game's seed for the engine's own chance (the ``seed`` line after
-``newgame``): ``engine.seed`` (``None`` when the referee sent none). A policy that plays
-by chance should draw from it — ``random.Random(engine.seed)`` — so that the games of a
-match differ and each can be played again; it tells nothing about the game.
+``newgame``; it tells nothing about the game): ``engine.seed`` (``None`` when the
+referee sent none), and :func:`run` seeds Python's :mod:`random` module with it at each
+game (``seed_random=False`` to leave it alone), so that a policy drawing from
+``random`` plays the games of a match differently and plays a game again the same.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import random
 import sys
 from typing import IO, Any, Callable, Mapping, Optional, Union
 
@@ -92,8 +94,10 @@ class Engine:
         author: str = "",
         accept_draw: Optional[DrawDecision] = None,
         offer_draw: Optional[DrawDecision] = None,
+        seed_random: bool = False,
     ) -> None:
         self.policy = policy
+        self.seed_random = seed_random
         self.accept_draw = accept_draw
         self.offer_draw = offer_draw
         self.name = name
@@ -187,6 +191,8 @@ class Engine:
             if not rest.strip().isdigit():
                 raise _Refused(f"seed {rest.strip()!r} is not a number")
             self.seed = int(rest.strip())
+            if self.seed_random:
+                random.seed(self.seed)
             return []
         if cmd == "setup":
             try:
@@ -247,14 +253,16 @@ def run(
     stdout: Optional[IO[str]] = None,
     accept_draw: Optional[DrawDecision] = None,
     offer_draw: Optional[DrawDecision] = None,
+    seed_random: bool = True,
 ) -> None:
     """Plays the engine side of the protocol with ``policy`` until ``quit`` or the end
     of the input (default: the process's stdin, read as UTF-8, bytes that are not UTF-8
     replaced, lines ending at ``\\n`` only; and its stdout). A line over ``MAX_LINE``
-    bytes is skipped with an ``info error`` line. ``accept_draw`` and ``offer_draw``: see
-    the module's documentation."""
+    bytes is skipped with an ``info error`` line. ``accept_draw``, ``offer_draw`` and
+    ``seed_random`` (seed :mod:`random` from each game's ``seed`` line): see the
+    module's documentation."""
     engine = Engine(policy, name=name, deploy=deploy, options=options, accept_draw=accept_draw,
-                    offer_draw=offer_draw)
+                    offer_draw=offer_draw, seed_random=seed_random)
     inp = stdin if stdin is not None else io.TextIOWrapper(
         sys.stdin.buffer, encoding="utf-8", errors="replace", newline="\n")
     out = stdout if stdout is not None else sys.stdout
