@@ -60,6 +60,19 @@ fn the_deal_is_face_down_and_seeded() {
 }
 
 #[test]
+fn a_deal_onto_a_camp_is_refused_as_such() {
+    // Found by the `deal` fuzz target once it checked the refusals' kinds: a piece dealt
+    // onto the camp b8 was refused as "unknown point \"b8\"" (kind unknown_name), of
+    // a point the board has.
+    let r = fanqi();
+    let mut deal = Position::deal_for(&r, 7);
+    deal[0].0 = pt(&r, "b8");
+    let e = Game::with_deal(r.clone(), 1, &deal).unwrap_err();
+    assert_eq!(e.to_string(), "nothing may be deployed on b8: it is a camp, and camps start empty");
+    assert_eq!(junqi::Error::kind(&e), junqi::ErrorKind::InvalidSetup);
+}
+
+#[test]
 fn the_first_flip_fixes_the_colours() {
     let r = fanqi();
     let mut g = dealt(&r, &[("c6", North, Commander)]);

@@ -33,7 +33,27 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    let Ok(mut game) = Game::with_deal(rules.clone(), 0, &deal) else { return };
+    let mut game = match Game::with_deal(rules.clone(), 0, &deal) {
+        Ok(game) => game,
+        Err(e) => {
+            // A refused deal is a bad setup (or names an army that does not play),
+            // said in words: every point it names is the board's own.
+            let kind = junqi::Error::kind(&e);
+            assert!(matches!(kind, junqi::ErrorKind::InvalidSetup | junqi::ErrorKind::SideNotInGame), "{e}: {kind:?}");
+            assert!(!e.to_string().is_empty());
+            return;
+        }
+    };
+    // Every dealt piece stands where it was dealt, of its army and kind, face down (the
+    // full position string names it: `a1=SMI!`), and nothing else stands.
+    let text = game.position().position_string();
+    let pieces: Vec<&str> = text.split(' ').nth(1).unwrap_or("").split(',').collect();
+    assert_eq!(pieces.len(), deal.len(), "{text}");
+    for (point, side, kind) in &deal {
+        let name = game.board().name_of(*point);
+        let entry = format!("{name}={}{}!", junqi::protocol::side_letter(*side), kind.short());
+        assert!(pieces.contains(&entry.as_str()), "{entry} is not in the dealt position: {text}");
+    }
     for _ in 0..200 {
         if game.result().is_some() || b.is_empty() {
             break;
@@ -51,4 +71,5 @@ fuzz_target!(|data: &[u8]| {
     }
     check_views(&game);
     check_record(&game);
+    junqi_fuzz::check_position_string(&game);
 });

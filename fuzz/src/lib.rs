@@ -189,6 +189,21 @@ pub fn check_views(game: &Game) {
     }
 }
 
+/// The position's string reads back under the game's rule set and prints the same,
+/// with the same player to act and the same legal actions (a position string is the
+/// whole state, docs/position-strings.md).
+pub fn check_position_string(game: &Game) {
+    let pos = game.position();
+    let text = pos.position_string();
+    let back = junqi::Position::from_position_string_with(game.rules().clone(), &text)
+        .unwrap_or_else(|e| panic!("a printed position string does not read back: {e}\n{text}"));
+    assert_eq!(back.position_string(), text, "the position string does not round-trip");
+    assert_eq!(back.to_act(), pos.to_act());
+    if pos.phase() != Phase::Over && pos.phase() != Phase::Deploy {
+        assert_eq!(back.legal_actions(), pos.legal_actions(), "the string's position plays otherwise: {text}");
+    }
+}
+
 /// The record replays to the identical state.
 pub fn check_record(game: &Game) {
     let json = game.record().to_json();
@@ -240,5 +255,6 @@ pub fn play_ids(rules: &Arc<RuleSet>, b: &mut Bytes, max_plies: usize) -> Option
     }
     check_views(&game);
     check_record(&game);
+    check_position_string(&game);
     Some(game)
 }

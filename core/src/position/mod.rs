@@ -230,10 +230,13 @@ impl Position {
         if let Some(w) = given.windows(2).find(|w| w[0] == w[1]) {
             return Err(SetupError::PointTwice(board.name_of(w[0]).to_owned()));
         }
-        if let Some(p) = given.iter().find(|p| p.index() >= board.len() || !expected.contains(p)) {
-            return Err(SetupError::UnknownPoint(
-                board.point_at(p.index()).map_or(format!("#{}", p.index()), |q| board.name_of(q).to_owned()),
-            ));
+        if let Some(p) = given.iter().find(|p| p.index() >= board.len()) {
+            return Err(SetupError::UnknownPoint(format!("#{}", p.index())));
+        }
+        // A point of the board where nothing is dealt (a camp, in 翻棋) is no unknown
+        // point: it said "unknown point \"b8\"" of the board's own b8.
+        if let Some(&p) = given.iter().find(|p| !expected.contains(p)) {
+            return Err(SetupError::NotDeployable { point: board.name_of(p).to_owned(), role: board.role(p) });
         }
         for &side in rules.sides() {
             for (kind, n) in rules.army() {
