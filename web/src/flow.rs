@@ -188,8 +188,18 @@ pub fn schedule(app: &Arc<App>, handle: &Arc<GameHandle>, table: &Table, standby
     if let Some(deadline) = table.deadline_ms {
         let (app, handle) = (app.clone(), handle.clone());
         tokio::spawn(async move {
-            let wait = Duration::from_millis((deadline - app.now_ms()).max(0) as u64);
-            tokio::time::sleep(wait + extra).await;
+            let mut extra = extra;
+            loop {
+                let wait = Duration::from_millis((deadline - app.now_ms()).max(0) as u64);
+                tokio::time::sleep(wait + extra).await;
+                extra = Duration::ZERO;
+                // The game's clock (`App::now_ms`) decides, not the timer: woken before
+                // the deadline by that clock (a wall clock set back, a test's hand
+                // clock), sleep again, as long as the game has not moved on.
+                if app.now_ms() >= deadline || *handle.updates.borrow() != version {
+                    break;
+                }
+            }
             expire(&app, &handle, version).await;
         });
     }
