@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
 import { Agent, Beliefs, Game, RuleSet, presetNames, presetJson, randomSeed, replay } from "../index.js";
 import { checkView, prng } from "./helpers.mjs";
 
@@ -12,15 +13,20 @@ const RECORDS = process.env.JUNQI_JS_RECORDS;
 const CAP = 160;
 
 /** Plays `game` to the end: random legal actions by notation and by id, the views of
- * every seat checked along the way, a resignation of the side to act after CAP plies. */
+ * every seat checked along the way, a resignation of the side to act after CAP plies.
+ * Returns the plies played and the sides that resigned. */
 function playOut(game, seed) {
   const rand = prng(seed);
   const sides = game.rules.sides;
+  const resigned = [];
   let plies = 0;
   while (!game.isOver) {
     if (plies === CAP) {
       // In 四国 a seat that resigns leaves its partner playing: resign until the end.
-      while (!game.isOver) game.resign(game.toAct);
+      while (!game.isOver) {
+        resigned.push(game.toAct);
+        game.resign(game.toAct);
+      }
       break;
     }
     const legal = game.legalActions();
@@ -33,7 +39,30 @@ function playOut(game, seed) {
     if (plies % 20 === 0) for (const s of sides) checkView(game, s);
   }
   for (const s of sides) checkView(game, s);
-  return plies;
+  return { plies, resigned };
+}
+
+// How a game of random play and resignations can end (core/src/position/outcome.rs;
+// agreement, timeouts and escape need calls playOut never makes), and which are draws.
+const PLAY_ENDS = ["flag_captured", "no_legal_move", "no_capture_limit", "resignation", "no_movable_pieces", "commander_captured", "mutual_elimination"];
+const DRAWS = ["no_capture_limit", "mutual_elimination"];
+
+/** The result of a game playOut finished is one of PLAY_ENDS, with the winners it names:
+ * nobody for a draw, else a whole team; after resignations, a resignation that the last
+ * side to resign lost (四国: a seat of the winning team may have resigned before). */
+function checkResult(game, resigned) {
+  const { winners, reason } = game.result;
+  const name = game.rules.name;
+  assert.ok(PLAY_ENDS.includes(reason), `${name}: ${reason} is no end of play`);
+  assert.equal(reason === "resignation", resigned.length > 0, `${name}: ${reason} after resignations of ${resigned}`);
+  if (DRAWS.includes(reason)) {
+    assert.deepEqual(winners, [], `${name}: a draw (${reason}) has no winners`);
+  } else {
+    assert.ok(winners.length > 0, `${name}: ${reason} names no winner`);
+    assert.deepEqual([...winners].sort(), [...game.rules.teamOf(winners[0])].sort(), `${name}: the winners are a team`);
+    const last = resigned.at(-1);
+    if (last) assert.ok(!winners.includes(last), `${name}: ${last} resigned last and won`);
+  }
 }
 
 /** The state a native replay must reach: the line core/examples/replay.rs prints. */
@@ -52,9 +81,9 @@ for (const name of presetNames()) {
       for (const [i, s] of game.rules.sides.entries()) game.deployRandom(s, 100 + i);
     }
     assert.notEqual(game.phase, "deploy");
-    playOut(game, 7);
+    const { resigned } = playOut(game, 7);
     assert.equal(game.phase, "over");
-    assert.ok(game.result.winners.length > 0 || game.result.reason);
+    checkResult(game, resigned);
     assert.equal(typeof game.resultText, "string");
     // The record replays, in this package, to the same state.
     const again = replay(game.record());
@@ -88,6 +117,76 @@ test("agents play a seat each, from their own information", () => {
   assert.equal(game.phase, "over");
 });
 
+/** Plays `plies` random legal actions (fewer if the game ends); returns their notations. */
+function playRandom(game, seed, plies) {
+  const rand = prng(seed);
+  const actions = [];
+  while (actions.length < plies && !game.isOver) {
+    const legal = game.legalActions();
+    const a = legal[Math.floor(rand() * legal.length)].notation;
+    game.play(a);
+    actions.push(a);
+  }
+  return actions;
+}
+
+/** Where `side`'s pieces stand and what they are (its own view tells it). */
+function ownKinds(game, side) {
+  return new Map(game.view(side).pieces.filter((p) => p.owner === side).map((p) => [p.point, p.kind]));
+}
+
+/**
+ * Pairs of classic games after 30 plies of random play, with combats, that differ only
+ * in two North pieces South cannot tell apart: they swapped kinds in North's setup,
+ * both still stand on the board unrevealed with the same candidates in South's beliefs,
+ * and South's view (its event log included) is the same in both games.
+ */
+function midGameSwaps() {
+  const rules = RuleSet.preset("classic");
+  const found = [];
+  for (const seed of [1, 2, 3]) {
+    const south = rules.randomSetup("south", seed);
+    const north = rules.randomSetup("north", 100 + seed);
+    const a = new Game("classic", seed);
+    a.deploy("south", south);
+    a.deploy("north", north);
+    const actions = playRandom(a, seed, 30);
+    assert.equal(a.toAct, "south");
+    const combats = a.events("south").filter((e) => e.type === "attacked").length;
+    assert.ok(combats >= 2, `seed ${seed}: only ${combats} combats`);
+    const points = Object.keys(north).sort();
+    const pairs = points.flatMap((x, i) => points.slice(i + 1).map((y) => [x, y]));
+    const rand = prng(seed);
+    for (let i = pairs.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [pairs[i], pairs[j]] = [pairs[j], pairs[i]];
+    }
+    let swaps = 0;
+    for (const [x, y] of pairs) {
+      if (swaps === 3) break;
+      if (north[x] === north[y]) continue;
+      const b = new Game("classic", seed);
+      b.deploy("south", south);
+      try {
+        b.deploy("north", { ...north, [x]: north[y], [y]: north[x] });
+        for (const action of actions) b.play(action);
+      } catch (e) {
+        if (!(e instanceof Error && e.kind)) throw e; // only the package's refusals
+        continue; // not a legal setup, or the game went differently: seen
+      }
+      if (b.toAct !== a.toAct || !isDeepStrictEqual(b.view("south"), a.view("south"))) continue;
+      const [ka, kb] = [ownKinds(a, "north"), ownKinds(b, "north")];
+      const differ = [...ka.keys()].filter((p) => ka.get(p) !== kb.get(p)).sort();
+      if (differ.length !== 2) continue; // a swapped piece is off the board
+      const beliefs = a.beliefs("south");
+      if (!isDeepStrictEqual(beliefs.candidates(differ[0]), beliefs.candidates(differ[1]))) continue;
+      found.push([a, b, differ]);
+      swaps++;
+    }
+  }
+  return found;
+}
+
 test("an agent's choice and a seat's view do not depend on the other army", () => {
   const setup = RuleSet.preset("classic").randomSetup("south", 8);
   const games = [1, 2].map((northSeed) => {
@@ -99,10 +198,33 @@ test("an agent's choice and a seat's view do not depend on the other army", () =
   assert.notEqual(games[0].record(), games[1].record(), "the north armies differ");
   for (const spec of ["random", "greedy", "search:iters=100"]) {
     const [a, b] = games.map((g) => new Agent(spec, 7).choose(g, "south"));
+    assert.ok(a !== undefined, spec);
     assert.deepEqual(a, b, spec);
   }
   assert.deepEqual(games[0].view("south"), games[1].view("south"));
   assert.deepEqual([...games[0].observation("south")], [...games[1].observation("south")]);
+  // Mid-game: after combats, two North pieces South cannot tell apart change places.
+  const swaps = midGameSwaps();
+  assert.ok(swaps.length >= 6, `only ${swaps.length} swaps South cannot see`);
+  assert.ok(swaps.some(([a, , points]) => points.some((p) => a.beliefs("south").hasMoved(p))), "a swapped piece has moved");
+  for (const [a, b, points] of swaps) {
+    const [ba, bb] = [a.beliefs("south"), b.beliefs("south")];
+    for (const p of points) {
+      const seen = a.view("south").pieces.find((q) => q.point === p);
+      assert.equal(seen.owner, "north");
+      assert.equal(seen.kind, null, `${p} is unrevealed`);
+      assert.ok(ba.candidates(p).length > 1);
+      assert.deepEqual(ba.candidates(p), bb.candidates(p));
+    }
+    for (const spec of ["random", "greedy", "search:iters=100"]) {
+      for (const seed of [3, 4]) {
+        const [x, y] = [a, b].map((g) => new Agent(spec, seed).choose(g, "south"));
+        assert.ok(x !== undefined, spec);
+        assert.deepEqual(x, y, `${spec} chooses ${x.notation} or ${y.notation} at ply ${a.ply} (${points} swapped)`);
+      }
+    }
+    assert.deepEqual([...a.observation("south")], [...b.observation("south")]);
+  }
 });
 
 /** A check that a call throws an Error of one kind (docs/errors.md) whose message matches. */
