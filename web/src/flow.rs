@@ -36,6 +36,21 @@ pub const STANDBY_MS: u64 = 3000;
 /// How often a process compares the versions of the games it holds with the store's.
 pub const SWEEP: Duration = Duration::from_secs(2);
 
+/// The environment variable that sets the sweep's period in seconds instead of
+/// [`SWEEP`] (tests set it long, so as to show that the notifications alone keep the
+/// processes up to date).
+pub const SWEEP_ENV: &str = "JUNQI_WEB_SWEEP_SECONDS";
+
+/// The sweep's period: [`SWEEP_ENV`] when it is a positive number of seconds, else
+/// [`SWEEP`].
+fn sweep_period() -> Duration {
+    std::env::var(SWEEP_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e6)
+        .map_or(SWEEP, Duration::from_secs_f64)
+}
+
 /// The answer when another process changed the game first (the copy is caught up).
 pub fn conflict() -> ApiError {
     ApiError::new(
@@ -454,7 +469,7 @@ async fn catch_up_locked(app: &Arc<App>, handle: &Arc<GameHandle>, table: &mut T
 
 /// Follows the store's notifications (PostgreSQL): every game this process holds is
 /// brought up to date when another process changes it, and all of them when the
-/// listening connection was lost and is back. Every [`SWEEP`] the versions of the
+/// listening connection was lost and is back. Every [`SWEEP`] (or [`SWEEP_ENV`]) the versions of the
 /// held games in play are compared with the stored ones too, which makes up for a
 /// notification that was never sent (its process stopped right after the commit).
 pub fn follow(app: &Arc<App>) {
@@ -463,9 +478,10 @@ pub fn follow(app: &Arc<App>) {
     };
     let mut notes = pg.listen();
     let sweeper = app.clone();
+    let period = sweep_period();
     tokio::spawn(async move {
         loop {
-            tokio::time::sleep(SWEEP).await;
+            tokio::time::sleep(period).await;
             if sweeper.closed.load(Ordering::SeqCst) {
                 return;
             }
