@@ -114,10 +114,14 @@ def test_play_stops_at_the_ply_cap() -> None:
     game = junqi.Game("classic", seed=3)
     agents = {"south": junqi.Agent("greedy", seed=0), "north": junqi.Agent("random", seed=1)}
     play(game, agents, max_plies=10)
-    # play() finishes the round it is in: one ply past the cap at most in two-player
-    # classic.
+    # Exactly at the cap (play() used to finish the round the cap fell in: ply 6 for
+    # max_plies=5 in classic, 8 in siguo).
     assert not game.is_over and game.result is None
-    assert game.ply in (10, 11)
+    assert game.ply == 10
+    for rules, cap in (("classic", 5), ("siguo", 5)):
+        g = junqi.Game(rules, seed=2)
+        play(g, {s.id: junqi.Agent("random", seed=i) for i, s in enumerate(g.rules.sides)}, max_plies=cap)
+        assert g.ply == cap, (rules, g.ply)
     side = game.to_act
     assert side is not None
     assert agents[side.id].act(game, side) is not None  # the game was cut short, not over

@@ -58,9 +58,16 @@ def play(
         if agent is None:
             raise ValueError(f"no agent plays {side.id} (agents for {sorted(map(str, agents))})")
         seats[side] = agent
-    while not game.is_over and (max_plies is None or game.ply < max_plies):
+    def capped() -> bool:
+        return game.is_over or (max_plies is not None and game.ply >= max_plies)
+
+    while not capped():
         acted = False
         for side, agent in seats.items():
+            # The cap holds within a round too: max_plies=5 stops at ply 5, not at the
+            # end of the round it falls in.
+            if capped():
+                break
             if agent.act(game, side) is not None:
                 acted = True
         if not acted:
