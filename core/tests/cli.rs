@@ -245,3 +245,44 @@ fn a_quiet_game_prints_the_seed_that_replays_it_and_starts_as_random_start() {
     let deployments = |v: &serde_json::Value| v.as_array().unwrap()[..2].to_vec();
     assert_eq!(deployments(&printed["record"]["actions"]), deployments(&expected["actions"]));
 }
+
+#[test]
+fn a_person_asks_for_help_and_quits() {
+    let args = ["--players", "human,greedy", "--seed", "5", "--max-plies", "20"];
+    // `help` lists the commands and asks again: it is no action.
+    let (ok, out, err) = run(&args, "help\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("`help`") && out.contains("`quit`"), "the prompt names them: {out}");
+    let help = out.split("commands:\n").nth(1).expect("help lists the commands");
+    for command in ["a2-a3 ", "moves, ?", "resign ", "quit, exit ", "help "] {
+        assert!(help.contains(command), "{command:?} missing from {help}");
+    }
+    assert!(!help.contains("flip"), "no flip outside 翻棋: {help}");
+    assert!(!out.contains("malformed") && !out.contains("refused"), "{out}");
+    // `quit` ends the game: South resigns, and the result is printed.
+    assert!(out.contains("quit: south resigns"), "{out}");
+    assert!(out.contains("result after 0 plies: north wins"), "{out}");
+    assert!(!out.contains("standard input ended"), "{out}");
+
+    // `exit` too, after a move and North's answer.
+    let (_, listed, _) = run(&args, "moves\n");
+    let legal = listed.lines().find_map(|l| l.split("legal: ").nth(1)).unwrap();
+    let first = legal.split(' ').next().unwrap();
+    let (ok, out, err) = run(&args, &format!("{first}\nexit\nmoves\n"));
+    assert!(ok, "{err}");
+    assert!(out.contains("ply    2 [everyone]"), "North answered: {out}");
+    assert!(out.contains("exit: south resigns"), "{out}");
+    assert!(out.contains("result after 2 plies: north wins"), "{out}");
+    assert!(!out.contains("legal: "), "nothing is read after quitting: {out}");
+
+    // A text that is no command says where the commands are.
+    let (ok, out, _) = run(&args, "foo\n");
+    assert!(ok && out.contains("malformed action \"foo\"") && out.contains("`help` lists the commands"), "{out}");
+
+    // In 翻棋 the help names the flip.
+    let (ok, out, err) = run(&["--players", "human,greedy", "--rules", "fanqi", "--seed", "5"], "help\nexit\n");
+    assert!(ok, "{err}");
+    let help = out.split("commands:\n").nth(1).expect("help lists the commands");
+    assert!(help.contains("flip a3"), "{help}");
+    assert!(out.contains("south resigns") && out.contains("result after 0 plies"), "{out}");
+}

@@ -29,7 +29,8 @@ player sees: its own pieces, the others' as <??> until the referee shows them.
                   south,east,north,west); one name plays every seat. Names: random,
                   greedy, search (= search:3), search:1 .. search:5, search:iters=N,
                   search:ms=N (agents, see docs/agents.md), or human: you play that seat
-                  from standard input and see only its view.
+                  from standard input and see only its view (`help` lists the
+                  commands, `quit` resigns).
                   Play South against the search: --players human,search:3
   --agent-seed N  seed for the agents' choices (default: the --seed)
   --setup FILE    the human seat's setup as JSON {\"point\": \"kind\", ...} (default: random)
@@ -304,27 +305,58 @@ fn player_name(player: &Player) -> String {
     }
 }
 
-/// Reads the human's action for `side` from `input` until the referee accepts one;
-/// `Ok(None)` when the input ends (the human then resigns).
+/// What a person's turn came to: an action the referee accepted, or the person leaving
+/// (`quit`, `exit`, or the end of standard input), who then resigns.
+enum Turn {
+    Played(Report),
+    Leaves(&'static str),
+}
+
+/// The commands of a person's turn, for `help` (a 翻棋 rule set adds `flip`, a board
+/// with air positions their names).
+fn commands(game: &Game) -> String {
+    let rules = game.rules();
+    let mut s = String::from("commands:\n  a2-a3       move your piece on a2 to a3 (a step, a railway run or an attack)\n");
+    if rules.deals() {
+        s.push_str("  flip a3     turn the face-down piece on a3 face up (翻棋)\n");
+    }
+    if !game.board().air_lines().is_empty() {
+        s.push_str("              (c7^ is the air above c7: planes fly between air positions, a1^-a7^)\n");
+    }
+    s.push_str(
+        "  moves, ?    list your legal actions in this notation\n\
+         \x20 resign      resign the game\n\
+         \x20 quit, exit  leave the game: you resign (as at the end of the input)\n\
+         \x20 help        this list\n",
+    );
+    s
+}
+
+/// Reads the human's action for `side` from `input` until the referee accepts one or
+/// the person leaves (`quit`, `exit`, the end of the input).
 fn human_turn(
     game: &mut Game,
     side: Side,
     input: &mut impl BufRead,
     out: &mut impl Write,
-) -> Result<Option<Report>, Failure> {
+) -> Result<Turn, Failure> {
     writeln!(out, "== your view ({side}) ==")?;
     print_view(out, game, side)?;
+    let example = if game.rules().deals() { "a2-a3 or flip a3" } else { "a2-a3" };
     loop {
-        write!(out, "{side} to act (a move such as a2-a3; `moves` lists them; `resign`): ")?;
+        write!(out, "{side} to act ({example}; `moves` lists them; `help`; `quit`): ")?;
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
             writeln!(out)?;
-            return Ok(None);
+            return Ok(Turn::Leaves("standard input ended"));
         }
         let text = line.trim();
         match text {
             "" => continue,
+            "help" | "h" => write!(out, "{}", commands(game))?,
+            "quit" | "q" => return Ok(Turn::Leaves("quit")),
+            "exit" => return Ok(Turn::Leaves("exit")),
             "moves" | "?" => {
                 let board = game.board();
                 let moves: Vec<String> =
@@ -332,18 +364,20 @@ fn human_turn(
                 writeln!(out, "legal: {}", moves.join(" "))?;
             }
             "resign" => match game.resign(side) {
-                Ok(report) => return Ok(Some(report)),
+                Ok(report) => return Ok(Turn::Played(report)),
                 Err(e) => writeln!(out, "refused: {e}")?,
             },
-            _ => {
-                let played = Action::parse(game.board(), text)
-                    .map_err(junqi::GameError::from)
-                    .and_then(|a| game.play_as(side, a));
-                match played {
-                    Ok(report) => return Ok(Some(report)),
-                    Err(e) => writeln!(out, "refused: {e}")?,
+            _ => match Action::parse(game.board(), text) {
+                Err(e) => {
+                    let hint = matches!(e, junqi::NotationError::Malformed(_));
+                    let hint = if hint { " (`help` lists the commands)" } else { "" };
+                    writeln!(out, "refused: {}{hint}", junqi::GameError::from(e))?
                 }
-            }
+                Ok(a) => match game.play_as(side, a) {
+                    Ok(report) => return Ok(Turn::Played(report)),
+                    Err(e) => writeln!(out, "refused: {e}")?,
+                },
+            },
         }
     }
 }
@@ -413,7 +447,8 @@ fn run(args: Args, out: &mut impl Write) -> Result<(), Failure> {
     }
     let stdin = io::stdin();
     let mut input = stdin.lock();
-    let mut input_ended = false;
+    // Why the game stopped without a result when a person left it (quit, end of input).
+    let mut left: Option<&str> = None;
     while game.result().is_none() && game.position().ply() < args.max_plies {
         let Some(side) = game.to_act() else { break };
         let seat = rules.sides().iter().position(|&s| s == side).unwrap_or(0);
@@ -428,15 +463,15 @@ fn run(args: Args, out: &mut impl Write) -> Result<(), Failure> {
                 None => return Err(format!("the agent of {side} had nothing to do on its turn").into()),
             },
             Player::Human => match human_turn(&mut game, side, &mut input, out)? {
-                Some(report) => report,
-                None => match game.resign(side) {
+                Turn::Played(report) => report,
+                Turn::Leaves(why) => match game.resign(side) {
                     Ok(report) => {
-                        writeln!(out, "standard input ended: {side} resigns")?;
+                        writeln!(out, "{why}: {side} resigns")?;
                         report
                     }
                     Err(e) => {
-                        writeln!(out, "standard input ended; {side} cannot resign ({e}): the game stops")?;
-                        input_ended = true;
+                        writeln!(out, "{why}; {side} cannot resign ({e}): the game stops")?;
+                        left = Some(why);
                         break;
                     }
                 },
@@ -477,10 +512,10 @@ fn run(args: Args, out: &mut impl Write) -> Result<(), Failure> {
         // Quiet still tells how to replay the game (a person playing never sees it).
         writeln!(out, "seed {}", args.seed)?;
     }
-    match game.result() {
-        Some(r) => writeln!(out, "result after {} plies: {}", game.position().ply(), describe_result(&r))?,
-        None if input_ended => writeln!(out, "stopped after {} plies without a result (standard input ended)", game.position().ply())?,
-        None => writeln!(out, "stopped after {} plies without a result (--max-plies)", game.position().ply())?,
+    match (game.result(), left) {
+        (Some(r), _) => writeln!(out, "result after {} plies: {}", game.position().ply(), describe_result(&r))?,
+        (None, Some(why)) => writeln!(out, "stopped after {} plies without a result ({why})", game.position().ply())?,
+        (None, None) => writeln!(out, "stopped after {} plies without a result (--max-plies)", game.position().ply())?,
     }
     Ok(out.flush()?)
 }
