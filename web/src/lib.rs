@@ -41,7 +41,9 @@ pub mod store;
 pub mod table;
 pub mod timer;
 
+use std::ffi::OsString;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -55,7 +57,9 @@ pub struct Config {
     pub bind: IpAddr,
     /// The port (0: any free port).
     pub port: u16,
-    /// The database: an SQLite file's path, or a `postgres://…` URL.
+    /// The database: an SQLite file's path, or a `postgres://…` URL. By default
+    /// [`default_db`], the user's data folder (empty when there is none: [`start`]
+    /// then refuses to guess).
     pub db: String,
     /// How long a random seat waits before it acts.
     pub bot_delay: Duration,
@@ -68,11 +72,49 @@ impl Default for Config {
         Config {
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
-            db: "junqi-web.sqlite".into(),
+            db: default_db()
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_default(),
             bot_delay: Duration::from_millis(500),
             limits: Default::default(),
         }
     }
+}
+
+/// The default database: `junqi-web/junqi-web.sqlite` in the user's data folder,
+/// `$XDG_DATA_HOME`, or `$HOME/.local/share` when `XDG_DATA_HOME` is unset, empty or
+/// not an absolute path (the XDG base directory specification); never the current
+/// directory. `None` when neither variable names an absolute folder. Only reads the
+/// environment: [`start`] creates the folder when it opens this file.
+pub fn default_db() -> Option<PathBuf> {
+    default_db_in(
+        std::env::var_os("XDG_DATA_HOME"),
+        std::env::var_os("HOME"),
+    )
+}
+
+/// [`default_db`] for these values of `XDG_DATA_HOME` and `HOME`.
+fn default_db_in(xdg_data_home: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
+    let absolute = |v: Option<OsString>| v.map(PathBuf::from).filter(|p| p.is_absolute());
+    let data = absolute(xdg_data_home)
+        .or_else(|| absolute(home).map(|h| h.join(".local").join("share")))?;
+    Some(data.join("junqi-web").join("junqi-web.sqlite"))
+}
+
+/// Creates the folder of the default database (and the data folder above it, if
+/// missing), readable by its owner only: the file holds seat tokens and players'
+/// secrets.
+fn create_data_folder(db: &Path) -> Result<(), String> {
+    let Some(folder) = db.parent() else {
+        return Ok(());
+    };
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder
+        .create(folder)
+        .map_err(|e| format!("data folder {}: {e}", folder.display()))
 }
 
 /// A running server.
@@ -120,6 +162,14 @@ pub async fn start_with_clock(
     clock: Arc<dyn clock::Clock>,
 ) -> Result<Server, String> {
     config.limits.check()?;
+    if config.db.is_empty() {
+        return Err("no database: neither XDG_DATA_HOME nor HOME names an absolute folder \
+                    for the default one; give --db FILE or --db postgres://…"
+            .into());
+    }
+    if default_db().is_some_and(|d| Path::new(&config.db) == d) {
+        create_data_folder(Path::new(&config.db))?;
+    }
     let store = store::Store::open(&config.db)
         .await
         .map_err(|e| format!("database {}: {e}", shown(&config.db)))?;
@@ -171,5 +221,31 @@ pub fn shown(db: &str) -> String {
             }
         }
         _ => db.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(unix)]
+    fn the_default_database_is_in_the_data_folder() {
+        let os = |s: &str| Some(OsString::from(s));
+        let db = |x, h| default_db_in(x, h).map(|p| p.display().to_string());
+        assert_eq!(
+            db(os("/data"), os("/home/u")).as_deref(),
+            Some("/data/junqi-web/junqi-web.sqlite")
+        );
+        // Unset, empty or relative: `$HOME/.local/share`.
+        for xdg in [None, os(""), os("rel/data")] {
+            assert_eq!(
+                db(xdg, os("/home/u")).as_deref(),
+                Some("/home/u/.local/share/junqi-web/junqi-web.sqlite")
+            );
+        }
+        // Never the current directory.
+        assert_eq!(db(None, None), None);
+        assert_eq!(db(os("data"), os("home")), None);
     }
 }

@@ -1,6 +1,8 @@
-//! `junqi-web [--bind 127.0.0.1] [--port 8080] [--db junqi-web.sqlite | --db postgres://…] [--bot-delay-ms 500]
+//! `junqi-web [--bind 127.0.0.1] [--port 8080] [--db FILE | --db postgres://…] [--bot-delay-ms 500]
 //! [limits…]`: serves the web referee. The first line on stdout is
-//! `listening on http://ADDR:PORT`. The limits are those of [`junqi_web::limits::Limits`].
+//! `listening on http://ADDR:PORT`, the second `database DB` (without a password).
+//! Without `--db` the database is [`junqi_web::default_db`], in the user's data folder.
+//! The limits are those of [`junqi_web::limits::Limits`].
 
 use std::io::Write;
 use std::time::Duration;
@@ -9,7 +11,9 @@ const USAGE: &str =
     "usage: junqi-web [--bind ADDR] [--port PORT] [--db FILE|URL] [--bot-delay-ms MS] [limits]
   --bind          address to listen on (default 127.0.0.1: loopback only)
   --port          port, 0 for any free port (default 8080)
-  --db            SQLite database file, created if missing (default junqi-web.sqlite),
+  --db            SQLite database file, created if missing (default
+                  $XDG_DATA_HOME/junqi-web/junqi-web.sqlite, else
+                  ~/.local/share/junqi-web/junqi-web.sqlite; the folder is created),
                   or postgres://USER@HOST:PORT/DB: several processes on one database
                   serve the same games
   --bot-delay-ms  how long a random seat waits before it acts (default 500)
@@ -82,6 +86,7 @@ fn main() {
         .enable_all()
         .build()
         .expect("a tokio runtime");
+    let db = junqi_web::shown(&config.db);
     runtime.block_on(async {
         let server = junqi_web::start(config).await.unwrap_or_else(|e| fail(&e));
         for (id, reason) in server
@@ -94,6 +99,7 @@ fn main() {
             eprintln!("junqi-web: game {id} not loaded (its row is kept unchanged): {reason}");
         }
         println!("listening on http://{}", server.addr);
+        println!("database {db}");
         let _ = std::io::stdout().flush();
         let _ = tokio::signal::ctrl_c().await;
         server.stop();
