@@ -58,6 +58,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/players/me", get(crate::players::me))
         .route("/api/players/{id}", get(crate::players::show))
         .route("/api/ratings", get(crate::players::leaderboard))
+        .route("/favicon.svg", get(favicon))
+        .route("/favicon.ico", get(favicon))
         .merge(crate::page::routes())
         .fallback(|| async {
             ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint")
@@ -760,4 +762,16 @@ async fn events(
         },
     );
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// The page's icon, `web/static/favicon.svg` (a flag drawn in paths: no font needed),
+/// also answered at `/favicon.ico`, where browsers look for one by default.
+async fn favicon() -> impl IntoResponse {
+    (
+        [
+            (axum::http::header::CONTENT_TYPE, "image/svg+xml"),
+            (axum::http::header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        include_str!("../static/favicon.svg"),
+    )
 }
