@@ -469,7 +469,7 @@ class Run:
                          f"targets of {start}", 5)
         to = rng.choice(targets)
         self.click_point(b, to)
-        b.wait("return Number(document.querySelector('#board').dataset.version) > arguments[0]", "the move", 10, v)
+        b.wait("return Number(document.querySelector('#board').dataset.version) > arguments[0]", f"the move {start}-{to}", 10, v)
         self.moves += 1
         return f"{start}-{to}"
 
@@ -715,6 +715,64 @@ class Run:
 
     def sanjun(self) -> None:
         self.versus_random("sanjun-modern", {"south": "human", "north": "random"}, SANJUN_MOVES, None, prefer_air=True)
+
+    # -- sizes: the board is the page's main element from a phone to a desktop
+    def sizes(self) -> None:
+        """At 390, 1024, 1440 and 1920 px wide, for classic, siguo, fanqi and sanjun:
+        the board at least 60 % of the window's smaller side, nothing wider than the
+        window, the legend in the key; a move made by WebDriver's own clicks at each
+        size (planes included in sanjun). With --screenshots, docs/img/web-SIZE.png."""
+        log("sizes: the board at phone and desktop sizes")
+        rng = random.Random(os.environ.get("WEB_TEST_SEED"))
+        b = self.browser("sizes")
+        games = {}
+        for rules, north in (("classic", "random"), ("siguo", None), ("fanqi", "random"), ("sanjun-modern", "random")):
+            sides = ["south", "east", "north", "west"] if rules == "siguo" else ["south", "north"]
+            seats = {side: ("human" if side == "south" else "random") for side in sides}
+            r = http("POST", self.base + "/api/games", {"rules": rules, "seats": seats})
+            gid, token = r["game"], r["seats"]["south"]["token"]
+            if rules != "fanqi":
+                http("POST", f"{self.base}/api/games/{gid}/confirm", None, token)
+            games[rules] = (gid, token)
+        for width, height in ((390, 844), (1024, 768), (1440, 900), (1920, 1080)):
+            b.cmd("POST", "/window/rect", {"width": width, "height": height})
+            for rules, (gid, token) in games.items():
+                # South to act on the server, and the page showing that very version
+                # (an update arriving between the two clicks would clear the choice).
+                deadline = time.monotonic() + 30
+                while True:
+                    st = self.api(gid, token)
+                    if st["to_act"] == "south" or st["phase"] == "over" or time.monotonic() > deadline:
+                        break
+                    time.sleep(0.05)
+                check(st["to_act"] == "south", f"{rules}: south to act ({st['phase']})")
+                b.get(f"{self.base}/play/{gid}?token={token}")
+                # The page's own event stream marks the seat connected (a change of
+                # the game): wait for that, then for the page to show the server's
+                # latest version, before choosing (a later update clears a choice).
+                b.wait("return document.querySelector('#seat-list li[data-side=\"south\"] .live')",
+                       f"{rules}: the page connected", 15)
+                st = self.api(gid, token)
+                b.wait("return Number(document.querySelector('#board').dataset.version) === arguments[0]"
+                       " && document.querySelectorAll('#board .pt.from, #board .pt.flip').length > 0",
+                       f"{rules}: south to act at {width} px", 30, st["version"])
+                m = b.js("""const r = document.querySelector('#board svg').getBoundingClientRect();
+                    return {w: r.width, h: r.height, vw: window.innerWidth, vh: window.innerHeight,
+                            scroll: document.documentElement.scrollWidth,
+                            legendInBoard: !!document.querySelector('#board g.legend'),
+                            key: !!document.querySelector('#key-picture svg g.legend')};""")
+                smaller = min(m["vw"], m["vh"])
+                check(max(m["w"], m["h"]) >= 0.6 * smaller,
+                      f"{rules} at {width} px: the board is {m['w']:.0f}x{m['h']:.0f} in a {m['vw']}x{m['vh']} window")
+                check(m["scroll"] <= m["vw"] + 1, f"{rules} at {width} px: the page is {m['scroll']} px wide")
+                check(not m["legendInBoard"] and m["key"], f"{rules} at {width} px: the legend is in the key, not the board")
+                made = self.move(b, rng, prefer_air=rules == "sanjun-modern", prefer_flip=rules == "fanqi")
+                check(made is not None, f"{rules} at {width} px: no move to make")
+                if rules == "classic" and self.shots:
+                    self.shot(b, f"web-{width}.png")
+                log(f"sizes: {rules} at {width}x{height}: board {m['w']:.0f}x{m['h']:.0f}, a move by clicks")
+        b.quit()
+        self.browsers.clear()
 
     # -- players: names, the lobby, pairing, the computer, clocks, ratings, rematch
     def name(self, b: Browser, name: str) -> dict[str, str]:
@@ -1004,7 +1062,7 @@ def main() -> int:
     ap.add_argument("--chromedriver", default=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     ap.add_argument("--screenshots", metavar="DIR", help="save web-lobby/classic/siguo.png there")
-    ap.add_argument("--only", nargs="*", default=["classic", "siguo", "fanqi", "sanjun", "players"])
+    ap.add_argument("--only", nargs="*", default=["sizes", "classic", "siguo", "fanqi", "sanjun", "players"])
     ap.add_argument("--static", metavar="DIR", help="serve the page from DIR (working on the page)")
     args = ap.parse_args()
     t0 = time.monotonic()

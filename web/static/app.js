@@ -547,6 +547,7 @@ function render(state) {
   if (changed || !$("#board svg")) {
     // The server's picture of this seat's view, drawn by the core (text escaped there).
     $("#board").innerHTML = state.svg || "";
+    splitLegend();
   }
   const board = $("#board");
   board.dataset.version = String(state.version);
@@ -732,6 +733,41 @@ function bankLeft(s, side) {
 }
 
 // The seats: who plays each (a name, a bot, an open seat), who is connected, clocks.
+// The core's picture holds the board and, below it, its legend (`g.legend`, from
+// `data-top`): the board keeps the board part (its viewBox cropped), the side panel's
+// key shows the legend part (a copy of the picture's background, definitions and
+// legend, nothing else). The board's proportions then size its column (app.css
+// --ratio), so that the board is as large as the window allows.
+function splitLegend() {
+  const svg = $("#board svg");
+  const key = $("#key-picture");
+  key.textContent = "";
+  if (!svg) return;
+  const vb = svg.viewBox.baseVal;
+  const legend = svg.querySelector("g.legend");
+  let height = vb.height;
+  if (legend && Number(legend.dataset.top) > 0) {
+    const top = Number(legend.dataset.top);
+    const copy = svg.cloneNode(false);
+    for (const child of svg.children) {
+      if (child.tagName === "defs" || child === legend || (child.tagName === "rect" && !child.classList.contains("pt")
+          && child.getAttribute("width") === "100%")) copy.append(child.cloneNode(true));
+    }
+    copy.setAttribute("viewBox", `0 ${top} ${vb.width} ${vb.height - top}`);
+    copy.removeAttribute("width");
+    copy.removeAttribute("height");
+    copy.setAttribute("role", "img");
+    copy.setAttribute("aria-label", "key to the board");
+    key.append(copy);
+    legend.remove();
+    height = top;
+    svg.setAttribute("viewBox", `0 0 ${vb.width} ${top}`);
+  }
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  if (vb.width > 0 && height > 0) $("#layout").style.setProperty("--ratio", String(vb.width / height));
+}
+
 function renderSeats(state) {
   const list = $("#seat-list");
   list.textContent = "";
@@ -814,6 +850,7 @@ function listen() {
     return;
   }
   const es = new EventSource("/api/games/" + encodeURIComponent(G.id) + "/events" + authQuery());
+  G.source = es;
   es.addEventListener("update", () => refresh());
   // After a dropped connection the browser reconnects by itself; fetch what was missed.
   es.addEventListener("open", () => refresh());
@@ -834,6 +871,20 @@ function game(id) {
   G.token = params.get("token") || hash.get("token") || null;
   $("#game").hidden = false;
   $("#board").addEventListener("click", onBoardClick);
+  // A page left for another keeps no stream open: a browser allows six connections to
+  // one server, and the streams of pages kept in its back-forward cache held them (a
+  // player who had opened six games waited for good on the seventh's first move).
+  // Back on the page, it listens again and fetches what it missed.
+  window.addEventListener("pagehide", () => {
+    if (G.source) G.source.close();
+    G.source = null;
+  });
+  window.addEventListener("pageshow", (ev) => {
+    if (ev.persisted && !G.source) {
+      listen();
+      refresh();
+    }
+  });
   $("#random-setup").addEventListener("click", () => {
     G.selected = null;
     send("/setup", { random: true });

@@ -1057,6 +1057,9 @@ fn legend(s: &mut String, f: &Frame<'_>, scene: Option<&Scene<'_>>, top: f32) ->
     let item_w = (f.width - 2.0 * 12.0) / per_row as f32;
     let row_h = 28.0;
     let y0 = top + 4.0;
+    // One group, with the height where it starts: a page may show the board and its
+    // legend apart (the web page puts the legend beside the board).
+    let _ = write!(s, r#"<g class="legend" data-top="{top:.0}">"#);
     for (i, (swatch, text)) in items.iter().enumerate() {
         let (col, row) = (i % per_row, i / per_row);
         let x = 12.0 + col as f32 * item_w + 18.0;
@@ -1072,6 +1075,7 @@ fn legend(s: &mut String, f: &Frame<'_>, scene: Option<&Scene<'_>>, top: f32) ->
             escape(text)
         );
     }
+    s.push_str("</g>");
     y0 + items.len().div_ceil(per_row) as f32 * row_h + 8.0
 }
 
