@@ -212,12 +212,20 @@ pub fn state<'a>(table: &'a Table, viewer: Viewer, connected: &[bool; 4], ask: A
             .collect(),
         _ => Vec::new(),
     };
-    // Each event with the core's ply (0 for the deployment), from `events_from` on.
+    // Each event with the core's ply (0 for the deployment), from `events_from` on, in
+    // words from the viewer's side (the core's narrator reads the whole log, from the
+    // seat's own setup: what the seat knows of who stands where).
     let from = ask.events_from.min(view.events.len());
+    let mut narrator = match viewer {
+        Viewer::Seat(side) => junqi::referee::narrate::Narrator::for_game(game, side),
+        Viewer::Spectator => junqi::referee::narrate::Narrator::spectator(game),
+    };
+    let texts = narrator.tell_all(&view.events);
     let events: Vec<Value> = view.events[from..]
         .iter()
         .zip(&view.event_plies[from..])
-        .map(|(e, ply)| json!({"ply": ply, "text": e.describe(board), "event": e.to_json(board)}))
+        .zip(&texts[from..])
+        .map(|((e, ply), text)| json!({"ply": ply, "text": text, "event": e.to_json(board)}))
         .collect();
     let events_total = view.events.len();
     let seats: Map<String, Value> = rules

@@ -445,6 +445,16 @@ fn run(args: Args, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "== start ==")?;
         print_views_of(out, &game, &shown)?;
     }
+    // Each person's narrator, and how much of its log it has told.
+    let mut narrators: Vec<(Side, junqi::referee::narrate::Narrator, usize)> = humans
+        .iter()
+        .map(|&s| {
+            let mut n = junqi::referee::narrate::Narrator::for_game(&game, s);
+            let told = game.events(s).len();
+            n.tell_all(game.events(s));
+            (s, n, told)
+        })
+        .collect();
     let stdin = io::stdin();
     let mut input = stdin.lock();
     // Why the game stopped without a result when a person left it (quit, end of input).
@@ -481,7 +491,24 @@ fn run(args: Args, out: &mut impl Write) -> Result<(), Failure> {
         if args.every_given && args.every > 0 && ply % args.every == 0 && game.result().is_none() {
             write_svgs(&game, args.svg.as_deref())?;
         }
-        if text {
+        if text && !narrators.is_empty() {
+            // A person at the terminal hears the events from its side (the core's
+            // narrator: "your 团长 on e6 was taken by north's piece from e7"), the public
+            // ones once, from the first person's side, its own private ones as its own.
+            for (i, (side, narrator, told)) in narrators.iter_mut().enumerate() {
+                let log = game.events(*side);
+                for e in &log[*told..] {
+                    let words = narrator.tell(e);
+                    let public = report.public.contains(e) && !report.private.iter().any(|(s, p)| s == side && p == e);
+                    if public && i == 0 {
+                        writeln!(out, "ply {ply:>4} [everyone]   {words}")?;
+                    } else if !public {
+                        writeln!(out, "ply {ply:>4} [{:<5} only] {words}", side.name())?;
+                    }
+                }
+                *told = log.len();
+            }
+        } else if text {
             for e in &report.public {
                 writeln!(out, "ply {ply:>4} [everyone]   {}", e.describe(game.board()))?;
             }

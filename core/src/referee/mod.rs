@@ -8,10 +8,12 @@
 //! - [`event`]: [`Event`], in JSON and in words, and [`describe_result`];
 //! - [`report`]: [`Report`];
 //! - [`view`]: [`View`], a player's information set;
-//! - [`game`]: [`Game`] and all its methods.
+//! - [`game`]: [`Game`] and all its methods;
+//! - [`narrate`]: [`narrate::Narrator`], events in words from one player's side.
 
 pub mod event;
 pub mod game;
+pub mod narrate;
 pub mod report;
 pub mod view;
 
