@@ -149,9 +149,17 @@ pub fn state<'a>(table: &'a Table, viewer: Viewer, connected: &[bool; 4], ask: A
     let game = &table.game;
     let rules = game.rules();
     let board = game.board();
+    // Once the game is over every piece is shown, to the seats and to spectators
+    // (Game::end_view); a spectator's events stay the public ones.
     let mut view = match viewer {
-        Viewer::Seat(side) => game.view(side),
-        Viewer::Spectator => game.public_view(),
+        Viewer::Seat(side) => game.end_view(side),
+        Viewer::Spectator => {
+            let mut v = game.public_view();
+            if game.phase() == Phase::Over {
+                v.pieces = game.end_view(rules.sides()[0]).pieces;
+            }
+            v
+        }
     };
     let pending = viewer
         .seat()

@@ -524,6 +524,34 @@ impl Game {
         }
     }
 
+    /// What `player` sees once the game is over: its view with every piece shown —
+    /// owner and kind — as a board shows it when the game has ended and the pieces are
+    /// turned up (the full record is nobody's secret any more). Before the end it is
+    /// [`Game::view`] itself.
+    ///
+    /// ```
+    /// use junqi::{Game, Side};
+    /// let mut game = Game::new("classic", 1)?;
+    /// game.deploy_random(Side::South, 1)?;
+    /// game.deploy_random(Side::North, 2)?;
+    /// assert!(game.end_view(Side::South).pieces.iter().any(|p| p.kind.is_none()));
+    /// game.resign(Side::North)?;
+    /// assert!(game.end_view(Side::South).pieces.iter().all(|p| p.kind.is_some() && p.owner.is_some()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn end_view(&self, player: Side) -> View {
+        let mut view = self.view(player);
+        if self.position.phase() == Phase::Over {
+            for p in &mut view.pieces {
+                if let Some((owner, kind)) = self.position.piece_at(p.point) {
+                    p.owner = Some(owner);
+                    p.kind = Some(kind);
+                }
+            }
+        }
+        view
+    }
+
     /// The public view, what a spectator may see: every piece as every seat sees it
     /// (where it stands, its owner and arm where those are public), a kind only where
     /// every seat knows it, and only the events every seat was told. Built from the
