@@ -1438,6 +1438,22 @@ junqi_status junqi_game_agree_draw(junqi_game *game, char **report_out);
 junqi_status junqi_game_view_json(const junqi_game *game, int side, char **json_out);
 
 /**
+ * What one player sees once the game is over, as JSON: the view of
+ * `junqi_game_view_json` with every piece's owner and kind shown (the board turned up
+ * at the end); before the end, that view itself.
+ *
+ * - `side`: the player, a `junqi_side` value.
+ * - `json_out`: receives a new string; free it with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `POISONED`.
+ * Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `json_out` is NULL or writable.
+ */
+junqi_status junqi_game_end_view_json(const junqi_game *game, int side, char **json_out);
+
+/**
  * One player's view of the board as text, one line per row, for logs and debugging:
  * own pieces by a two-letter code, other sides' pieces in angle brackets (`<??>` when
  * unknown, `<XX>` when known), face-down pieces as `##`, empty camps `( )`, empty HQs

@@ -782,6 +782,35 @@ pub unsafe extern "C" fn junqi_game_view_json(
     })
 }
 
+/// What one player sees once the game is over, as JSON: the view of
+/// `junqi_game_view_json` with every piece's owner and kind shown (the board turned up
+/// at the end); before the end, that view itself.
+///
+/// - `side`: the player, a `junqi_side` value.
+/// - `json_out`: receives a new string; free it with `junqi_string_free`.
+///
+/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `POISONED`.
+/// Thread safety: see `junqi_game`.
+///
+/// # Safety
+/// `game` is NULL or a live `junqi_game`; `json_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_end_view_json(
+    game: *const junqi_game,
+    side: c_int,
+    json_out: *mut *mut c_char,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `game`.
+        let game = unsafe { game_ref(game) }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::new(json_out, "json_out") }?;
+        let side = playing_side(&game, side)?;
+        string_out(out, game.end_view(side).to_json(game.rules()).to_string());
+        Ok(())
+    })
+}
+
 /// One player's view of the board as text, one line per row, for logs and debugging:
 /// own pieces by a two-letter code, other sides' pieces in angle brackets (`<??>` when
 /// unknown, `<XX>` when known), face-down pieces as `##`, empty camps `( )`, empty HQs

@@ -578,6 +578,15 @@ impl Game {
         Ok(View { inner: g.view(player), rules: g.rules().clone() })
     }
 
+    /// What ``player`` sees once the game is over: its view with every piece's owner
+    /// and kind shown (the board turned up at the end); before the end, ``view``.
+    fn end_view(&self, player: &Bound<'_, PyAny>) -> PyResult<View> {
+        let player = side_arg(player)?;
+        let g = self.lock();
+        playing(&g, player)?;
+        Ok(View { inner: g.end_view(player), rules: g.rules().clone() })
+    }
+
     /// The public view, what a spectator may see: every piece where it stands with
     /// what every seat knows of it, and only the events every seat was told. Its
     /// ``player`` is the first seat and its ``army`` is None.

@@ -208,6 +208,11 @@ static void play_one(const char *preset, uint64_t seed) {
         CHECK(junqi_game_events_json(game, sides[i], 0, &events));
         EXPECT(count_events(events) >= seen[i]);
         junqi_string_free(events);
+        /* The game is over: every seat's end view shows every piece's kind. */
+        char *end = NULL;
+        CHECK(junqi_game_end_view_json(game, sides[i], &end));
+        EXPECT(strstr(end, "\"pieces\"") != NULL && strstr(end, "\"kind\":null") == NULL);
+        junqi_string_free(end);
     }
 
     junqi_result result;
