@@ -7,6 +7,8 @@
 # phone-sized window, a game against the computer to the end, its rating change and a
 # rematch) — and checks after every update that no page shows an enemy piece its seat
 # has not seen, and that the lobby shows no token and no piece (tests/web/driver.py).
+# First, in a Chromium without any CJK font, that the page's own font gives the piece
+# labels and the title real glyphs (tests/web/fonts.py, a few seconds).
 #
 #   bash tests/web/run.sh                 # the tests (about a minute and a half)
 #   bash tests/web/run.sh --screenshots   # also rewrite docs/img/web-*.png (lobby, classic, siguo, phone, rated)
@@ -31,6 +33,8 @@ fi
 # workspace's features: most of it is built already when run from scripts/test.
 step "cargo build --workspace --profile citest --bin junqi-web"
 cargo build --workspace --profile citest --bin junqi-web --quiet
+step "fonts: the labels' glyphs in a Chromium without CJK fonts"
+timeout --kill-after=10 120 python3 tests/web/fonts.py --server "$ROOT/target/citest/junqi-web"
 # The whole run is bounded: the games cap themselves (about 55 s for classic, a few
 # dozen moves for the others); this is the backstop.
 timeout --kill-after=10 480 python3 tests/web/driver.py --server "$ROOT/target/citest/junqi-web" "${shots[@]}"
