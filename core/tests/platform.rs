@@ -439,3 +439,32 @@ fn four_player_elo_is_each_team_s_mean_against_the_other_s() {
     let got = ratings("siguo", result(&[South, North], EndReason::FlagCaptured), &even);
     assert_ratings(&got, &[1816.0, 1534.0, 1216.0, 1434.0], "siguo, equal means");
 }
+
+#[test]
+fn a_no_score_escape_leaves_unequal_ratings_as_they_were() {
+    // docs/sources.md#qq-escape: 双方不计分, and our Elo follows (docs/platform.md). With
+    // equal ratings a draw's Elo is ±0 too, so only unequal team means tell "nothing
+    // rated" from "rated as a draw": here 1600 against 1400, where a draw would move
+    // every seat by 8.311901653. Kills the mutant `match guard !no_score with true`
+    // (Platform::apply), which rated the escape as a draw.
+    let four = [(South, 1700.0), (East, 1450.0), (North, 1500.0), (West, 1350.0)];
+    let got = ratings("siguo", result(&[], EndReason::Escape), &four);
+    assert_ratings(&got, &[1700.0, 1450.0, 1500.0, 1350.0], "siguo, a no-score escape");
+    // The same seats after an agreed draw do move: the escape's case is its own.
+    let got = ratings("siguo", result(&[], EndReason::Agreement), &four);
+    assert_ratings(&got, &[1691.688098347, 1458.311901653, 1491.688098347, 1358.311901653], "siguo, a draw");
+}
+
+#[test]
+fn a_seat_read_without_a_rating_is_a_new_player_at_1500() {
+    // Seats arrive as JSON from the C API (junqi_platform_score), Python and the web
+    // server's store; "rating" may be left out for a new player, who starts at
+    // Platform::QQ.initial_rating. Kills the mutants `replace default_rating -> f64 with
+    // 0.0 / 1.0 / -1.0`.
+    assert_eq!(Platform::QQ.initial_rating, 1500.0);
+    let s: Seat = serde_json::from_str(r#"{"side":"south","points":7}"#).unwrap();
+    assert_eq!(s, Seat { side: South, points: 7, rating: 1500.0 });
+    assert_eq!(s, Seat::new(South, 7));
+    let s: Seat = serde_json::from_str(r#"{"side":"north","points":0,"rating":1612.5}"#).unwrap();
+    assert_eq!(s, Seat { side: North, points: 0, rating: 1612.5 });
+}
