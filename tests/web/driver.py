@@ -924,6 +924,28 @@ class Run:
         self.checked(ge, eve_b, eve_seat, eve_t, None)
         self.shot(eve_b, "web-rated.png")
         log(f"players: eve played {moves} moves against the greedy bot: {result!r}; {line!r}")
+        # The finished game opens as a replay at its end, every piece shown; back by a
+        # click, forward by the arrow key, the start by a click, eve's own view by a click.
+        steps = eve_b.wait("const b = document.querySelector('#board'); const s = document.querySelector('#replay-step');"
+                           " return b.dataset.replayStep && b.dataset.replayStep === s.max ? Number(s.max) : null;",
+                           "the replay at the end", 10)
+        check(eve_b.js("return document.querySelectorAll('#board .piece.unknown').length") == 0,
+              "the end of the game shows every piece")
+        at = lambda: int(eve_b.js("return document.querySelector('#board').dataset.replayStep"))  # noqa: E731
+        eve_b.click("#replay-back")
+        eve_b.wait("return document.querySelector('#board').dataset.replayStep === String(arguments[0])", "one step back", 10, steps - 1)
+        eve_b.cmd("POST", "/actions", {"actions": [{"type": "key", "id": "keys", "actions": [
+            {"type": "keyDown", "value": "\ue014"}, {"type": "keyUp", "value": "\ue014"}]}]})  # the right arrow
+        eve_b.wait("return document.querySelector('#board').dataset.replayStep === String(arguments[0])", "forward by the key", 10, steps)
+        eve_b.click("#replay-start")
+        eve_b.wait("return document.querySelector('#board').dataset.replayStep === '0'", "the start", 10)
+        eve_b.click("#replay-forward")
+        eve_b.click("#replay-forward")
+        eve_b.click("#replay-forward")
+        eve_b.wait("return document.querySelector('#board').dataset.replayStep === '3'", "three steps in", 10)
+        eve_b.click("#replay-mine")
+        eve_b.wait("return document.querySelectorAll('#board .piece.unknown').length > 0", "eve's own view of step 3", 10)
+        log(f"players: the replay of {steps} steps: end, back, forward by the arrow key, start, eve's own view ({at()})")
         # The ratings list of the lobby now has eve against the computer.
         eve_b.click("button#rematch")
         gr, eve_t2, seat2 = self.seat_of_page(eve_b)

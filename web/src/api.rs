@@ -45,6 +45,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/replay", get(replay))
         .route("/api/games/{id}/events", get(events))
         .route("/api/games/{id}/join", post(crate::lobby::join))
         .route("/api/games/{id}/rematch", post(crate::lobby::rematch))
@@ -673,6 +674,82 @@ async fn record(
         }
     };
     Ok(Json(json.map_err(|e| ApiError::internal(e.to_string()))?).into_response())
+}
+
+/// One step of the replay of a finished game: `?step=K` (0: the start, `steps`: the
+/// end; default the end), `&view=seat` (the seat's own view at that step, with its
+/// token) or `view=full` (the default: every piece shown). Answers the step, the number
+/// of steps, the ply, what the step did in words (the public events it added) and the
+/// picture. Refused while the game is on (`409 game_not_over`): a replay shows every
+/// piece.
+async fn replay(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Q,
+    headers: HeaderMap,
+) -> ApiResult {
+    let handle = app.open_game(&id).await?;
+    let token = token(&headers, &q)?;
+    let (record, viewer) = {
+        let table = handle.lock().await;
+        let viewer = viewer(&table, token.as_deref())?;
+        if !table.over() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "game_not_over",
+                "a game is replayed once it is over",
+            ));
+        }
+        (table.game.record(), viewer)
+    };
+    let steps = record.steps();
+    let step = match q.get("step") {
+        None => steps,
+        Some(t) => t
+            .parse::<usize>()
+            .ok()
+            .filter(|k| *k <= steps)
+            .ok_or_else(|| ApiError::of_kind(ErrorKind::OutOfRange, format!("step {t:?} is not a step from 0 to {steps}")))?,
+    };
+    let full = match q.get("view").map(String::as_str) {
+        None | Some("full") => true,
+        Some("seat") => false,
+        Some(other) => {
+            return Err(ApiError::of_kind(ErrorKind::OutOfRange, format!("view {other:?} is not full or seat")))
+        }
+    };
+    // Replaying is linear in the record: off the async threads.
+    let answer = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
+        let here = record.replay_to(step).map_err(|e| ApiError::internal(e.to_string()))?;
+        let first = here.rules().sides()[0];
+        let seat = match viewer {
+            Viewer::Seat(s) => s,
+            Viewer::Spectator => first,
+        };
+        let view = match (full, viewer) {
+            (false, Viewer::Seat(s)) => here.view(s),
+            (false, Viewer::Spectator) => here.public_view(),
+            (true, _) => here.full_view(seat),
+        };
+        // What this step added, in words: the public events beyond the step before.
+        let before = if step == 0 { 0 } else {
+            record.replay_to(step - 1).map_err(|e| ApiError::internal(e.to_string()))?.public_view().events.len()
+        };
+        let public = here.public_view().events;
+        let words: Vec<String> = public[before.min(public.len())..].iter().map(|e| e.describe(here.board())).collect();
+        let svg = view.to_svg(here.rules(), &junqi::render::SvgOptions::default());
+        Ok(json!({
+            "step": step,
+            "steps": steps,
+            "ply": here.position().ply(),
+            "view": if full { "full" } else { "seat" },
+            "text": words.join("; "),
+            "svg": svg,
+        }))
+    })
+    .await
+    .map_err(|e| ApiError::internal(e.to_string()))??;
+    Ok(Json(answer).into_response())
 }
 
 /// Counts a seat's live connection while an SSE stream lives.

@@ -544,7 +544,7 @@ function render(state) {
   $("#draw-offer").textContent = offer ? offer + " offers a draw" : "";
 
   // the board
-  if (changed || !$("#board svg")) {
+  if ((changed || !$("#board svg")) && !(G.replay && state.phase === "over")) {
     // The server's picture of this seat's view, drawn by the core (text escaped there).
     $("#board").innerHTML = state.svg || "";
     splitLegend();
@@ -783,11 +783,62 @@ function renderSeats(state) {
   }
 }
 
-// After the end: the rating changes, and the rematch.
+// A finished game opens as a replay: the board shows a step of it (the end at
+// first), every piece shown or, with "my view", what the seat saw then; buttons, the
+// slider and the arrow keys move through it.
+async function showReplay(step) {
+  const mine = $("#replay-mine").checked && !!mySeat();
+  // No step: the end.
+  const q = (step === null ? "?" : "?step=" + step + "&") + "view=" + (mine ? "seat" : "full") +
+    (G.token ? "&token=" + encodeURIComponent(G.token) : "");
+  try {
+    const r = await api("GET", "/api/games/" + encodeURIComponent(G.id) + "/replay" + q);
+    G.replay = { step: r.step, steps: r.steps };
+    $("#board").innerHTML = r.svg;
+    splitLegend();
+    const board = $("#board");
+    board.dataset.replayStep = String(r.step);
+    board.dataset.ply = String(r.ply);
+    const slider = $("#replay-step");
+    slider.max = String(r.steps);
+    slider.value = String(r.step);
+    $("#replay-text").textContent = "step " + r.step + " of " + r.steps + " (ply " + r.ply + ")" + (r.text ? ": " + r.text : "");
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function replayBy(delta) {
+  if (!G.replay) return;
+  const to = Math.max(0, Math.min(G.replay.steps, G.replay.step + delta));
+  if (to !== G.replay.step) showReplay(to);
+}
+
+function setUpReplay() {
+  $("#replay-start").addEventListener("click", () => G.replay && showReplay(0));
+  $("#replay-back").addEventListener("click", () => replayBy(-1));
+  $("#replay-forward").addEventListener("click", () => replayBy(1));
+  $("#replay-end").addEventListener("click", () => G.replay && showReplay(G.replay.steps));
+  $("#replay-step").addEventListener("input", (ev) => showReplay(Number(ev.target.value)));
+  $("#replay-mine").addEventListener("change", () => G.replay && showReplay(G.replay.step));
+  document.addEventListener("keydown", (ev) => {
+    if (!G.replay || ev.target.closest("input, textarea, select")) return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+    if (!(ev.key in moves)) return;
+    ev.preventDefault();
+    replayBy(moves[ev.key] === -Infinity ? -G.replay.steps : moves[ev.key] === Infinity ? G.replay.steps : moves[ev.key]);
+  });
+}
+
+// After the end: the rating changes, the replay, and the rematch.
 function renderAfter(state) {
   const over = state.phase === "over";
   $("#after").hidden = !over;
   if (!over) return;
+  if (!G.replay) {
+    G.replay = { step: 0, steps: 0 };
+    showReplay(null);
+  }
   const box = $("#rating-change");
   box.textContent = "";
   const r = state.ratings;
@@ -871,6 +922,7 @@ function game(id) {
   G.token = params.get("token") || hash.get("token") || null;
   $("#game").hidden = false;
   $("#board").addEventListener("click", onBoardClick);
+  setUpReplay();
   // A page left for another keeps no stream open: a browser allows six connections to
   // one server, and the streams of pages kept in its back-forward cache held them (a
   // player who had opened six games waited for good on the seventh's first move).

@@ -540,13 +540,23 @@ impl Game {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn end_view(&self, player: Side) -> View {
-        let mut view = self.view(player);
         if self.position.phase() == Phase::Over {
-            for p in &mut view.pieces {
-                if let Some((owner, kind)) = self.position.piece_at(p.point) {
-                    p.owner = Some(owner);
-                    p.kind = Some(kind);
-                }
+            self.full_view(player)
+        } else {
+            self.view(player)
+        }
+    }
+
+    /// `player`'s view with every piece's owner and kind shown: the referee's
+    /// knowledge drawn from a seat (do not show it to a player while the game is on; it
+    /// is what [`Game::end_view`] shows at the end, and what a replay of a finished
+    /// game shows at each step).
+    pub fn full_view(&self, player: Side) -> View {
+        let mut view = self.view(player);
+        for p in &mut view.pieces {
+            if let Some((owner, kind)) = self.position.piece_at(p.point) {
+                p.owner = Some(owner);
+                p.kind = Some(kind);
             }
         }
         view
@@ -806,6 +816,38 @@ impl Game {
 impl Record {
     /// Replays the record into a game, checking the stored result.
     pub fn replay(&self) -> Result<Game, GameError> {
+        let game = self.replay_to(usize::MAX)?;
+        if game.result() != self.result {
+            let say = |r: Option<GameResult>| r.map_or("no result".to_owned(), |r| describe_result(&r));
+            return Err(GameError::Record(format!(
+                "the replay ends with {}, the record says {}{}",
+                say(game.result()),
+                say(self.result),
+                self.rules.hint()
+            )));
+        }
+        Ok(game)
+    }
+
+    /// The game after the first `steps` entries of the record (its deal or starting
+    /// position, if any, comes first and is not counted): a step of a replay, from 0
+    /// (the start) to [`Record::steps`] (the end). More steps than the record has give
+    /// the whole game; the stored result is not checked.
+    ///
+    /// ```
+    /// use junqi::{Game, Side};
+    /// let mut game = Game::new("classic", 1)?;
+    /// game.deploy_random(Side::South, 1)?;
+    /// game.deploy_random(Side::North, 2)?;
+    /// let first = game.legal_actions()[0];
+    /// game.play(first)?;
+    /// let record = game.record();
+    /// assert_eq!(record.steps(), 3);
+    /// assert_eq!(record.replay_to(2)?.position().ply(), 0);
+    /// assert!(record.replay_to(3)?.position().same_state(game.position()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn replay_to(&self, steps: usize) -> Result<Game, GameError> {
         let rules = self.rules.load(self.board.as_ref())?;
         let mut entries = self.actions.iter().enumerate().peekable();
         let mut game = match entries.peek() {
@@ -831,19 +873,17 @@ impl Record {
             _ if rules.deals() => return Err(GameError::Record("a dealt game's record starts with its deal".into())),
             _ => Game::with_rules(rules, self.seed),
         };
-        for (i, entry) in entries {
+        for (i, entry) in entries.take(steps) {
             game.apply_entry(entry)
                 .map_err(|e| GameError::Record(format!("entry {i}: {e}{}", self.rules.hint())))?;
         }
-        if game.result() != self.result {
-            let say = |r: Option<GameResult>| r.map_or("no result".to_owned(), |r| describe_result(&r));
-            return Err(GameError::Record(format!(
-                "the replay ends with {}, the record says {}{}",
-                say(game.result()),
-                say(self.result),
-                self.rules.hint()
-            )));
-        }
         Ok(game)
+    }
+
+    /// The steps of a replay: the record's entries, its deal or starting position
+    /// aside ([`Record::replay_to`]).
+    pub fn steps(&self) -> usize {
+        let head = matches!(self.actions.first(), Some(RecordEntry::Deal { .. } | RecordEntry::Start { .. }));
+        self.actions.len() - usize::from(head)
     }
 }
