@@ -822,6 +822,23 @@ class Run:
         ann_b, ben_b = self.browser("ann"), self.browser("ben")
         ann = self.name(ann_b, "ann")
         ben = self.name(ben_b, "ben")
+        # Ann's name moves to another browser by its sign-in link (opened by a click
+        # on its summary, read from the page); a made-up link is refused in words.
+        ann_b.click("#move-me summary")
+        link = ann_b.js("return document.querySelector('#me-link').value")
+        check(link.endswith("/#player=" + urllib.parse.quote(ann["token"], safe="")), f"the sign-in link {link!r}")
+        other = self.browser("ann-elsewhere")
+        other.get(link)
+        other.wait("return !document.querySelector('#me').hidden && document.querySelector('#me-name').textContent === 'ann'",
+                   "ann signed in by her link", 10)
+        check(other.js("return location.hash") == "", "the link leaves the address bar")
+        check(json.loads(other.js("return localStorage.getItem('junqi-player')"))["token"] == ann["token"], "the token kept")
+        other.get(self.base + "/#player=" + urllib.parse.quote(ann["token"][:-2] + "xx", safe=""))
+        other.wait("return document.querySelector('#player-error').textContent.includes('no player')",
+                   "a made-up link refused", 10)
+        other.quit()
+        self.browsers.remove(other)
+        log("players: ann's name moved to another browser by its sign-in link")
         # Ann lists a rated game with a game clock (5 min + 3 s) and takes its first seat.
         ann_b.type("#game-minutes", "5")
         ann_b.type("#increment-seconds", "3")

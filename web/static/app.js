@@ -70,6 +70,24 @@ function standing(r) {
   return Math.round(r.rating) + " (" + r.level.name + ", " + r.points + " points, " + r.games + " game" + (r.games === 1 ? "" : "s") + ")";
 }
 
+// A sign-in link (`/#player=TOKEN`, shown under "Play under this name in another
+// browser") makes this browser the player's: the server says whose token it is, the
+// page keeps it as if the name had been chosen here, and the link leaves the address
+// bar.
+async function signInFromLink() {
+  const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("player");
+  if (!token) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  try {
+    const prof = await api("GET", "/api/players/me", token);
+    localStorage.setItem(ME_KEY, JSON.stringify({ id: prof.id, name: prof.name, token }));
+  } catch (e) {
+    $("#player-error").textContent = e.code === "bad_token"
+      ? "This sign-in link is no player's of this server."
+      : (e.code ? e.code + ": " : "") + e.message;
+  }
+}
+
 async function showMe() {
   const p = me();
   showWhoami();
@@ -77,6 +95,9 @@ async function showMe() {
   $("#me").hidden = !p;
   if (!p) return;
   $("#me-name").textContent = p.name;
+  // The sign-in link: the token in the fragment, which a browser never sends to the
+  // server (nor into its logs).
+  $("#me-link").value = location.origin + "/#player=" + encodeURIComponent(p.token);
   try {
     const prof = await api("GET", "/api/players/me", p.token);
     const parts = [];
@@ -292,9 +313,17 @@ async function lobby() {
     $("#lobby-error").textContent = "Could not load the presets: " + e.message;
   }
   drawSeatChoices();
-  showMe();
+  signInFromLink().then(showMe);
+  // A link pasted into this very page changes only its fragment: no new load.
+  window.addEventListener("hashchange", () => signInFromLink().then(showMe));
   refreshLobby();
   refreshBoards();
+  $("#copy-me-link").addEventListener("click", () => {
+    const link = $("#me-link");
+    link.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(link.value).catch(() => document.execCommand("copy"));
+    else document.execCommand("copy");
+  });
   setInterval(refreshLobby, 3000);
   setInterval(refreshBoards, 15000);
   $("#preset").addEventListener("change", drawSeatChoices);
