@@ -774,6 +774,62 @@ class Run:
         b.quit()
         self.browsers.clear()
 
+    # -- chinese: every string of the page in Chinese
+    def chinese(self) -> None:
+        """The lobby and a game page in Chinese (chosen with the page's language
+        button): no English word is left outside what the server draws and tells (the
+        board, the log, the result) and the names of rule sets and players; the button
+        switches back to English."""
+        log("chinese: the lobby and a game page in Chinese")
+        b = self.browser("chinese")
+        b.get(self.base + "/")
+        b.wait("return document.querySelectorAll('#preset option').length > 0", "presets")
+        b.click("button#lang")
+        b.wait("return document.documentElement.lang === 'zh-CN' && document.querySelectorAll('#preset option').length > 0",
+               "the page in Chinese", 10)
+        presets = list(http("GET", self.base + "/api/presets")["presets"])
+        allowed = set(presets) | {"junqi", "Elo", "JSON", "Home", "End", "English"}
+        english = """const skip = arguments[0];
+            const out = [];
+            const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            for (let n = w.nextNode(); n; n = w.nextNode()) {
+              const e = n.parentElement;
+              if (!e || e.closest('#board, #log, #key-picture, #result, #replay-text, textarea, script, style, #me-link, #new-game-id, #link-list')) continue;
+              if (!e.checkVisibility || !e.checkVisibility()) continue;
+              const words = (n.nodeValue.match(/[A-Za-z][A-Za-z'-]{2,}/g) || []).filter((x) => !skip.includes(x));
+              if (words.length) out.push(n.nodeValue.trim());
+            }
+            for (const e of document.querySelectorAll('[placeholder], [title], [aria-label]')) {
+              if (e.closest('#board, #key-picture') || (e.checkVisibility && !e.checkVisibility())) continue;
+              for (const a of ['placeholder', 'title', 'aria-label']) {
+                const v = e.getAttribute(a);
+                if (v && (v.match(/[A-Za-z][A-Za-z'-]{2,}/g) || []).some((x) => !skip.includes(x)) && !v.startsWith('{')) out.push(a + '=' + v);
+              }
+            }
+            return out;"""
+        left = b.js(english, sorted(allowed))
+        check(not left, f"chinese: English left on the lobby: {left}")
+        # A game page: South to act, a move, then the end and its replay.
+        r = http("POST", self.base + "/api/games", {"rules": "classic", "seats": {"south": "human", "north": "random"}})
+        gid, token = r["game"], r["seats"]["south"]["token"]
+        http("POST", f"{self.base}/api/games/{gid}/confirm", None, token)
+        b.get(f"{self.base}/play/{gid}?token={token}")
+        b.wait("return document.querySelectorAll('#board .pt.from').length > 0", "south to act", 15)
+        left = b.js(english, sorted(allowed))
+        check(not left, f"chinese: English left on the game page: {left}")
+        check("轮到你" in b.js("return document.querySelector('#turn').textContent"), "chinese: whose turn, in Chinese")
+        http("POST", f"{self.base}/api/games/{gid}/resign", {}, token)
+        b.wait("return document.querySelector('#board').dataset.replayStep", "the replay", 15)
+        left = b.js(english, sorted(allowed))
+        check(not left, f"chinese: English left on the finished game: {left}")
+        # Back to English.
+        b.click("button#lang")
+        b.wait("return document.documentElement.lang === 'en' && document.querySelector('#turn').textContent === 'Game over'",
+               "the page in English again", 10)
+        log("chinese: the lobby, a game and its replay in Chinese, then English again")
+        b.quit()
+        self.browsers.clear()
+
     # -- players: names, the lobby, pairing, the computer, clocks, ratings, rematch
     def name(self, b: Browser, name: str) -> dict[str, str]:
         """Opens the lobby and plays under `name` (made through the page, kept by the browser)."""
@@ -1101,7 +1157,7 @@ def main() -> int:
     ap.add_argument("--chromedriver", default=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     ap.add_argument("--screenshots", metavar="DIR", help="save web-lobby/classic/siguo.png there")
-    ap.add_argument("--only", nargs="*", default=["sizes", "classic", "siguo", "fanqi", "sanjun", "players"])
+    ap.add_argument("--only", nargs="*", default=["sizes", "chinese", "classic", "siguo", "fanqi", "sanjun", "players"])
     ap.add_argument("--static", metavar="DIR", help="serve the page from DIR (working on the page)")
     args = ap.parse_args()
     t0 = time.monotonic()

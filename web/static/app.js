@@ -14,6 +14,12 @@
 
 const $ = (sel) => document.querySelector(sel);
 
+// The page's text in the chosen language (see "languages" below): `T(english, chinese)`
+// for a string built from parts.
+function T(en, zhText) {
+  return LANG === "zh-CN" ? zhText : en;
+}
+
 function el(tag, attrs, text) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -67,7 +73,8 @@ function showWhoami() {
 
 // A standing in words: "1516 (副排长, 31 points, 4 games)".
 function standing(r) {
-  return Math.round(r.rating) + " (" + r.level.name + ", " + r.points + " points, " + r.games + " game" + (r.games === 1 ? "" : "s") + ")";
+  return T(Math.round(r.rating) + " (" + r.level.name + ", " + r.points + " points, " + r.games + " game" + (r.games === 1 ? "" : "s") + ")",
+    Math.round(r.rating) + "（" + r.level.name + "，" + r.points + " 分，" + r.games + " 局）");
 }
 
 // A sign-in link (`/#player=TOKEN`, shown under "Play under this name in another
@@ -101,9 +108,11 @@ async function showMe() {
   try {
     const prof = await api("GET", "/api/players/me", p.token);
     const parts = [];
-    if (prof.ratings.people) parts.push("against people " + standing(prof.ratings.people));
-    if (prof.ratings.bots) parts.push("against the computer " + standing(prof.ratings.bots));
-    $("#me-ratings").textContent = parts.length ? "Rating " + parts.join("; ") + "." : "Not rated yet.";
+    if (prof.ratings.people) parts.push(T("against people ", "对真人 ") + standing(prof.ratings.people));
+    if (prof.ratings.bots) parts.push(T("against the computer ", "对电脑 ") + standing(prof.ratings.bots));
+    $("#me-ratings").textContent = parts.length
+      ? T("Rating " + parts.join("; ") + ".", "等级分 " + parts.join("；") + "。")
+      : T("Not rated yet.", "还没有等级分。");
   } catch (e) {
     if (e.code === "bad_token") {
       // The server does not know this player (another server, a new database).
@@ -193,19 +202,23 @@ function goTo(url) {
 
 // A clock's settings in words, e.g. "5 min + 3 s" or "60 s a move".
 function clockWords(c) {
-  if (!c) return "no clock";
+  if (!c) return T("no clock", "不计时");
   const parts = [];
-  if (c.game_seconds) parts.push(Math.round(c.game_seconds / 60) + " min" + (c.increment_seconds ? " + " + c.increment_seconds + " s" : ""));
-  if (c.move_seconds) parts.push(c.move_seconds + " s a move");
-  if (c.deploy_seconds) parts.push(c.deploy_seconds + " s to deploy");
-  return parts.join(", ") || "no clock";
+  if (c.game_seconds) {
+    const min = Math.round(c.game_seconds / 60);
+    parts.push(c.increment_seconds ? T(min + " min + " + c.increment_seconds + " s", min + " 分钟 + " + c.increment_seconds + " 秒") : T(min + " min", min + " 分钟"));
+  }
+  if (c.move_seconds) parts.push(T(c.move_seconds + " s a move", "每步 " + c.move_seconds + " 秒"));
+  if (c.deploy_seconds) parts.push(T(c.deploy_seconds + " s to deploy", "布阵 " + c.deploy_seconds + " 秒"));
+  return parts.join(T(", ", "，")) || T("no clock", "不计时");
 }
 
 // The seats of a lobby entry in words: "south: Alice, north: (free)".
 function seatWords(seats) {
   return Object.entries(seats || {})
-    .map(([side, s]) => side + ": " + (s.name || (s.kind === "human" ? (s.taken ? "someone" : "(free)") : s.kind)))
-    .join(", ");
+    .map(([side, s]) => T(side + ": ", SIDES_ZH[side] + "方：") +
+      (s.name || (s.kind === "human" ? (s.taken ? T("someone", "有人") : T("(free)", "（空）")) : (zh(s.kind) || s.kind))))
+    .join(T(", ", "，"));
 }
 
 async function refreshLobby() {
@@ -898,22 +911,27 @@ function tickClock() {
   const k = s.clock;
   if (k.deadline_ms && inPlay(s)) {
     const left = Math.max(0, Math.ceil((k.deadline_ms - Date.now()) / 1000));
-    parts.push((s.to_act === mySeat() ? "You have " : (s.to_act || "") + " has ") + left + " s");
+    parts.push(s.to_act === mySeat() ? T("You have " + left + " s", "你还有 " + left + " 秒")
+      : T((s.to_act || "") + " has " + left + " s", (SIDES_ZH[s.to_act] || "") + "方还有 " + left + " 秒"));
     c.dataset.left = String(left);
   } else if (k.deadline_ms && s.phase === "deploy") {
     const left = Math.max(0, Math.ceil((k.deadline_ms - Date.now()) / 1000));
-    parts.push("Deployment ends in " + left + " s");
+    parts.push(T("Deployment ends in " + left + " s", "布阵还剩 " + left + " 秒"));
     c.dataset.left = String(left);
   } else {
     const words = [];
-    if (k.move_seconds) words.push(k.move_seconds + " s per move");
-    if (k.game_seconds) words.push(Math.round(k.game_seconds / 60) + " min a game" + (k.increment_seconds ? " + " + k.increment_seconds + " s a move" : ""));
-    if (k.deploy_seconds) words.push(k.deploy_seconds + " s to deploy");
-    parts.push(words.join(", "));
+    if (k.move_seconds) words.push(T(k.move_seconds + " s per move", "每步 " + k.move_seconds + " 秒"));
+    if (k.game_seconds) {
+      const min = Math.round(k.game_seconds / 60);
+      words.push(T(min + " min a game" + (k.increment_seconds ? " + " + k.increment_seconds + " s a move" : ""),
+        "每局 " + min + " 分钟" + (k.increment_seconds ? " + 每步 " + k.increment_seconds + " 秒" : "")));
+    }
+    if (k.deploy_seconds) words.push(T(k.deploy_seconds + " s to deploy", "布阵 " + k.deploy_seconds + " 秒"));
+    parts.push(words.join(T(", ", "，")));
   }
   const t = k.timeouts || {};
   const missed = Object.entries(t).filter(([, n]) => n > 0).map(([side, n]) => side + " " + n);
-  if (missed.length) parts.push("time-outs: " + missed.join(", "));
+  if (missed.length) parts.push(T("time-outs: " + missed.join(", "), "超时：" + missed.map((x) => x.replace(/^\w+/, (w) => (SIDES_ZH[w] || w) + "方")).join("，")));
   c.textContent = parts.join(" · ");
   // Each seat's game clock beside its name, counting down for the seat to act.
   for (const span of document.querySelectorAll("#seat-list .bank")) {
@@ -1005,6 +1023,240 @@ function game(id) {
   listen();
 }
 
+
+// ---------------------------------------------------------------- languages
+
+// Every string of the page in Chinese (zh-CN) and English (en, the page's own text).
+// The language is the browser's (Chinese for zh*), or the one chosen with the button at
+// the top, kept in localStorage ("junqi-lang"); choosing reloads the page. In Chinese,
+// every text node and every placeholder, title and label the page shows is put into
+// Chinese as it appears (a MutationObserver): exact strings from ZH, strings with parts
+// (a seat, a number) from ZH_PATTERNS. The board, the log and the results are the
+// server's and stay as it sends them. tests/web/driver.py's `chinese` scenario checks
+// that no English is left on the lobby and the game page in Chinese.
+const LANG_KEY = "junqi-lang";
+const LANG = (() => {
+  try {
+    const chosen = localStorage.getItem(LANG_KEY);
+    if (chosen === "zh-CN" || chosen === "en") return chosen;
+  } catch (_) { /* no storage: the browser's language */ }
+  return (navigator.language || "").toLowerCase().startsWith("zh") ? "zh-CN" : "en";
+})();
+
+const SIDES_ZH = { south: "南", north: "北", east: "东", west: "西" };
+const ZH = {
+  "junqi · 军棋 referee": "军棋裁判",
+  "a referee that shows each seat only its own view": "每一方只看见自己该看见的",
+  "Your name": "你的名字",
+  "Your name and a secret token stay in this browser (no password): they sign your games and carry your rating.":
+    "名字和一个秘密令牌保存在这个浏览器里（没有密码）：对局以它署名，等级分记在它名下。",
+  "Name": "名字",
+  "Play under this name": "用这个名字下棋",
+  "Playing as": "当前身份：",
+  "Play under this name in another browser": "在别的浏览器里用这个名字",
+  "Open this sign-in link in the other browser or device. It is your name's secret: whoever has it plays as you, so send it only to yourself.":
+    "在另一个浏览器或设备上打开这个登录链接。它是你名字的秘密：谁拿到它谁就能以你的名义下棋，只发给你自己。",
+  "sign-in link": "登录链接",
+  "Copy": "复制",
+  "Forget me in this browser": "在这个浏览器里忘掉我",
+  "Play the computer": "人机对弈",
+  "Rules": "规则",
+  "Level": "难度",
+  "greedy (fast)": "贪心（快）",
+  "search level 1": "搜索 1 级",
+  "search level 2": "搜索 2 级",
+  "search level 3 (about 1 s a move)": "搜索 3 级（每步约 1 秒）",
+  "search level 4": "搜索 4 级",
+  "search level 5": "搜索 5 级",
+  "Play": "开始",
+  "Quick pairing": "快速配对",
+  "Play the next person who asks for the same rules and clock (needs a name).": "和下一个选了相同规则和计时的人对弈（需要名字）。",
+  "Clock": "计时",
+  "no clock": "不计时",
+  "5 min + 3 s a move": "5 分钟 + 每步 3 秒",
+  "10 min + 5 s a move": "10 分钟 + 每步 5 秒",
+  "60 s a move": "每步 60 秒",
+  "Find an opponent": "寻找对手",
+  "Waiting for an opponent…": "正在等待对手…",
+  "Stop waiting": "不等了",
+  "Open games": "可加入的对局",
+  "(join a free seat)": "（坐上空位）",
+  "No open game: create one below, listed in the lobby.": "还没有可加入的对局：在下面创建一局，并列在大厅里。",
+  "Games to watch": "可观战的对局",
+  "No game under way.": "没有正在进行的对局。",
+  "New game": "新对局",
+  "Preset": "预设",
+  "or paste a custom rule set (JSON)": "或粘贴自定义规则（JSON）",
+  "Seats": "座位",
+  "Seconds per move": "每步秒数",
+  "Minutes per game": "每局分钟数",
+  "none": "无",
+  "+ seconds a move": "每步加秒",
+  "Seconds to deploy": "布阵秒数",
+  "no limit": "不限",
+  "Players": "玩家",
+  "List it in the lobby: the other human seats wait for whoever joins (you take the first)": "列在大厅里：其余真人座位等人加入（你坐第一个）",
+  "Rated (needs a name; the platform's rules: no resignation before move 20)": "计分（需要名字；平台规则：20 手之前不能认输）",
+  "Create game": "创建对局",
+  "Game": "对局",
+  "Send each player the link of their seat (it holds the seat's secret token); anyone may watch with the spectator link.":
+    "把各自座位的链接发给每位玩家（链接里有该座位的秘密令牌）；任何人都可以用观战链接观看。",
+  "Ratings": "等级分",
+  "Elo (1500 to start) and the platform's points and 18 levels; games against the computer count in their own pool.":
+    "Elo 等级分（从 1500 开始）和平台的积分与 18 个级别；人机对局单独计算。",
+  "People": "真人",
+  "Against the computer": "对电脑",
+  "· phase": "· 阶段",
+  "· ply": "· 第几手：",
+  "board": "棋盘",
+  "Deployment": "布阵",
+  "Random setup, then click two of your pieces to swap them; or paste a setup. Confirm when ready.":
+    "先随机布阵，再点击自己的两个棋子交换位置；或粘贴布阵。准备好后确认。",
+  "Random setup": "随机布阵",
+  "Paste a setup": "粘贴布阵",
+  "Use this setup": "用这个布阵",
+  "Confirm deployment": "确认布阵",
+  "Offer draw": "提和",
+  "Accept draw": "同意和棋",
+  "Decline draw": "拒绝和棋",
+  "Resign": "认输",
+  "replay of the game": "对局回放",
+  "Replay": "回放",
+  "the start (Home)": "开头（Home）",
+  "one step back (←)": "后退一步（←）",
+  "one step forward (→)": "前进一步（→）",
+  "the end (End)": "结尾（End）",
+  "my view": "我的视角",
+  "step": "步",
+  "Rematch": "再来一局",
+  "Play the rematch": "去下这局再战",
+  "Back to the lobby": "回到大厅",
+  "Download my record": "下载我的棋谱",
+  "Download the full record": "下载完整棋谱",
+  "Log": "记录",
+  "Key": "图例",
+  "what the marks on the board mean": "棋盘上标记的意思",
+  "a piece you may move": "可以走的棋子",
+  "the piece you chose": "选中的棋子",
+  "where it may go": "可以走到的位置",
+  "a face-down tile you may turn (翻棋)": "可以翻开的暗子（翻棋）",
+  "key to the board": "棋盘图例",
+  "Game over": "对局结束",
+  "spectator": "观战",
+  "human": "真人",
+  "random player": "随机玩家",
+  "bot: greedy (fast)": "电脑：贪心（快）",
+  "Join": "加入",
+  "watch": "观战",
+  "nobody yet": "还没有人",
+  "Not rated yet.": "还没有等级分。",
+  "Rating the game…": "正在计算等级分…",
+  "has the game open": "正打开着这局",
+  "out": "出局",
+  "a person": "真人",
+  "(waiting for a player)": "（等待玩家）",
+  "random": "随机",
+  "greedy": "贪心",
+  "You are out of the game": "你已出局",
+  "spectators: ": "观战：",
+  "Language": "语言",
+  "This sign-in link is no player's of this server.": "这个登录链接不属于本服务器上的任何玩家。",
+  "move": "行棋",
+  "deploy": "布阵",
+  "over": "结束",
+  "reaction": "应对",
+  "(rated)": "（计分）",
+};
+const SIDE = "(south|north|east|west)";
+const ZH_PATTERNS = [
+  [new RegExp("^you: (.+)$"), (m) => "你：" + m[1]],
+  [new RegExp("^you play " + SIDE + "$"), (m) => "你执" + SIDES_ZH[m[1]] + "方"],
+  [new RegExp("^Your turn \\(" + SIDE + "\\)$"), (m) => "轮到你（" + SIDES_ZH[m[1]] + "方）"],
+  [new RegExp("^" + SIDE + " to act$"), (m) => "轮到" + SIDES_ZH[m[1]] + "方"],
+  [new RegExp("^" + SIDE + " offers a draw$"), (m) => SIDES_ZH[m[1]] + "方提和"],
+  [new RegExp("^" + SIDE + "$"), (m) => SIDES_ZH[m[1]]],
+  [new RegExp("^Deployment: waiting for (.*)$"), (m) => "布阵：等待 " + m[1].replace(/south|north|east|west/g, (x) => SIDES_ZH[x] + "方")],
+  [/^You are out of the game; (south|north|east|west) to act$/, (m) => "你已出局；轮到" + SIDES_ZH[m[1]] + "方"],
+  [/^bot: search level (\d)( \(about 1 s a move\))?$/, (m) => "电脑：搜索 " + m[1] + " 级" + (m[2] ? "（每步约 1 秒）" : "")],
+  [/^search (\d)$/, (m) => "搜索 " + m[1] + " 级"],
+  [/^step (\d+) of (\d+) \(ply (\d+)\)(: .*)?$/, (m) => "第 " + m[1] + " / " + m[2] + " 步（第 " + m[3] + " 手）" + (m[4] || "")],
+  [/^Rating (.*)\.$/, (m) => "等级分 " + m[1].replace("against people", "对真人").replace("against the computer", "对电脑")
+    .replace(/ points/g, " 分").replace(/ games?\)/g, " 局）").replace(/\(/g, "（") + "。"],
+  [/^Your rating: (.*)$/, (m) => "你的等级分：" + m[1].replace(", points", "，积分")],
+  [/^(.+)'s rating: (.*)$/, (m) => m[1] + " 的等级分：" + m[2].replace(", points", "，积分")],
+  [/^(\d+) s to deploy$/, (m) => "布阵 " + m[1] + " 秒"],
+  [/^(.+) \(you\)$/, (m) => (zh(m[1]) || m[1]) + "（你）"],
+  [/^(.+) \(rated\)$/, (m) => m[1] + "（计分）"],
+];
+
+function zh(text) {
+  const key = text.trim();
+  if (!key || !/[A-Za-z]/.test(key)) return null;
+  if (Object.prototype.hasOwnProperty.call(ZH, key)) return text.replace(key, ZH[key]);
+  for (const [re, f] of ZH_PATTERNS) {
+    const m = key.match(re);
+    if (m) return text.replace(key, f(m));
+  }
+  return null;
+}
+
+// The server's parts of the page (the board, the log, the result) and what a person
+// types are not translated.
+const UNTRANSLATED = "#board, #log, #key-picture, #result, #replay-text, textarea, script, style, #me-name, #whoami";
+
+function translate(root) {
+  if (LANG !== "zh-CN") return;
+  const skip = (n) => {
+    const e = n.nodeType === Node.ELEMENT_NODE ? n : n.parentElement;
+    return !e || !!e.closest(UNTRANSLATED);
+  };
+  const text = (n) => {
+    if (skip(n)) return;
+    const t = zh(n.nodeValue);
+    if (t !== null && t !== n.nodeValue) n.nodeValue = t;
+  };
+  const attrs = (e) => {
+    if (skip(e)) return;
+    for (const a of ["placeholder", "title", "aria-label"]) {
+      const v = e.getAttribute(a);
+      const t = v && zh(v);
+      if (t !== null && t !== undefined && t !== v) e.setAttribute(a, t);
+    }
+  };
+  if (root.nodeType === Node.TEXT_NODE) return text(root);
+  if (root.nodeType !== Node.ELEMENT_NODE) return;
+  attrs(root);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.nodeType === Node.TEXT_NODE) text(n);
+    else attrs(n);
+  }
+}
+
+function setUpLanguage() {
+  document.documentElement.lang = LANG;
+  const button = el("button", { type: "button", id: "lang", title: "Language" }, LANG === "zh-CN" ? "English" : "中文");
+  button.addEventListener("click", () => {
+    try {
+      localStorage.setItem(LANG_KEY, LANG === "zh-CN" ? "en" : "zh-CN");
+    } catch (_) { /* no storage: nothing to remember */ }
+    location.reload();
+  });
+  $("#top").append(button);
+  if (LANG !== "zh-CN") return;
+  document.title = zh(document.title) || document.title;
+  translate(document.body);
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === "characterData") translate(r.target);
+      else if (r.type === "attributes") translate(r.target);
+      else for (const n of r.addedNodes) translate(n);
+    }
+  }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true,
+    attributeFilter: ["placeholder", "title", "aria-label"] });
+}
+
+setUpLanguage();
 const m = location.pathname.match(/^\/play\/([^/]+)\/?$/);
 if (m) game(decodeURIComponent(m[1]));
 else lobby();
