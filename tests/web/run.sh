@@ -11,7 +11,7 @@
 # labels and the title real glyphs (tests/web/fonts.py, a few seconds).
 #
 #   bash tests/web/run.sh                 # the tests (about a minute and a half)
-#   bash tests/web/run.sh --screenshots   # also rewrite docs/img/web-*.png (lobby, classic, siguo, phone, rated)
+#   bash tests/web/run.sh --screenshots   # also rewrite docs/img/web-*.png (lobby, classic, siguo, 390, 1024, 1440, 1920; phone, rated)
 #
 # Installs Debian's chromium and chromium-driver with apt-get when they are missing.
 set -euo pipefail
