@@ -777,9 +777,9 @@ class Run:
     # -- chinese: every string of the page in Chinese
     def chinese(self) -> None:
         """The lobby and a game page in Chinese (chosen with the page's language
-        button): no English word is left outside what the server draws and tells (the
-        board, the log, the result) and the names of rule sets and players; the button
-        switches back to English."""
+        button): no English word is left — the log, the result and the replay's texts
+        included (the server tells them in Chinese) — outside the board the server draws
+        and the names of rule sets and players; the button switches back to English."""
         log("chinese: the lobby and a game page in Chinese")
         b = self.browser("chinese")
         b.get(self.base + "/")
@@ -794,7 +794,7 @@ class Run:
             const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
             for (let n = w.nextNode(); n; n = w.nextNode()) {
               const e = n.parentElement;
-              if (!e || e.closest('#board, #log, #key-picture, #result, #replay-text, textarea, script, style, #me-link, #new-game-id, #link-list')) continue;
+              if (!e || e.closest('#board, #key-picture, textarea, script, style, #me-link, #new-game-id, #link-list')) continue;
               if (!e.checkVisibility || !e.checkVisibility()) continue;
               const words = (n.nodeValue.match(/[A-Za-z][A-Za-z'-]{2,}/g) || []).filter((x) => !skip.includes(x));
               if (words.length) out.push(n.nodeValue.trim());

@@ -133,6 +133,7 @@ pub(crate) fn ask(q: &HashMap<String, String>) -> Ask {
             .get("events_from")
             .and_then(|n| n.parse().ok())
             .unwrap_or(0),
+        lang: q.get("lang").map_or(Default::default(), |t| junqi::referee::narrate::Language::from_tag(t)),
     }
 }
 
@@ -736,7 +737,9 @@ async fn replay(
             record.replay_to(step - 1).map_err(|e| ApiError::internal(e.to_string()))?.public_view().events.len()
         };
         let public = here.public_view().events;
-        let words: Vec<String> = public[before.min(public.len())..].iter().map(|e| e.describe(here.board())).collect();
+        let lang = q.get("lang").map_or(Default::default(), |t| junqi::referee::narrate::Language::from_tag(t));
+        let told = junqi::referee::narrate::Narrator::spectator(&here).in_language(lang).tell_all(&public);
+        let words: Vec<String> = told[before.min(told.len())..].to_vec();
         let svg = view.to_svg(here.rules(), &junqi::render::SvgOptions::default());
         Ok(json!({
             "step": step,

@@ -45,6 +45,8 @@ pub struct Ask {
     pub svg: bool,
     /// The events from this index of the viewer's log on (0: the whole log).
     pub events_from: usize,
+    /// The language of the event texts and the result's text (`?lang=zh-CN`: Chinese).
+    pub lang: junqi::referee::narrate::Language,
 }
 
 /// The state a viewer receives, ready to serialize: built from the viewer's view, and
@@ -227,7 +229,8 @@ pub fn state<'a>(table: &'a Table, viewer: Viewer, connected: &[bool; 4], ask: A
     let mut narrator = match viewer {
         Viewer::Seat(side) => junqi::referee::narrate::Narrator::for_game(game, side),
         Viewer::Spectator => junqi::referee::narrate::Narrator::spectator(game),
-    };
+    }
+    .in_language(ask.lang);
     let texts = narrator.tell_all(&view.events);
     let events: Vec<Value> = view.events[from..]
         .iter()
@@ -255,7 +258,15 @@ pub fn state<'a>(table: &'a Table, viewer: Viewer, connected: &[bool; 4], ask: A
         }
         _ => Value::Null,
     };
-    let result = view.result.as_ref().map(result_json);
+    // The result's text: the core's words, or in Chinese the narrator's from the
+    // viewer's side.
+    let result = view.result.as_ref().map(|r| {
+        let mut j = result_json(r);
+        if ask.lang == junqi::referee::narrate::Language::Chinese {
+            j["text"] = json!(narrator.clone().tell(&junqi::Event::GameOver { result: *r }));
+        }
+        j
+    });
     let ratings = table.ratings.as_ref().filter(|r| !r.is_empty()).map(|changes| {
         crate::players::changes_json(changes, &|side| {
             Side::from_name(side).and_then(|s| table.seats.get(&s)).and_then(|s| s.display_name())

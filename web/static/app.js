@@ -486,7 +486,7 @@ const G = {
 
 // The query of a state request: the picture, and only the events not yet seen.
 function stateQuery() {
-  return "?svg=1&events_from=" + G.events.length;
+  return "?svg=1&events_from=" + G.events.length + (LANG === "zh-CN" ? "&lang=zh-CN" : "");
 }
 
 function authQuery() {
@@ -832,7 +832,7 @@ async function showReplay(step) {
   const mine = $("#replay-mine").checked && !!mySeat();
   // No step: the end.
   const q = (step === null ? "?" : "?step=" + step + "&") + "view=" + (mine ? "seat" : "full") +
-    (G.token ? "&token=" + encodeURIComponent(G.token) : "");
+    (G.token ? "&token=" + encodeURIComponent(G.token) : "") + (LANG === "zh-CN" ? "&lang=zh-CN" : "");
   try {
     const r = await api("GET", "/api/games/" + encodeURIComponent(G.id) + "/replay" + q);
     G.replay = { step: r.step, steps: r.steps };
@@ -1031,9 +1031,11 @@ function game(id) {
 // the top, kept in localStorage ("junqi-lang"); choosing reloads the page. In Chinese,
 // every text node and every placeholder, title and label the page shows is put into
 // Chinese as it appears (a MutationObserver): exact strings from ZH, strings with parts
-// (a seat, a number) from ZH_PATTERNS. The board, the log and the results are the
-// server's and stay as it sends them. tests/web/driver.py's `chinese` scenario checks
-// that no English is left on the lobby and the game page in Chinese.
+// (a seat, a number) from ZH_PATTERNS. The log's event texts, the result and the
+// replay's texts come from the server in the page's language (`&lang=zh-CN`: the core's
+// narrator in Chinese); the board's legend is the server's picture, still in English.
+// tests/web/driver.py's `chinese` scenario checks that no English is left on the lobby,
+// a game and its replay in Chinese.
 const LANG_KEY = "junqi-lang";
 const LANG = (() => {
   try {
@@ -1202,7 +1204,7 @@ function zh(text) {
 
 // The server's parts of the page (the board, the log, the result) and what a person
 // types are not translated.
-const UNTRANSLATED = "#board, #log, #key-picture, #result, #replay-text, textarea, script, style, #me-name, #whoami";
+const UNTRANSLATED = "#board, #log, #key-picture, #result, textarea, script, style, #me-name, #whoami";
 
 function translate(root) {
   if (LANG !== "zh-CN") return;

@@ -46,6 +46,29 @@ pub struct Narrator {
     army: Option<Side>,
     /// The pieces whose owner and kind the player knows, by point.
     known: HashMap<Point, (Side, PieceKind)>,
+    /// The language it tells in.
+    language: Language,
+}
+
+/// The language a [`Narrator`] tells in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Language {
+    /// English (the default).
+    #[default]
+    English,
+    /// Chinese (简体中文).
+    Chinese,
+}
+
+impl Language {
+    /// The language of a BCP 47 tag: Chinese for `zh…`, else English.
+    pub fn from_tag(tag: &str) -> Language {
+        if tag.trim().to_ascii_lowercase().starts_with("zh") {
+            Language::Chinese
+        } else {
+            Language::English
+        }
+    }
 }
 
 impl Narrator {
@@ -59,7 +82,13 @@ impl Narrator {
                 known.extend(d.pieces().iter().map(|&(p, k)| (p, (side, k))));
             }
         }
-        Narrator { rules, player, army, known }
+        Narrator { rules, player, army, known, language: Language::English }
+    }
+
+    /// The same narrator, telling in `language`.
+    pub fn in_language(mut self, language: Language) -> Narrator {
+        self.language = language;
+        self
     }
 
     /// A narrator for `player` of `game`, knowing what its player record holds (its
@@ -82,7 +111,10 @@ impl Narrator {
     /// One event in words from the player's side; then what it changed of who stands
     /// where is taken in.
     pub fn tell(&mut self, event: &Event) -> String {
-        let text = self.words(event);
+        let text = match self.language {
+            Language::English => self.words(event),
+            Language::Chinese => self.words_zh(event),
+        };
         self.take_in(event);
         text
     }
@@ -264,6 +296,169 @@ impl Narrator {
         }
     }
 
+    /// A side's name in Chinese: `南方`.
+    fn side_zh(side: Side) -> &'static str {
+        match side {
+            Side::South => "南方",
+            Side::North => "北方",
+            Side::East => "东方",
+            Side::West => "西方",
+        }
+    }
+
+    /// Whose a piece of army `owner` is, in Chinese: `你的`, `盟友的`, `北方的`.
+    fn whose_zh(&self, owner: Side) -> String {
+        if self.mine(owner) {
+            "你的".into()
+        } else if self.team().contains(owner) {
+            "盟友的".into()
+        } else {
+            format!("{}的", Self::side_zh(owner))
+        }
+    }
+
+    /// Whose a piece moved by the player `actor` is, in Chinese.
+    fn actors_zh(&self, actor: Side) -> String {
+        if self.player == Some(actor) {
+            "你的".into()
+        } else if self.player.is_some_and(|p| self.rules.team_of(p).contains(actor)) {
+            "盟友的".into()
+        } else {
+            format!("{}的", Self::side_zh(actor))
+        }
+    }
+
+    /// The piece on `at` in Chinese as its owner and what it is: (`你`, `司令`),
+    /// (`北方`, `营长`), (`北方`, `棋子`), (`对方`, `棋子`), to read `你在 c6 的司令`.
+    fn piece_zh(&self, at: Point, actor: Option<Side>) -> (String, String) {
+        let owner = |o: Side| -> String {
+            if self.mine(o) {
+                "你".into()
+            } else if self.team().contains(o) {
+                "盟友".into()
+            } else {
+                Self::side_zh(o).into()
+            }
+        };
+        match (self.known.get(&at), actor) {
+            (Some(&(o, k)), _) => (owner(o), name(k).into()),
+            (None, Some(a)) => (self.actors_zh(a).trim_end_matches('的').to_owned(), "棋子".into()),
+            (None, None) => ("对方".into(), "棋子".into()),
+        }
+    }
+
+    /// `你在 c6 的司令`.
+    fn at_zh(&self, at: Point, actor: Option<Side>) -> String {
+        let (who, what) = self.piece_zh(at, actor);
+        format!("{who}在 {} 的{what}", self.rules.board().name_of(at))
+    }
+
+    /// Who acted, in Chinese: `你` or `北方`.
+    fn who_zh(&self, side: Side) -> &'static str {
+        if self.acted(side) {
+            "你"
+        } else {
+            Self::side_zh(side)
+        }
+    }
+
+    fn words_zh(&self, event: &Event) -> String {
+        let board = self.rules.board();
+        let n = |p: Point| board.name_of(p).to_owned();
+        match *event {
+            Event::Deployed { side } => format!("{}布好了阵", self.who_zh(side)),
+            Event::Moved { side, from, to } if self.acted(side) || self.known.contains_key(&from) => {
+                let (_, what) = self.piece_zh(from, Some(side));
+                format!("{}把{what}从 {} 走到 {}", self.who_zh(side), n(from), n(to))
+            }
+            Event::Moved { side, from, to } => format!("{}从 {} 走到 {}", self.who_zh(side), n(from), n(to)),
+            Event::Attacked { side, from, to, outcome } | Event::Struck { side, from, to, outcome } => {
+                let strike = matches!(event, Event::Struck { .. });
+                self.combat_zh(side, from, to, outcome, strike)
+            }
+            Event::ShotDown { side, from, at } => {
+                format!("{}从 {} 起飞的{}在 {} 被击落", self.actors_zh(side), n(from), self.plane_zh(from), n(at))
+            }
+            Event::ReactionDue { player, point } => {
+                format!("{}必须把 {} 的潜艇移开", self.who_zh(player), n(point))
+            }
+            Event::Flipped { side, point, owner, kind } => {
+                format!("{}翻开了 {}：{}{}", self.who_zh(side), n(point), self.whose_zh(owner), name(kind))
+            }
+            Event::ArmyAssigned { player, army } => {
+                format!("{}执掌标为{}的一方", self.who_zh(player), Self::side_zh(army))
+            }
+            Event::Revealed { point, owner, kind, cause } => match cause {
+                crate::position::RevealCause::CommanderLost if self.mine(owner) => {
+                    format!("你的司令阵亡：你在 {} 的军旗向所有人亮明", n(point))
+                }
+                crate::position::RevealCause::CommanderLost => {
+                    format!("{}司令阵亡：其军旗在 {}", self.whose_zh(owner), n(point))
+                }
+                _ => format!("{} 的棋子是{}{}", n(point), self.whose_zh(owner), name(kind)),
+            },
+            Event::Resigned { side } => format!("{}认输了", self.who_zh(side)),
+            Event::Escaped { side } => format!("{}离开了对局（逃跑）", self.who_zh(side)),
+            Event::TimedOut { side, count } => {
+                format!("{}超时，这一手作废（{}）", self.who_zh(side), count_words(count, &self.rules))
+            }
+            Event::Eliminated { side, reason } => {
+                format!("{}出局：{}；其棋子离开棋盘", self.who_zh(side), reason_zh(reason))
+            }
+            Event::DrawAgreed => "双方同意和棋".into(),
+            Event::GameOver { result } => self.result_zh(&result),
+        }
+    }
+
+    fn plane_zh(&self, at: Point) -> String {
+        match self.known.get(&at) {
+            Some(&(_, k)) => name(k).to_owned(),
+            None => "飞机".into(),
+        }
+    }
+
+    fn combat_zh(&self, side: Side, from: Point, to: Point, outcome: CombatOutcome, strike: bool) -> String {
+        let board = self.rules.board();
+        let t = board.name_of(to);
+        let attacker = self.at_zh(from, Some(side));
+        let defender = self.at_zh(to, None);
+        let verb = if strike { "打击" } else { "进攻" };
+        let defender_owner = self.known.get(&to).map(|&(o, _)| o);
+        let ours = defender_owner.is_some_and(|o| self.mine(o) || self.team().contains(o));
+        match outcome {
+            CombatOutcome::Win if ours => format!("{defender}被{attacker}吃掉了"),
+            CombatOutcome::Win => format!("{attacker}吃掉了{defender}"),
+            CombatOutcome::Lose if ours => format!("{defender}挡住了{attacker}，将其吃掉"),
+            CombatOutcome::Lose => format!("{attacker}{verb} {t}，被吃掉了"),
+            CombatOutcome::Both => format!("{attacker}和{defender}同归于尽"),
+            CombatOutcome::Repel => format!("{attacker}{verb} {t}：被击退，双方都没有损失"),
+            CombatOutcome::Evade => format!("{defender}躲开了{attacker}"),
+            CombatOutcome::Illegal => format!("{attacker}{verb} {t}：没有交战"),
+        }
+    }
+
+    fn result_zh(&self, result: &GameResult) -> String {
+        let winners: Vec<&str> = result.winners.iter().map(Self::side_zh).collect();
+        if result.is_draw() {
+            return match result.reason {
+                EndReason::Agreement => "和棋：双方同意".into(),
+                r => format!("和棋：{}", reason_zh(r)),
+            };
+        }
+        let Some(army) = self.army else {
+            return format!("{}胜：{}", winners.join("、"), reason_zh(result.reason));
+        };
+        let won = result.winners.iter().any(|s| self.rules.team_of(army).contains(s));
+        match (result.reason, won) {
+            (EndReason::FlagCaptured, true) => "你赢了：你扛走了对方的军旗".into(),
+            (EndReason::FlagCaptured, false) => format!("你输了：{}扛走了你的军旗", winners.join("、")),
+            (EndReason::Resignation, true) => "你赢了：对方认输".into(),
+            (EndReason::Resignation, false) => "你输了：你认输了".into(),
+            (r, true) => format!("你赢了：{}", reason_zh(r)),
+            (r, false) => format!("你输了：{}（{}胜）", reason_zh(r), winners.join("、")),
+        }
+    }
+
     /// Takes in what `event` changed of who stands where.
     fn take_in(&mut self, event: &Event) {
         match *event {
@@ -315,6 +510,22 @@ impl Narrator {
                 self.known.remove(&to);
             }
         }
+    }
+}
+
+/// Why a game ended, in Chinese.
+fn reason_zh(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::FlagCaptured => "军旗被扛",
+        EndReason::NoLegalMove => "没有可以走的棋子了",
+        EndReason::NoCaptureLimit => "连续太多步没有吃子",
+        EndReason::Resignation => "认输",
+        EndReason::Agreement => "双方同意和棋",
+        EndReason::Timeouts => "超时次数太多",
+        EndReason::NoMovablePieces => "没有能动的棋子了",
+        EndReason::CommanderCaptured => "司令被吃",
+        EndReason::MutualElimination => "双方同时失去最后能动的棋子",
+        EndReason::Escape => "有玩家离开了对局",
     }
 }
 
@@ -407,6 +618,13 @@ mod tests {
         let end = Event::GameOver { result: GameResult { winners: SideSet::single(Side::North), reason: EndReason::FlagCaptured } };
         assert_eq!(south.tell(&end), "you lose: north captured your flag");
         assert_eq!(north.tell(&end), "you win: you captured the flag");
-        assert_eq!(Narrator::new(rules, None, None).tell(&end), describe_result(&GameResult { winners: SideSet::single(Side::North), reason: EndReason::FlagCaptured }));
+        assert_eq!(Narrator::new(rules.clone(), None, None).tell(&end), describe_result(&GameResult { winners: SideSet::single(Side::North), reason: EndReason::FlagCaptured }));
+        // The same in Chinese.
+        let mut south = Narrator::new(rules.clone(), Some(Side::South), Some(&setup)).in_language(Language::Chinese);
+        let mut north = Narrator::new(rules, Some(Side::North), None).in_language(Language::from_tag("zh-CN"));
+        assert_eq!(south.tell(&attack), "你在 c6 的司令被北方在 c7 的棋子吃掉了");
+        assert_eq!(north.tell(&attack), "你在 c7 的棋子吃掉了对方在 c6 的棋子");
+        assert_eq!(south.tell(&end), "你输了：北方扛走了你的军旗");
+        assert_eq!(north.tell(&end), "你赢了：你扛走了对方的军旗");
     }
 }
