@@ -794,7 +794,7 @@ class Run:
             const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
             for (let n = w.nextNode(); n; n = w.nextNode()) {
               const e = n.parentElement;
-              if (!e || e.closest('#board, #key-picture, textarea, script, style, #me-link, #new-game-id, #link-list')) continue;
+              if (!e || e.closest('#board, textarea, script, style, #me-link, #new-game-id, #link-list')) continue;
               if (!e.checkVisibility || !e.checkVisibility()) continue;
               const words = (n.nodeValue.match(/[A-Za-z][A-Za-z'-]{2,}/g) || []).filter((x) => !skip.includes(x));
               if (words.length) out.push(n.nodeValue.trim());

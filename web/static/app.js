@@ -1033,7 +1033,8 @@ function game(id) {
 // Chinese as it appears (a MutationObserver): exact strings from ZH, strings with parts
 // (a seat, a number) from ZH_PATTERNS. The log's event texts, the result and the
 // replay's texts come from the server in the page's language (`&lang=zh-CN`: the core's
-// narrator in Chinese); the board's legend is the server's picture, still in English.
+// narrator in Chinese); the key (the legend of the server's picture, shown beside the
+// board) is translated here like the page's own text.
 // tests/web/driver.py's `chinese` scenario checks that no English is left on the lobby,
 // a game and its replay in Chinese.
 const LANG_KEY = "junqi-lang";
@@ -1168,6 +1169,28 @@ const ZH = {
   "over": "结束",
   "reaction": "应对",
   "(rated)": "（计分）",
+  // The legend of the server's picture, as the key shows it.
+  "your piece": "你的棋子",
+  "enemy, unknown": "敌方，未知",
+  "enemy, revealed": "敌方，已亮明",
+  "face down 暗子": "暗子",
+  "last move": "上一步",
+  "last combat": "上一次交战",
+  "railway 铁路": "铁路",
+  "road 公路": "公路",
+  "camp 行营": "行营",
+  "HQ 大本营": "大本营",
+  "front line, mountain 山界": "前线、山界",
+  "centre 中央": "中央",
+  "stronghold 据点": "据点",
+  "sea 海": "海",
+  "anchorage 锚地": "锚地",
+  "harbour mouth 海口": "海口",
+  "pier, bridge 码头": "码头、桥",
+  "air line 航线": "航线",
+  "airport 机场": "机场",
+  "plane 飞机": "飞机",
+  "ship 舰艇": "舰艇",
 };
 const SIDE = "(south|north|east|west)";
 const ZH_PATTERNS = [
@@ -1204,7 +1227,7 @@ function zh(text) {
 
 // The server's parts of the page (the board, the log, the result) and what a person
 // types are not translated.
-const UNTRANSLATED = "#board, #log, #key-picture, #result, textarea, script, style, #me-name, #whoami";
+const UNTRANSLATED = "#board, #log, #result, textarea, script, style, #me-name, #whoami";
 
 function translate(root) {
   if (LANG !== "zh-CN") return;
