@@ -771,13 +771,28 @@ pub unsafe extern "C" fn junqi_game_view_json(
     side: c_int,
     json_out: *mut *mut c_char,
 ) -> junqi_status {
+    // SAFETY: forwarded caller contract.
+    unsafe { view_json_out(game, side, json_out, Game::view) }
+}
+
+/// Writes the JSON of the view `which` gives of `side` to `json_out`: the body of
+/// `junqi_game_view_json` and `junqi_game_end_view_json`.
+///
+/// # Safety
+/// `game` is NULL or a live `junqi_game`; `json_out` is NULL or writable.
+unsafe fn view_json_out(
+    game: *const junqi_game,
+    side: c_int,
+    json_out: *mut *mut c_char,
+    which: fn(&Game, Side) -> junqi_core::View,
+) -> junqi_status {
     guard(|| {
         // SAFETY: forwarded caller contract for `game`.
         let game = unsafe { game_ref(game) }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(json_out, "json_out") }?;
         let side = playing_side(&game, side)?;
-        string_out(out, game.view(side).to_json(game.rules()).to_string());
+        string_out(out, which(&game, side).to_json(game.rules()).to_string());
         Ok(())
     })
 }
@@ -800,15 +815,8 @@ pub unsafe extern "C" fn junqi_game_end_view_json(
     side: c_int,
     json_out: *mut *mut c_char,
 ) -> junqi_status {
-    guard(|| {
-        // SAFETY: forwarded caller contract for `game`.
-        let game = unsafe { game_ref(game) }?;
-        // SAFETY: forwarded caller contract: NULL or writable.
-        let out = unsafe { Out::new(json_out, "json_out") }?;
-        let side = playing_side(&game, side)?;
-        string_out(out, game.end_view(side).to_json(game.rules()).to_string());
-        Ok(())
-    })
+    // SAFETY: forwarded caller contract.
+    unsafe { view_json_out(game, side, json_out, Game::end_view) }
 }
 
 /// One player's view of the board as text, one line per row, for logs and debugging:
