@@ -50,6 +50,34 @@ pub struct Narrator {
     language: Language,
 }
 
+/// Whose a piece is, from the player's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Whose {
+    Mine,
+    Partner,
+    Other(Side),
+}
+
+impl Whose {
+    /// `your`, `your partner's`, `north's`.
+    fn en(self) -> String {
+        match self {
+            Whose::Mine => "your".into(),
+            Whose::Partner => "your partner's".into(),
+            Whose::Other(side) => format!("{side}'s"),
+        }
+    }
+
+    /// `你`, `盟友`, `北方`.
+    fn zh(self) -> String {
+        match self {
+            Whose::Mine => "你".into(),
+            Whose::Partner => "盟友".into(),
+            Whose::Other(side) => Narrator::side_zh(side).into(),
+        }
+    }
+}
+
 /// The language a [`Narrator`] tells in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Language {
@@ -130,29 +158,36 @@ impl Narrator {
         }
     }
 
-    /// Whose a piece of `owner` is, from the player's side: `your`, `your partner's`,
-    /// `north's`.
-    fn whose(&self, owner: Side) -> String {
+    /// Whose a piece of army `owner` is, from the player's side.
+    fn owner(&self, owner: Side) -> Whose {
         if self.mine(owner) {
-            "your".into()
+            Whose::Mine
         } else if self.team().contains(owner) {
-            "your partner's".into()
+            Whose::Partner
         } else {
-            format!("{owner}'s")
+            Whose::Other(owner)
         }
     }
 
-    /// Whose a piece moved by the player `actor` is: `your`, `your partner's`,
-    /// `north's` (players and armies differ in 翻棋: events name the acting player, and
-    /// a piece's army).
-    fn actors(&self, actor: Side) -> String {
+    /// Whose a piece moved by the player `actor` is (players and armies differ in 翻棋:
+    /// events name the acting player, and a piece's army).
+    fn actor(&self, actor: Side) -> Whose {
         if self.player == Some(actor) {
-            "your".into()
+            Whose::Mine
         } else if self.player.is_some_and(|p| self.rules.team_of(p).contains(actor)) {
-            "your partner's".into()
+            Whose::Partner
         } else {
-            format!("{actor}'s")
+            Whose::Other(actor)
         }
+    }
+
+    /// `your`, `your partner's`, `north's`.
+    fn whose(&self, owner: Side) -> String {
+        self.owner(owner).en()
+    }
+
+    fn actors(&self, actor: Side) -> String {
+        self.actor(actor).en()
     }
 
     /// Whether the player acted.
@@ -306,43 +341,21 @@ impl Narrator {
         }
     }
 
-    /// Whose a piece of army `owner` is, in Chinese: `你的`, `盟友的`, `北方的`.
+    /// `你的`, `盟友的`, `北方的`.
     fn whose_zh(&self, owner: Side) -> String {
-        if self.mine(owner) {
-            "你的".into()
-        } else if self.team().contains(owner) {
-            "盟友的".into()
-        } else {
-            format!("{}的", Self::side_zh(owner))
-        }
+        self.owner(owner).zh() + "的"
     }
 
-    /// Whose a piece moved by the player `actor` is, in Chinese.
     fn actors_zh(&self, actor: Side) -> String {
-        if self.player == Some(actor) {
-            "你的".into()
-        } else if self.player.is_some_and(|p| self.rules.team_of(p).contains(actor)) {
-            "盟友的".into()
-        } else {
-            format!("{}的", Self::side_zh(actor))
-        }
+        self.actor(actor).zh() + "的"
     }
 
     /// The piece on `at` in Chinese as its owner and what it is: (`你`, `司令`),
     /// (`北方`, `营长`), (`北方`, `棋子`), (`对方`, `棋子`), to read `你在 c6 的司令`.
     fn piece_zh(&self, at: Point, actor: Option<Side>) -> (String, String) {
-        let owner = |o: Side| -> String {
-            if self.mine(o) {
-                "你".into()
-            } else if self.team().contains(o) {
-                "盟友".into()
-            } else {
-                Self::side_zh(o).into()
-            }
-        };
         match (self.known.get(&at), actor) {
-            (Some(&(o, k)), _) => (owner(o), name(k).into()),
-            (None, Some(a)) => (self.actors_zh(a).trim_end_matches('的').to_owned(), "棋子".into()),
+            (Some(&(o, k)), _) => (self.owner(o).zh(), name(k).into()),
+            (None, Some(a)) => (self.actor(a).zh(), "棋子".into()),
             (None, None) => ("对方".into(), "棋子".into()),
         }
     }
