@@ -215,6 +215,69 @@ pub struct Board {
     height: u8,
     move_pairs: Vec<(Point, Point)>,
     pair_index: Vec<u16>,
+    /// On a board of at most 64 points, the move tables again as plain words
+    /// ([`WordTables`]); `None` on larger boards.
+    pub(crate) words: Option<Box<WordTables>>,
+}
+
+/// Most straight railway rays a point may leave by in [`WordTables`]; a point with
+/// more (no built-in board has one) runs them by walking.
+pub(crate) const WORD_RAYS: usize = 4;
+
+/// The move tables of a board of at most 64 points as plain `u64` words, indexed by
+/// point id masked to six bits: the hot loop of move generation reads them with no
+/// conversion from [`PointSet`] and no bounds check. Built by [`Board::from_spec`]
+/// alongside the set tables, which they copy.
+#[derive(Debug)]
+pub(crate) struct WordTables {
+    /// Land steps (road and railway neighbours) of each point.
+    pub(crate) step: [u64; 64],
+    /// Railway neighbours of each point.
+    pub(crate) rail: [u64; 64],
+    /// The points a railway edge touches.
+    pub(crate) on_rail: u64,
+    /// The straight railway rays leaving each point whose ids rise or fall all along
+    /// (see [`RaySet`]), as masks with whether they rise; unused entries are empty.
+    pub(crate) rays: [[(u64, bool); WORD_RAYS]; 64],
+    /// Points with a ray whose ids neither rise nor fall all along (or with more than
+    /// [`WORD_RAYS`] rays): their straight runs walk the ray instead.
+    pub(crate) walk_rays: u64,
+    /// Piers: a railway run may end on one but not pass through it.
+    pub(crate) piers: u64,
+}
+
+impl WordTables {
+    /// The word tables of a board of at most 64 points (`None` for a larger one).
+    fn of(n: usize, step: &[PointSet], rail: &[PointSet], ray_of: &[(u32, u32)], ray_sets: &[RaySet], piers: PointSet) -> Option<Box<WordTables>> {
+        if n > 64 {
+            return None;
+        }
+        let mut w = Box::new(WordTables {
+            step: [0; 64],
+            rail: [0; 64],
+            on_rail: 0,
+            rays: [[(0, false); WORD_RAYS]; 64],
+            walk_rays: 0,
+            piers: piers.0[0],
+        });
+        for p in 0..n {
+            w.step[p] = step[p].0[0];
+            w.rail[p] = rail[p].0[0];
+            if rail[p] != PointSet::EMPTY {
+                w.on_rail |= 1 << p;
+            }
+            let (first, last) = ray_of[p];
+            let rays = &ray_sets[first as usize..last as usize];
+            if rays.len() > WORD_RAYS || rays.iter().any(|r| r.order == IdOrder::Mixed) {
+                w.walk_rays |= 1 << p;
+                continue;
+            }
+            for (slot, r) in w.rays[p].iter_mut().zip(rays) {
+                *slot = (r.points.0[0], r.order == IdOrder::Rising);
+            }
+        }
+        Some(w)
+    }
 }
 
 const NO_PAIR: u16 = u16::MAX;
@@ -396,7 +459,7 @@ impl Board {
                 })
                 .collect()
         };
-        let step = of_kind(&[EdgeKind::Road, EdgeKind::Railway])
+        let step: Vec<PointSet> = of_kind(&[EdgeKind::Road, EdgeKind::Railway])
             .into_iter()
             .map(|l| l.into_iter().collect::<PointSet>())
             .collect();
@@ -441,7 +504,7 @@ impl Board {
         }
         let rail_mask: Vec<PointSet> = rail.iter().map(|l| l.iter().copied().collect()).collect();
         let (ray_of, ray_spans, ray_points) = flat_rays(n, &lines);
-        let ray_sets = ray_spans
+        let ray_sets: Vec<RaySet> = ray_spans
             .iter()
             .map(|&(start, end)| RaySet::of(&ray_points[start as usize..end as usize]))
             .collect();
@@ -558,6 +621,7 @@ impl Board {
         let width = spec.points.iter().map(|p| p.x + 1).max().unwrap_or(0);
         let height = spec.points.iter().map(|p| p.y + 1).max().unwrap_or(0);
         let shared_names = spec.points.iter().map(|p| Arc::from(p.name.as_str())).collect();
+        let words = WordTables::of(n, &step, &rail_mask, &ray_of, &ray_sets, piers);
         Ok(Board {
             spec,
             names,
@@ -592,6 +656,7 @@ impl Board {
             height,
             move_pairs,
             pair_index,
+            words,
         })
     }
 

@@ -92,6 +92,11 @@ pub(crate) trait PointBits: Copy + PartialEq {
     const ONE_WORD: bool;
     /// A [`PointSet`] in this form (for `u64`, its first word: the board must fit).
     fn of(set: &PointSet) -> Self;
+    /// The set of the points of one word (ids below 64), from the board's
+    /// [`WordTables`](super::WordTables).
+    fn from_word(word: u64) -> Self;
+    /// The set's points with ids below 64, as one word.
+    fn word(self) -> u64;
     /// Points in both sets.
     fn and(self, o: Self) -> Self;
     /// Points in either set.
@@ -125,6 +130,16 @@ impl PointBits for PointSet {
     #[inline]
     fn of(set: &PointSet) -> Self {
         *set
+    }
+
+    #[inline]
+    fn from_word(word: u64) -> Self {
+        PointSet([word, 0, 0, 0])
+    }
+
+    #[inline]
+    fn word(self) -> u64 {
+        self.0[0]
     }
 
     #[inline]
@@ -207,6 +222,16 @@ impl PointBits for u64 {
     #[inline]
     fn of(set: &PointSet) -> Self {
         set.0[0]
+    }
+
+    #[inline]
+    fn from_word(word: u64) -> Self {
+        word
+    }
+
+    #[inline]
+    fn word(self) -> u64 {
+        self
     }
 
     #[inline]

@@ -9,7 +9,7 @@
 //! runs are a breadth-first search over railway edges, and air runs walk precomputed
 //! air rays.
 
-use crate::board::{Board, IdOrder, Point, PointBits, PointSet, Role};
+use crate::board::{Board, IdOrder, Point, PointBits, PointSet, Role, WordTables};
 use crate::combat::Attack;
 use crate::piece::{Arm, PieceKind, Side};
 use super::{Position, Slot};
@@ -41,13 +41,16 @@ pub(crate) struct Mover<S> {
     occupied: S,
     /// The army's and its allies' pieces: never a target.
     own: S,
-    /// Targets no piece of the army may take, whatever its kind: its own side's pieces,
-    /// face-down pieces and (翻棋) face-up pieces sheltered in an HQ or guarded by mines.
-    forbidden: S,
-    /// Enemy pieces in camps (for kinds that may not attack into camps).
-    camped: S,
-    /// Occupied HQs (missiles and `hq_safe_from` kinds never target them).
-    held_hqs: S,
+    /// Targets a piece of the army may not take. "Base": what no piece of the army may
+    /// take, whatever its kind — its own side's pieces, face-down pieces and (翻棋)
+    /// face-up pieces sheltered in an HQ or guarded by mines; "camped": enemy pieces in
+    /// camps (for kinds that may not attack into camps); "held HQs": occupied HQs
+    /// (missiles and `hq_safe_from` kinds never target them). In one word, entry `i`
+    /// is base, with camped if `i & 1` and held HQs if `i & 2`: a kind's set is one
+    /// load. In more words (where four sets cost more to build than two tests per
+    /// piece), entries 0, 1, 2 are base, camped and held HQs. See
+    /// [`Mover::reachable`].
+    forbidden: [S; 4],
     /// Enemy pieces of each arm (army, navy, air).
     enemy_arm: [S; 3],
     /// Points a piece never moves from again (HQs, under `hq_locks`).
@@ -80,11 +83,7 @@ impl<S: PointBits> Mover<S> {
         // and is repelled.
         let mut forbidden = own.or(face_down);
         if rules.deals() && (opts.hq_shelter || opts.flag_guarded_by_mines) {
-            occupied.minus(own).minus(face_down).for_each(|q| {
-                if pos.shielded(q) {
-                    forbidden.insert(q);
-                }
-            });
+            forbidden = forbidden.or(shielded(pos, occupied.minus(own).minus(face_down)));
         }
         let (enemy_arm, known_others) = if rules.has_arms() {
             (
@@ -94,12 +93,16 @@ impl<S: PointBits> Mover<S> {
         } else {
             ([S::EMPTY; 3], S::EMPTY)
         };
+        let camped = occupied.minus(own).and(S::of(&board.camps));
+        let held_hqs = S::of(&board.hqs).and(occupied);
         Mover {
             occupied,
             own,
-            forbidden,
-            camped: occupied.minus(own).and(S::of(&board.camps)),
-            held_hqs: S::of(&board.hqs).and(occupied),
+            forbidden: if S::ONE_WORD {
+                [forbidden, forbidden.or(camped), forbidden.or(held_hqs), forbidden.or(camped).or(held_hqs)]
+            } else {
+                [forbidden, camped, held_hqs, S::EMPTY]
+            },
             enemy_arm,
             locked: if opts.hq_locks { S::of(&board.hqs) } else { S::EMPTY },
             known_others,
@@ -112,10 +115,19 @@ impl<S: PointBits> Mover<S> {
     #[inline(always)]
     pub(crate) fn targets(&self, pos: &Position, from: Point, me: Slot) -> S {
         let t = self.reachable(pos, from, me);
-        if pos.rules().has_arms() && !t.is_empty() {
-            t.minus(self.known_forbidden(pos, me, t))
-        } else {
+        if !pos.rules().has_arms() || t.is_empty() {
+            return t;
+        }
+        // Only a known defender can be refused: on the target, or for a plane over an
+        // empty air position, below it.
+        let mut candidates = t.and(self.known_others);
+        if pos.rules().mobility(me.kind) == Mobility::Fly {
+            candidates = candidates.or(t.and(S::of(&pos.rules().board().air)).minus(self.occupied));
+        }
+        if candidates.is_empty() {
             t
+        } else {
+            t.minus(self.known_forbidden(pos, me, candidates))
         }
     }
 
@@ -130,11 +142,24 @@ impl<S: PointBits> Mover<S> {
         if (mobility == Mobility::Immobile || locked) && !profile.strikes {
             return S::EMPTY;
         }
-        // Points the mover may not end on: see [`Mover`]; and enemy pieces in camps.
-        let mut forbidden = self.forbidden;
-        if profile.spares_camps {
-            forbidden = forbidden.or(self.camped);
-        }
+        // Points the mover may not end on: see [`Mover::forbidden`]; and enemy pieces
+        // in camps for a kind that spares them. A missile never targets a piece in an
+        // HQ, whether it flies or walks (rules §4: "HQ or airport targets: —"; nothing
+        // can walk onto an airport); nor does a kind of `hq_safe_from` (a variant in
+        // which bombs may not attack HQs, docs/sources.md#modern-bomb-hq). HQs are
+        // public.
+        let mut forbidden = if S::ONE_WORD {
+            self.forbidden[usize::from(profile.spares_camps) | usize::from(profile.spares_hqs) << 1]
+        } else {
+            let mut f = self.forbidden[0];
+            if profile.spares_camps {
+                f = f.or(self.forbidden[1]);
+            }
+            if profile.spares_hqs {
+                f = f.or(self.forbidden[2]);
+            }
+            f
+        };
         // Arms are public: a target of an arm the mover can never attack is refused.
         if profile.refused_arms != 0 {
             for (arm, enemies) in self.enemy_arm.into_iter().enumerate() {
@@ -142,13 +167,6 @@ impl<S: PointBits> Mover<S> {
                     forbidden = forbidden.or(enemies);
                 }
             }
-        }
-        // A missile never targets a piece in an HQ, whether it flies or walks (rules §4:
-        // "HQ or airport targets: —"; nothing can walk onto an airport); nor does a kind
-        // of `hq_safe_from` (a variant in which bombs may not attack HQs,
-        // docs/sources.md#modern-bomb-hq). HQs are public.
-        if profile.spares_hqs {
-            forbidden = forbidden.or(self.held_hqs);
         }
         let mut t = match mobility {
             _ if locked => S::EMPTY,
@@ -184,17 +202,15 @@ impl<S: PointBits> Mover<S> {
     /// its commander fell, in `sanjun-forum`; a destroyer a recon scouted on a bridge
     /// point). An attack on a hidden kind stays legal and is repelled; one the mover
     /// can see is simply not a move, so a forbidden attack is never a free pass.
-    /// (Out of line: only rule sets with arms call it.)
+    /// Of `candidates`, the targets that hold a known piece or (for a plane) are an
+    /// empty air position over one ([`Mover::targets`] picks them). (Out of line:
+    /// only rule sets with arms call it.)
     #[inline(never)]
-    fn known_forbidden(&self, pos: &Position, me: Slot, t: S) -> S {
+    fn known_forbidden(&self, pos: &Position, me: Slot, candidates: S) -> S {
         let rules = pos.rules();
         let board = rules.board();
         // The defender is the piece on the target, or for a plane over an empty air
         // position the piece below it; only a known one can be refused.
-        let mut candidates = t.and(self.known_others);
-        if rules.mobility(me.kind) == Mobility::Fly {
-            candidates = candidates.or(t.and(S::of(&board.air)).minus(self.occupied));
-        }
         let mut out = S::EMPTY;
         candidates.for_each(|q| {
             let def = if self.occupied.contains(q) {
@@ -215,24 +231,169 @@ impl<S: PointBits> Mover<S> {
     }
 }
 
-/// The occupied points, not `army`'s own, whose piece `army`'s player knows. (Out of
-/// line: only rule sets with arms ask.)
+/// The points of `candidates` (occupied, face up) whose piece may not be attacked
+/// because an HQ shelters it or its side's mines guard it ([`Position::shielded`]),
+/// counting each side's mines at most once. (Out of line: only 翻棋 asks.)
+#[inline(never)]
+fn shielded<S: PointBits>(pos: &Position, candidates: S) -> S {
+    let opts = pos.rules().options();
+    let board = pos.rules().board();
+    let mut mines_left: [Option<bool>; 4] = [None; 4];
+    let mut out = S::EMPTY;
+    candidates.for_each(|q| {
+        let Some(s) = pos.slot_at(q) else { return };
+        let sheltered = opts.hq_shelter && board.roles[q.index()] == Role::Hq && !matches!(s.kind, PieceKind::Mine | PieceKind::Flag);
+        let guarded = opts.flag_guarded_by_mines
+            && s.kind == PieceKind::Flag
+            && *mines_left[s.owner as usize].get_or_insert_with(|| pos.mines_left(s.owner) > 0);
+        if sheltered || guarded {
+            out.insert(q);
+        }
+    });
+    debug_assert!(!candidates.any(|q| pos.shielded(q) != out.contains(q)));
+    out
+}
+
+/// The occupied points, not `army`'s own, whose piece `army`'s player knows: the
+/// points of the pieces of the player's knowledge (a set of piece ids), less the
+/// army's own ids. (Out of line: only rule sets with arms ask.)
 #[inline(never)]
 fn known_others<S: PointBits>(pos: &Position, army: Side, occupied: S) -> S {
     let mut known = S::EMPTY;
-    if let Some(player) = pos.player_of(army) {
+    let Some(player) = pos.player_of(army) else { return known };
+    let rules = pos.rules();
+    let mut ids = pos.known[player as usize];
+    // The army's pieces have the ids of its place in the turn order.
+    if let Some(place) = rules.sides().iter().position(|&s| s == army) {
+        let n = rules.army_size() as u32;
+        let own = 1u128.checked_shl(n).map_or(u128::MAX, |b| b - 1);
+        ids &= !own.checked_shl(place as u32 * n).unwrap_or(0);
+    }
+    while ids != 0 {
+        let id = ids.trailing_zeros() as usize;
+        ids &= ids - 1;
+        let s = pos.slots[id];
+        if s.at != super::OFF_BOARD && s.owner != army && pos.cells[s.at as usize] as usize == id {
+            known.insert(Point(s.at));
+        }
+    }
+    debug_assert!(known == {
+        let mut slow = S::EMPTY;
         occupied.minus(S::of(&pos.occupied_by(army))).for_each(|q| {
             if pos.knows(player, q) {
-                known.insert(q);
+                slow.insert(q);
             }
         });
-    }
+        slow
+    });
     known
 }
 
+/// The land steps (road and railway neighbours) of `p`, in the form `S`: from the
+/// board's [`WordTables`] on a board of at most 64 points.
+#[inline(always)]
+pub(crate) fn steps<S: PointBits>(board: &Board, p: Point) -> S {
+    if S::ONE_WORD {
+        if let Some(words) = board.words.as_deref() {
+            return S::from_word(words.step[p.index() & 63]);
+        }
+    }
+    S::of(&board.step[p.index()])
+}
+
 /// Road steps and railway runs of a land piece of a given mobility on `from`, with the
-/// board's occupancy given (public knowledge; used by inference too).
+/// board's occupancy given (public knowledge; used by inference too). (Always inlined:
+/// in move generation's loop over pieces the one-word run is a few instructions.)
+#[inline(always)]
 pub(crate) fn land_run<S: PointBits>(
+    rules: &crate::rules::RuleSet,
+    occupied: S,
+    from: Point,
+    mobility: Mobility,
+    forbidden: S,
+) -> S {
+    if S::ONE_WORD {
+        if let Some(words) = rules.board().words.as_deref() {
+            if let Some(t) = word_run(rules, words, occupied.word(), from, mobility, forbidden.word()) {
+                return S::from_word(t);
+            }
+        }
+    }
+    walked_run(rules, occupied, from, mobility, forbidden)
+}
+
+/// [`land_run`] on a board of at most 64 points, from its [`WordTables`]: a road step
+/// is one mask, a straight railway run along a ray whose ids rise (fall) ends at the
+/// lowest (highest) occupied point of the ray, and the engineer's turning run is a
+/// flood fill over the railway masks. `None` where the run must walk instead (a
+/// straight run of at most `rail_max_steps` steps, or a ray whose ids do not run one
+/// way).
+#[inline(always)]
+fn word_run(
+    rules: &crate::rules::RuleSet,
+    words: &WordTables,
+    occupied: u64,
+    from: Point,
+    mobility: Mobility,
+    forbidden: u64,
+) -> Option<u64> {
+    let i = from.index() & 63;
+    let mut t = words.step[i] & !forbidden;
+    if !matches!(mobility, Mobility::RailStraight | Mobility::RailTurn) || words.on_rail >> i & 1 == 0 {
+        return Some(t);
+    }
+    let opts = rules.options();
+    if mobility == Mobility::RailTurn || opts.rail_all_turn {
+        // Layer by layer, `limit` steps deep: a layer's empty points carry the run on
+        // (a pier ends it); its occupied points end it (a target if enterable).
+        let limit = match (mobility, opts.rail_max_steps) {
+            (Mobility::RailTurn, _) | (_, None) => u32::MAX,
+            (_, Some(n)) => u32::from(n),
+        };
+        let stops = words.piers | occupied;
+        let mut seen = 1u64 << i;
+        let mut frontier = seen;
+        let mut depth = 0;
+        while frontier != 0 && depth < limit {
+            let mut layer = 0;
+            let mut f = frontier;
+            while f != 0 {
+                layer |= words.rail[f.trailing_zeros() as usize & 63];
+                f &= f - 1;
+            }
+            layer &= !seen;
+            seen |= layer;
+            frontier = layer & !stops;
+            t |= layer & !forbidden;
+            depth += 1;
+        }
+        return Some(t);
+    }
+    if opts.rail_max_steps.is_some() || words.walk_rays >> i & 1 == 1 {
+        return None;
+    }
+    for &(ray, rising) in &words.rays[i] {
+        // The ray's first occupied point, and the points before it.
+        let blockers = ray & occupied;
+        let (first, open) = if rising {
+            let first = blockers & blockers.wrapping_neg();
+            (first, ray & first.wrapping_sub(1))
+        } else if blockers == 0 {
+            (0, ray)
+        } else {
+            let first = 1u64 << (63 - blockers.leading_zeros());
+            (first, ray & !(first | (first - 1)))
+        };
+        t |= open | first & !forbidden;
+    }
+    Some(t)
+}
+
+/// [`land_run`] over the board's set tables, walking the railway rays. (Out of line:
+/// on the built-in one-word boards only straight runs of at most `rail_max_steps`
+/// steps come here.)
+#[inline(never)]
+fn walked_run<S: PointBits>(
     rules: &crate::rules::RuleSet,
     occupied: S,
     from: Point,
@@ -455,7 +616,10 @@ fn lock_on_target(pos: &Position, from: Point, to: Point) -> bool {
 
 /// The manner of a legal action (see [`targets`]).
 pub(crate) fn manner(pos: &Position, from: Point, to: Point, kind: PieceKind) -> Attack {
-    manner_in(pos.rules(), pos.occupied(), from, to, kind, lock_on_target(pos, from, to))
+    let rules = pos.rules();
+    // Only a scouting plane under `recon_lock_on` asks whether its run ends on an enemy.
+    let asks = rules.mobility(kind) == Mobility::Fly && rules.options().recon_lock_on && rules.has_ability(kind, Ability::Scout);
+    manner_in(rules, pos.occupied(), from, to, kind, asks && lock_on_target(pos, from, to))
 }
 
 /// The manner of an action by a piece of `kind`, from the board's occupancy (public);

@@ -60,6 +60,8 @@ impl Position {
     }
 
     /// Whether `side` (a player) has any legal action in the current position.
+    ///
+    /// (Asked after every action, for the side to act next.)
     pub fn has_legal_move(&self, side: Side) -> bool {
         !self.hidden.is_empty()
             || self.armies[side as usize].is_some_and(|army| {
@@ -83,7 +85,7 @@ impl Position {
         let free_step = pieces.minus(locked).any(|p| {
             let kind = self.slots[self.cells[p.index()] as usize].kind;
             matches!(self.rules.mobility(kind), Mobility::Step | Mobility::RailStraight | Mobility::RailTurn)
-                && !S::of(&board.step[p.index()]).minus(occupied).is_empty()
+                && !crate::position::movegen::steps::<S>(board, p).minus(occupied).is_empty()
         });
         free_step || {
             let mover = Mover::<S>::new(self, army);
