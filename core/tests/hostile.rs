@@ -250,13 +250,19 @@ fn presets_compile_once() {
 }
 
 #[test]
-fn a_long_combat_table_compiles() {
-    // 10 000 entries that never match, then the classic table: compiling must not
-    // match every pattern for every pair of kinds (that took seconds).
+fn a_long_combat_table_compiles_and_a_longer_one_is_refused_unread() {
+    // Entries that never match, then the classic table: compiling must not match every
+    // pattern for every pair of kinds (10 000 entries took seconds). Since a rule set
+    // must fit a protocol line (48 KiB as compact JSON, `limits::MAX_RULES_SPEC`), the
+    // longest table that loads has some 500 such entries; 10 000 are refused before
+    // anything is compiled.
     let classic: serde_json::Value = serde_json::from_str(RuleSet::preset_json("classic").unwrap()).unwrap();
-    let mut combat = vec![serde_json::json!({"attacker": ["commander", "engineer"], "defender": "flag", "outcome": "win", "if": "open_play"}); 10_000];
-    combat.extend(classic["combat"].as_array().unwrap().iter().cloned());
-    let json = serde_json::json!({"extends": "classic", "name": "long", "combat": combat}).to_string();
-    let rules = RuleSet::from_json(&json).unwrap();
+    let with = |n: usize| {
+        let mut combat = vec![serde_json::json!({"attacker": ["commander", "engineer"], "defender": "flag", "outcome": "win", "if": "open_play"}); n];
+        combat.extend(classic["combat"].as_array().unwrap().iter().cloned());
+        serde_json::json!({"extends": "classic", "name": "long", "combat": combat}).to_string()
+    };
+    let rules = RuleSet::from_json(&with(450)).unwrap();
     assert_eq!(rules.combat_outcome(junqi::PieceKind::Engineer, junqi::PieceKind::Mine), junqi::CombatOutcome::Win);
+    assert!(matches!(RuleSet::from_json(&with(10_000)), Err(junqi::RulesError::SpecTooLarge(_))));
 }
