@@ -57,6 +57,7 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .route("/api/players", post(crate::players::create))
         .route("/api/players/me", get(crate::players::me))
+        .route("/api/players/me/games", get(crate::history::finished))
         .route("/api/players/{id}", get(crate::players::show))
         .route("/api/ratings", get(crate::players::leaderboard))
         .route("/favicon.svg", get(favicon))

@@ -30,6 +30,7 @@ pub mod clock;
 pub mod conn;
 pub mod error;
 pub mod flow;
+pub mod history;
 pub mod limits;
 pub mod lobby;
 pub mod migrate;

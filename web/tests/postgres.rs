@@ -295,6 +295,52 @@ async fn lobby_and_pairing_across(a: &Web, b: &Web) {
     assert_ne!(mine["seat"], theirs["seat"]);
 }
 
+/// A player's finished games, listed by the other process; a database from before the
+/// list (no `seat_players`) gets it filled from the games' seats by the next process.
+async fn finished_games_across(pg: &Pg) {
+    let url = pg.database("history");
+    let (id, x, y) = {
+        let (a, b) = (Web::start(&url), Web::start(&url));
+        let (mut ca, mut cb) = (Client::new(a.addr), Client::new(b.addr));
+        let (x, y) = (player(&mut ca, "xu").await, player(&mut cb, "ye").await);
+        let r = ca
+            .post("/api/games", None, &json!({"rules": "classic", "lobby": true, "player": x}).to_string())
+            .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        let created = r.json();
+        let id = created["game"].as_str().unwrap().to_owned();
+        let south = created["seats"]["south"]["token"].as_str().unwrap().to_owned();
+        let r = cb.post(&format!("/api/games/{id}/join"), None, &json!({"player": y}).to_string()).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let north = r.json()["token"].as_str().unwrap().to_owned();
+        let r = ca.get("/api/players/me/games", Some(&y)).await;
+        assert_eq!(r.json()["games"], json!([]), "a game in play is not listed");
+        let r = ca.post(&format!("/api/games/{id}/resign"), Some(&south), "").await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let r = cb.get("/api/players/me/games", Some(&y)).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let list = r.json()["games"].clone();
+        assert_eq!(list.as_array().map(Vec::len), Some(1), "{list}");
+        assert_eq!((list[0]["id"].as_str(), list[0]["seat"].as_str()), (Some(id.as_str()), Some("north")));
+        assert_eq!(list[0]["outcome"], "win");
+        assert_eq!(list[0]["url"], json!(format!("/play/{id}?token={north}")));
+        (id, x, y)
+    };
+    let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    let task = tokio::spawn(conn);
+    client.batch_execute("DROP TABLE seat_players").await.unwrap();
+    drop(client);
+    let _ = task.await;
+    let c = Web::start(&url);
+    let mut cc = Client::new(c.addr);
+    for (token, seat, outcome) in [(&x, "south", "loss"), (&y, "north", "win")] {
+        let list = cc.get("/api/players/me/games", Some(token)).await.json()["games"].clone();
+        assert_eq!(list.as_array().map(Vec::len), Some(1), "filled again: {list}");
+        assert_eq!((list[0]["id"].as_str(), list[0]["seat"].as_str()), (Some(id.as_str()), Some(seat)));
+        assert_eq!(list[0]["outcome"], outcome);
+    }
+}
+
 /// A process killed mid-game (`kill -9`) loses nothing it acknowledged: the other serves
 /// every acknowledged move, play goes on through it, and it applies the killed
 /// process's time-outs (after its standby delay).
@@ -380,5 +426,6 @@ async fn two_processes_serve_the_same_games_on_one_postgresql() {
         lobby_and_pairing_across(&a, &b).await;
     }
     a_killed_process_loses_nothing(&pg).await;
+    finished_games_across(&pg).await;
     println!("PostgreSQL tests: {:?}", start.elapsed());
 }

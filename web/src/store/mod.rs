@@ -14,6 +14,10 @@
 //! processes that change one game at once cannot both apply their change — the database
 //! serializes a game's actions. The caller catches up and tries again.
 //!
+//! A game's players are noted beside it (`seat_players`: player, game, seat) whenever its
+//! seats change, so that a player's finished games are listed without reading every
+//! game ([`Store::finished_games`]).
+//!
 //! Besides the games' secret columns (`seats`: tokens; `pending`: proposed setups), a
 //! row keeps public columns that the lobby lists without loading a game: the rule set's
 //! name, phase, ply, the seats' kinds and names, the clock settings.
@@ -229,6 +233,44 @@ pub struct LobbyRow {
     pub updated_ms: i64,
 }
 
+/// A finished game of one player, as the player's list of games shows it (see
+/// [`Store::finished_games`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedRow {
+    /// The game id.
+    pub id: String,
+    /// The seat the player had.
+    pub seat: String,
+    /// The rule set's name.
+    pub rules_name: String,
+    /// The rule set as given at creation (a preset name as a JSON string, or an object).
+    pub rules: String,
+    /// The result (JSON).
+    pub result: Option<String>,
+    /// Plies played.
+    pub ply: u32,
+    /// The public seats (JSON): who played.
+    pub seats_public: String,
+    /// The seats with their tokens (secret: the player's own seat token is taken from
+    /// it, to open the game again).
+    pub seats: String,
+    /// When the game ended (its last change).
+    pub updated_ms: i64,
+}
+
+/// The players of a game's seats, read from its public seats (`{"south": {"player":
+/// "…", …}, …}`): `(seat, player)` for every seat taken with a player's token. What the
+/// stores keep in `seat_players`, from which a player's games are listed.
+pub fn seat_players(public_seats: &str) -> Vec<(String, String)> {
+    let Ok(serde_json::Value::Object(seats)) = serde_json::from_str(public_seats) else {
+        return Vec::new();
+    };
+    seats
+        .iter()
+        .filter_map(|(seat, v)| Some((seat.clone(), v.get("player")?.as_str()?.to_owned())))
+        .collect()
+}
+
 /// A player: a name and a secret; the id is public.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerRow {
@@ -387,6 +429,12 @@ impl Store {
     /// The listed games not over, most recently changed first.
     pub async fn lobby(&self, limit: u32) -> Result<Vec<LobbyRow>> {
         both!(self, s => s.lobby(limit))
+    }
+
+    /// The finished games `player` played a seat of (taken with the player's token),
+    /// the most recent first, at most `limit`.
+    pub async fn finished_games(&self, player: &str, limit: u32) -> Result<Vec<FinishedRow>> {
+        both!(self, s => s.finished_games(player, limit))
     }
 
     /// Adds a player; [`Written::Conflict`] when the name is taken.

@@ -28,7 +28,7 @@ use tokio::sync::{mpsc, Mutex, MutexGuard};
 use tokio_postgres::{AsyncMessage, Client, NoTls, Row};
 
 use super::{
-    BadRow, LobbyRow, PlayerRow, RatingChange, RatingRow, Result, StoreError, StoredGame, Ticket,
+    BadRow, FinishedRow, LobbyRow, PlayerRow, RatingChange, RatingRow, Result, StoreError, StoredGame, Ticket,
     Write, Written,
 };
 
@@ -98,6 +98,12 @@ CREATE TABLE IF NOT EXISTS rating_changes (
     points BIGINT NOT NULL,
     rule TEXT NOT NULL,
     PRIMARY KEY (game, side)
+);
+CREATE TABLE IF NOT EXISTS seat_players (
+    player TEXT NOT NULL,
+    game TEXT NOT NULL,
+    seat TEXT NOT NULL,
+    PRIMARY KEY (player, game, seat)
 );
 CREATE TABLE IF NOT EXISTS pairing (
     ticket TEXT PRIMARY KEY,
@@ -246,7 +252,30 @@ impl Postgres {
         let tx = first.transaction().await?;
         tx.execute("SELECT pg_advisory_xact_lock(72657)", &[])
             .await?;
+        let backfill: bool = tx
+            .query_one(
+                "SELECT to_regclass('games') IS NOT NULL AND to_regclass('seat_players') IS NULL",
+                &[],
+            )
+            .await?
+            .get(0);
         tx.batch_execute(SCHEMA).await?;
+        if backfill {
+            // A database written before `seat_players` existed: filled once from the
+            // games' public seats (under the advisory lock, so by one process).
+            for r in tx.query("SELECT id, seats_public FROM games", &[]).await? {
+                let (id, seats): (String, String) = (r.get(0), r.get(1));
+                let (seat, player): (Vec<String>, Vec<String>) =
+                    super::seat_players(&seats).into_iter().unzip();
+                tx.execute(
+                    "INSERT INTO seat_players (player, game, seat)
+                     SELECT t.player, $1, t.seat FROM unnest($2::text[], $3::text[]) AS t(player, seat)
+                     ON CONFLICT DO NOTHING",
+                    &[&id, &player, &seat],
+                )
+                .await?;
+            }
+        }
         // Earlier versions notified from a trigger, inside the change's transaction.
         tx.batch_execute(
             "DROP TRIGGER IF EXISTS junqi_games_notify ON games; DROP FUNCTION IF EXISTS junqi_notify();",
@@ -341,6 +370,12 @@ impl Postgres {
         let mut c = self.take().await?;
         let p = &w.public;
         let count = (w.first_entry + w.entries.len()) as i64;
+        // The players of the seats, noted in `seat_players` when the seats changed (in
+        // the same statement as the change, so both or neither are written).
+        let (sp_seats, sp_players): (Vec<String>, Vec<String>) = match &w.seats {
+            Some(_) => super::seat_players(&p.seats).into_iter().unzip(),
+            None => (Vec::new(), Vec::new()),
+        };
         let changed: i64 = match (&w.created, w.expected) {
             (Some(cr), None) => {
                 c.client()
@@ -354,8 +389,12 @@ impl Postgres {
                          i AS (
                             INSERT INTO entries (game, seq, entry)
                             SELECT g.id, t.ord - 1, t.entry FROM g, unnest($19::text[]) WITH ORDINALITY AS t(entry, ord)
-                            RETURNING 1)
-                         SELECT (SELECT count(*) FROM g) + 0 * (SELECT count(*) FROM i)",
+                            RETURNING 1),
+                         sp AS (
+                            INSERT INTO seat_players (player, game, seat)
+                            SELECT t.player, g.id, t.seat FROM g, unnest($20::text[], $21::text[]) AS t(player, seat)
+                            ON CONFLICT DO NOTHING RETURNING 1)
+                         SELECT (SELECT count(*) FROM g) + 0 * (SELECT count(*) FROM i) + 0 * (SELECT count(*) FROM sp)",
                         &[
                             &w.id,
                             &cr.rules,
@@ -376,6 +415,8 @@ impl Postgres {
                             &p.seats,
                             &w.now_ms,
                             &w.entries,
+                            &sp_players,
+                            &sp_seats,
                         ],
                     )
                     .await?
@@ -393,8 +434,12 @@ impl Postgres {
                          i AS (
                             INSERT INTO entries (game, seq, entry)
                             SELECT u.id, $16 + t.ord - 1, t.entry FROM u, unnest($17::text[]) WITH ORDINALITY AS t(entry, ord)
-                            RETURNING 1)
-                         SELECT (SELECT count(*) FROM u) + 0 * (SELECT count(*) FROM i)",
+                            RETURNING 1),
+                         sp AS (
+                            INSERT INTO seat_players (player, game, seat)
+                            SELECT t.player, u.id, t.seat FROM u, unnest($18::text[], $19::text[]) AS t(player, seat)
+                            ON CONFLICT DO NOTHING RETURNING 1)
+                         SELECT (SELECT count(*) FROM u) + 0 * (SELECT count(*) FROM i) + 0 * (SELECT count(*) FROM sp)",
                         &[
                             &w.id,
                             &(w.version as i64),
@@ -413,6 +458,8 @@ impl Postgres {
                             &(expected as i64),
                             &(w.first_entry as i64),
                             &w.entries,
+                            &sp_players,
+                            &sp_seats,
                         ],
                     )
                     .await?
@@ -445,7 +492,8 @@ impl Postgres {
         let mut c = self.take().await?;
         c.client()
             .execute(
-                "WITH e AS (DELETE FROM entries WHERE game = $1) DELETE FROM games WHERE id = $1",
+                "WITH e AS (DELETE FROM entries WHERE game = $1), sp AS (DELETE FROM seat_players WHERE game = $1)
+                 DELETE FROM games WHERE id = $1",
                 &[&id],
             )
             .await?;
@@ -555,6 +603,34 @@ impl Postgres {
                 ply: r.get::<_, i64>(5) as u32,
                 open_seats: r.get::<_, i64>(6) as u32,
                 updated_ms: r.get(7),
+            })
+            .collect())
+    }
+
+    /// See [`super::Store::finished_games`].
+    pub async fn finished_games(&self, player: &str, limit: u32) -> Result<Vec<FinishedRow>> {
+        let mut c = self.take().await?;
+        let rows = c
+            .client()
+            .query(
+                "SELECT g.id, sp.seat, g.rules_name, g.result, g.ply, g.seats_public, g.seats, g.updated_ms, g.rules
+                 FROM seat_players sp JOIN games g ON g.id = sp.game
+                 WHERE sp.player = $1 AND g.over ORDER BY g.updated_ms DESC, g.id LIMIT $2",
+                &[&player, &i64::from(limit)],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| FinishedRow {
+                id: r.get(0),
+                seat: r.get(1),
+                rules_name: r.get(2),
+                result: r.get(3),
+                ply: r.get::<_, i64>(4) as u32,
+                seats_public: r.get(5),
+                seats: r.get(6),
+                updated_ms: r.get(7),
+                rules: r.get(8),
             })
             .collect())
     }

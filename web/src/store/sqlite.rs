@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{
-    BadRow, Convert, LobbyRow, Migrated, OldGame, PlayerRow, RatingChange, RatingRow, Result,
+    BadRow, Convert, FinishedRow, LobbyRow, Migrated, OldGame, PlayerRow, RatingChange, RatingRow, Result,
     StoreError, StoredGame, Ticket, Write, Written,
 };
 
@@ -47,6 +47,12 @@ CREATE TABLE IF NOT EXISTS entries (
     seq INTEGER NOT NULL,
     entry TEXT NOT NULL,
     PRIMARY KEY (game, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seat_players (
+    player TEXT NOT NULL,
+    game TEXT NOT NULL,
+    seat TEXT NOT NULL,
+    PRIMARY KEY (player, game, seat)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS players (
     id TEXT PRIMARY KEY,
@@ -144,6 +150,31 @@ fn has_table(conn: &Connection, name: &str) -> rusqlite::Result<bool> {
     )
 }
 
+/// Fills `seat_players` from the games' public seats: once, when a file written before
+/// the table existed is opened.
+fn fill_seat_players(conn: &Connection) -> Result<()> {
+    let games: Vec<(String, String)> = {
+        let mut stmt = conn.prepare("SELECT id, seats_public FROM games")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    for (id, seats) in games {
+        add_seat_players(conn, &id, &seats)?;
+    }
+    Ok(())
+}
+
+/// Notes the players of a game's seats (see [`super::seat_players`]).
+fn add_seat_players(conn: &Connection, game: &str, public_seats: &str) -> Result<()> {
+    let mut add = conn.prepare_cached(
+        "INSERT INTO seat_players (player, game, seat) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+    )?;
+    for (seat, player) in super::seat_players(public_seats) {
+        add.execute(params![player, game, seat])?;
+    }
+    Ok(())
+}
+
 /// A row of `games_0_1`, as [`Sqlite::migrate_0_1`] selects it.
 fn read_0_1(r: &rusqlite::Row<'_>) -> std::result::Result<OldGame, BadRow> {
     let row = (|| -> rusqlite::Result<OldGame> {
@@ -176,7 +207,11 @@ impl Sqlite {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         if !schema_0_1(&conn)? {
+            let backfill = has_table(&conn, "games")? && !has_table(&conn, "seat_players")?;
             conn.execute_batch(SCHEMA)?;
+            if backfill {
+                fill_seat_players(&conn)?;
+            }
         }
         Ok(Sqlite {
             conn: Mutex::new(conn),
@@ -325,6 +360,9 @@ impl Sqlite {
                 append.execute(params![w.id, (w.first_entry + i) as i64, e])?;
             }
         }
+        if w.seats.is_some() {
+            add_seat_players(tx, &w.id, &p.seats)?;
+        }
         Ok(Written::Done)
     }
 
@@ -333,6 +371,7 @@ impl Sqlite {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute("DELETE FROM entries WHERE game = ?1", [id])?;
+        tx.execute("DELETE FROM seat_players WHERE game = ?1", [id])?;
         tx.execute("DELETE FROM games WHERE id = ?1", [id])?;
         tx.commit()?;
         Ok(())
@@ -433,6 +472,30 @@ impl Sqlite {
                 ply: r.get(5)?,
                 open_seats: r.get(6)?,
                 updated_ms: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// See [`super::Store::finished_games`].
+    pub fn finished_games(&self, player: &str, limit: u32) -> Result<Vec<FinishedRow>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT g.id, sp.seat, g.rules_name, g.result, g.ply, g.seats_public, g.seats, g.updated_ms, g.rules
+             FROM seat_players sp JOIN games g ON g.id = sp.game
+             WHERE sp.player = ?1 AND g.over = 1 ORDER BY g.updated_ms DESC, g.id LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![player, limit], |r| {
+            Ok(FinishedRow {
+                id: r.get(0)?,
+                seat: r.get(1)?,
+                rules_name: r.get(2)?,
+                result: r.get(3)?,
+                ply: r.get(4)?,
+                seats_public: r.get(5)?,
+                seats: r.get(6)?,
+                updated_ms: r.get(7)?,
+                rules: r.get(8)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
