@@ -64,8 +64,13 @@ pub async fn finished(
         .finished_games(&p.id, limit)
         .await
         .map_err(|e| ApiError::internal(format!("the games could not be read: {e}")))?;
-    let lang = q.get("lang").map_or(Language::default(), |t| Language::from_tag(t));
-    let games: Vec<Value> = rows.iter().filter_map(|r| game_json(r, &p.id, lang)).collect();
+    let lang = q
+        .get("lang")
+        .map_or(Language::default(), |t| Language::from_tag(t));
+    let games: Vec<Value> = rows
+        .iter()
+        .filter_map(|r| game_json(r, &p.id, lang))
+        .collect();
     Ok(Json(json!({ "games": games })))
 }
 
@@ -101,7 +106,11 @@ pub fn game_json(r: &FinishedRow, player: &str, lang: Language) -> Option<Value>
         let rules = crate::table::load_rules(&serde_json::from_str(&r.rules).ok()?).ok()?;
         let result: GameResult = serde_json::from_str(r.result.as_deref()?).ok()?;
         let side: Side = r.seat.parse().ok()?;
-        Some(Narrator::new(rules, Some(side), None).in_language(lang).tell(&Event::GameOver { result }))
+        Some(
+            Narrator::new(rules, Some(side), None)
+                .in_language(lang)
+                .tell(&Event::GameOver { result }),
+        )
     })();
     Some(json!({
         "id": r.id,
