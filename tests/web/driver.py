@@ -7,19 +7,28 @@ download for no gain). Started by tests/web/run.sh, which installs Chromium and 
 the server; this script starts the server (port 0, temporary database) and
 chromedriver itself and stops both at the end.
 
-What it does, all through the page (clicks on the board's hit targets, buttons):
+What it does, all through the page (WebDriver's own clicks on the board's hit targets,
+buttons and the lobby's options):
   lobby    create a classic game with two human seats; read the seat links.
-  classic  two browser sessions (separate Chrome instances, separate profiles) take
-           South and North: random setup, a swap of two own pieces by clicking them,
-           confirm; then each plays a random highlighted move in turn (click a piece,
-           then one of its highlighted targets) until the game ends or the time cap
-           (CLASSIC_SECONDS), when South presses Resign.
-  siguo    one human seat (South) through the page against three random seats, a
-           bounded number of moves, then Resign.
-  fanqi    South through the page against a greedy bot (chosen in the lobby): flips
-           face-down tiles by clicking them, then Resign.
-  sanjun   South (sanjun-modern) against a random seat: a few moves, planes first
-           when one may move (air positions end in ^), then Resign.
+  classic  two browser sessions (separate Chrome instances, separate profiles) at
+           1920 x 1080 take South and North of a quick classic (no-capture limit 20
+           plies, a custom rule set pasted into the lobby): random setup, a swap of two
+           own pieces by clicking them, a pasted setup, confirm; a draw offered and
+           declined; then each plays a random highlighted move in turn (click a piece,
+           then one of its highlighted targets) to the end of the whole game.
+  siguo    one human seat (South) at 1920 x 1080 against three random seats, a whole
+           quick siguo (no-capture limit 24): South plays until it is out or the game
+           ends, the random seats to the end.
+  fanqi    South at 1920 x 1080 against a greedy bot (chosen in the lobby), a whole
+           quick 翻棋 (limit 20): flips face-down tiles by clicking them.
+  sanjun   South (a quick sanjun-modern, limit 20) at 1920 x 1080 against a random
+           seat, a whole game, planes first when one may move (air positions end in ^).
+  sizes    the board at 390, 1024, 1440 and 1920 px for each family, a move by clicks.
+  chinese  the lobby, a game and its replay in Chinese: no English word left.
+  players  names, a sign-in link, a rated listed game with a game clock, quick
+           pairing, a game against the computer to the end, its replay, the rematch,
+           the player's finished games reopened from the lobby.
+Each whole game fails if it has not ended within WHOLE_GAME_MOVES moves by South.
 After every update each page's DOM (outerHTML) is checked: no enemy piece shows a kind
 the seat does not know. The truth comes from the server with the other seats' tokens
 (classic: both seats are humans) and from the full record after the end (the setups:
@@ -47,10 +56,9 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-CLASSIC_SECONDS = 35.0
-SIGUO_MOVES = 30
-FANQI_MOVES = 8
-SANJUN_MOVES = 8
+# The most moves South may need to finish a whole game of the quick rule sets (a low
+# no-capture limit) at desktop size; more fails the test.
+WHOLE_GAME_MOVES = 200
 CHECKS = {"dom": 0, "truth": 0, "skipped": 0}
 
 
@@ -537,12 +545,17 @@ class Run:
 
     # -- classic, two humans
     def classic(self) -> None:
-        log("classic: two browser sessions, both seats through the page")
+        log("classic: two browser sessions at 1920 x 1080, both seats through the page, a whole game")
         rng = random.Random(os.environ.get("WEB_TEST_SEED"))
         south_b = self.browser("south")
-        links = self.lobby(south_b, "classic", {"south": "human", "north": "human"})
+        # A whole game: classic with a low no-capture limit (a custom rule set pasted
+        # into the lobby), so that random clicks end it in a few dozen plies.
+        quick = json.dumps({"extends": "classic", "name": "classic-quick", "options": {"no_capture_draw_plies": 20}})
+        links = self.lobby(south_b, "classic", {"south": "human", "north": "human"}, custom=quick)
         self.shot(south_b, "web-lobby.png")
         north_b = self.browser("north")
+        for b in (south_b, north_b):
+            b.cmd("POST", "/window/rect", {"width": 1920, "height": 1080})
         tokens = {s: urllib.parse.parse_qs(urllib.parse.urlsplit(links[s]).query)["token"][0] for s in ("south", "north")}
         gid = urllib.parse.urlsplit(links["south"]).path.rsplit("/", 1)[1]
         south_b.get(links["south"])
@@ -574,17 +587,13 @@ class Run:
         for b in pages.values():
             b.wait("return document.querySelector('#draw-offer').textContent === ''", "the declined offer")
         log("classic: spectator page checked; a draw offered by South and declined by North through the pages")
-        end = time.monotonic() + CLASSIC_SECONDS
         plies = 0
         shot_taken = False
         while True:
             s = page_state(south_b)
             if s["over"]:
                 break
-            if time.monotonic() > end:
-                log(f"classic: {plies} plies in {CLASSIC_SECONDS:.0f} s without an end: South resigns through the page")
-                self.resign(south_b)
-                break
+            check(plies < 2 * WHOLE_GAME_MOVES, f"classic: the whole game did not end within {plies} plies")
             to_act = s["toAct"] or page_state(north_b)["toAct"]
             check(to_act in pages, f"classic: nobody to act: {s}")
             b = pages[to_act]
@@ -621,22 +630,34 @@ class Run:
     # -- one human seat against random seats
     def versus_random(self, rules: str, seats: dict[str, str], moves: int, shot: str | None,
                       prefer_air: bool = False, prefer_flip: bool = False, custom: str | None = None,
-                      seconds: int | None = None) -> dict[str, Any]:
-        log(f"{rules}: South through the page against random seats")
+                      seconds: int | None = None, desktop: bool = False) -> dict[str, Any]:
+        """South plays through the page against server seats: `moves` moves then a
+        resignation, or with `desktop` a whole game to its end (no resignation; at most
+        `moves` moves) in a 1920 x 1080 window."""
+        log(f"{rules}: South through the page against random seats" + (", a whole game at 1920 x 1080" if desktop else ""))
         rng = random.Random(os.environ.get("WEB_TEST_SEED"))
         b = self.browser(rules)
+        if desktop:
+            b.cmd("POST", "/window/rect", {"width": 1920, "height": 1080})
         links = self.lobby(b, rules, seats, custom=custom, seconds=seconds)
         token = urllib.parse.parse_qs(urllib.parse.urlsplit(links["south"]).query)["token"][0]
         gid = urllib.parse.urlsplit(links["south"]).path.rsplit("/", 1)[1]
         b.get(links["south"])
         b.wait("return document.querySelector('#board svg')", "the board")
+        if desktop:
+            # The board is the page's main element on a desktop: at least 60 % of the
+            # viewport's smaller side.
+            size = b.js("const r = document.querySelector('#board svg').getBoundingClientRect();"
+                        " return [r.width, r.height, window.innerWidth, window.innerHeight];")
+            check(max(size[0], size[1]) >= 0.6 * min(size[2], size[3]),
+                  f"{rules}: the board {size[0]:.0f} x {size[1]:.0f} in a {size[2]} x {size[3]} viewport")
         if page_state(b)["phase"] == "deploy":
             self.deploy(b, "south", swap=rules == "siguo")
         first_html = None
         done = 0
         flips = 0
         air = 0
-        end = time.monotonic() + 30
+        end = time.monotonic() + (600 if desktop else 30)
         while True:
             s = b.wait("""const over = document.querySelector('#result').dataset.over === 'true';
                 const mine = document.querySelector('#turn').dataset.toAct === 'south' &&
@@ -659,7 +680,10 @@ class Run:
             if s["out"]:
                 log(f"{rules}: South is out of the game after {done} moves; the others play on")
                 break
-            if done >= moves or time.monotonic() > end:
+            if desktop:
+                check(done < moves and time.monotonic() < end,
+                      f"{rules}: the whole game did not end within {moves} moves by South")
+            elif done >= moves or time.monotonic() > end:
                 log(f"{rules}: South resigns through the page after {done} moves")
                 self.resign(b, wait=False)
                 break
@@ -681,11 +705,12 @@ class Run:
         return {"full": full, "first": first_html, "flips": flips, "air": air, "done": done}
 
     def siguo(self) -> None:
-        # siguo with a low no-capture limit, pasted into the lobby as a custom rule set,
-        # so that the three random seats finish the game quickly once South stops.
+        # A whole game at desktop size: siguo with a low no-capture limit, pasted into
+        # the lobby as a custom rule set, so that the game ends in a few dozen moves
+        # (South plays until it is out or the game ends; the random seats play on).
         custom = json.dumps({"extends": "siguo", "name": "siguo-quick", "options": {"no_capture_draw_plies": 24}})
         out = self.versus_random("siguo", {"south": "human", "east": "random", "north": "random", "west": "random"},
-                                 SIGUO_MOVES, "web-siguo.png", custom=custom)
+                                 WHOLE_GAME_MOVES, "web-siguo.png", custom=custom, desktop=True)
         check(out["done"] > 0, "siguo: South moved through the page")
         # The truth of the first position South saw: the setups in the full record. No
         # piece of another side had moved yet... unless it moved before South's first
@@ -709,12 +734,18 @@ class Run:
     def fanqi(self) -> None:
         # North is the engine's greedy bot (the lobby's "bot: greedy"), thinking off the
         # request path: South's page waits for its moves like a random seat's.
-        out = self.versus_random("fanqi", {"south": "human", "north": "greedy"}, FANQI_MOVES, None, prefer_flip=True,
-                                 seconds=120)
+        # A whole game at desktop size, with a low no-capture limit (a custom rule set).
+        custom = json.dumps({"extends": "fanqi", "name": "fanqi-quick", "options": {"no_capture_draw_plies": 20}})
+        out = self.versus_random("fanqi", {"south": "human", "north": "greedy"}, WHOLE_GAME_MOVES, None, prefer_flip=True,
+                                 seconds=120, custom=custom, desktop=True)
         check(out["flips"] >= 1, "fanqi: flipped a tile through the page")
 
     def sanjun(self) -> None:
-        self.versus_random("sanjun-modern", {"south": "human", "north": "random"}, SANJUN_MOVES, None, prefer_air=True)
+        # A whole game at desktop size, planes moved by clicks whenever one can move.
+        custom = json.dumps({"extends": "sanjun-modern", "name": "sanjun-quick", "options": {"no_capture_draw_plies": 20}})
+        out = self.versus_random("sanjun-modern", {"south": "human", "north": "random"}, WHOLE_GAME_MOVES, None,
+                                 prefer_air=True, custom=custom, desktop=True)
+        check(out["air"] >= 1, "sanjun: a plane moved through the page")
 
     # -- sizes: the board is the page's main element from a phone to a desktop
     def sizes(self) -> None:
@@ -1025,7 +1056,25 @@ class Run:
         check(gr != ge and seat2 != eve_seat, f"the rematch: {gr} as {seat2} (was {ge} as {eve_seat})")
         eve_b.get(self.base + "/")
         eve_b.wait("return document.querySelector('#board-bots').textContent.includes('eve')", "eve in the ratings")
-        self.check_lobby(eve_b, [eve_t, eve_t2, eve["token"]])
+        # Her finished game is listed (the rematch, not over, is not), with the result
+        # from her seat, and a click on "open" opens it again as the replay at its end.
+        # Her own seat's token is in that link (her browser, her seat); nothing else is.
+        row_css = f'#my-games-list tr[data-game="{ge}"]'
+        row = eve_b.wait("const r = document.querySelector(arguments[0]); return r && r.textContent;",
+                         "eve's finished game listed", 10, row_css)
+        listed = http("GET", self.base + "/api/players/me/games", token=eve["token"])["games"]
+        check([g["id"] for g in listed] == [ge], f"eve's finished games: {listed}")
+        check(listed[0]["text"] in row and ("you win" in row or "you lose" in row or "draw" in row), f"the listed game: {row!r}")
+        check(eve_b.js("return document.querySelectorAll('#my-games-list tr').length") == 1, "only the finished game")
+        href = eve_b.js("return document.querySelector(arguments[0] + ' a.reopen').getAttribute('href')", row_css)
+        check(href == f"/play/{ge}?token={eve_t}", f"the link to open it: {href}")
+        self.check_lobby(eve_b, [eve_t2, eve["token"]])
+        eve_b.click(row_css + " a.reopen")
+        gid_again, _, seat_again = self.seat_of_page(eve_b)
+        check((gid_again, seat_again) == (ge, eve_seat), f"opened {gid_again} as {seat_again}")
+        eve_b.wait("const b = document.querySelector('#board'); const s = document.querySelector('#replay-step');"
+                   " return b.dataset.replayStep && b.dataset.replayStep === s.max;", "the reopened game's replay", 10)
+        log(f"players: eve's finished games list {ge} ({row!r}); open reopens its replay")
         eve_b.quit()
         self.browsers.clear()
 

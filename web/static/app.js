@@ -100,6 +100,7 @@ async function showMe() {
   showWhoami();
   $("#name-form").hidden = !!p;
   $("#me").hidden = !p;
+  refreshMyGames();
   if (!p) return;
   $("#me-name").textContent = p.name;
   // The sign-in link: the token in the fragment, which a browser never sends to the
@@ -265,6 +266,33 @@ async function refreshLobby() {
   $("#watch-empty").hidden = lists.playing.length > 0;
 }
 
+// "Your finished games" (GET /api/players/me/games): each opens from the player's seat
+// as a replay. The result's words come from the server in the page's language.
+async function refreshMyGames() {
+  const p = me();
+  $("#my-games").hidden = !p;
+  if (!p) return;
+  let list;
+  try {
+    list = (await api("GET", "/api/players/me/games" + (LANG === "zh-CN" ? "?lang=zh-CN" : ""), p.token)).games;
+  } catch (_) {
+    return; // the list is a courtesy (a bad token is handled by showMe)
+  }
+  const body = $("#my-games-list");
+  body.textContent = "";
+  for (const g of list) {
+    const tr = el("tr", { class: "my-game " + g.outcome, "data-game": g.id });
+    tr.append(el("td", {}, g.rules), el("td", {}, seatWords(g.players)),
+      el("td", { class: "outcome" }, g.text || g.outcome),
+      el("td", {}, T(g.ply + " plies", g.ply + " 手")));
+    const td = el("td", { class: "act" });
+    td.append(el("a", { href: g.url, class: "reopen" }, "open"));
+    tr.append(td);
+    body.append(tr);
+  }
+  $("#my-games-empty").hidden = list.length > 0;
+}
+
 async function refreshBoards() {
   for (const pool of ["people", "bots"]) {
     try {
@@ -339,6 +367,7 @@ async function lobby() {
   });
   setInterval(refreshLobby, 3000);
   setInterval(refreshBoards, 15000);
+  setInterval(refreshMyGames, 15000);
   $("#preset").addEventListener("change", drawSeatChoices);
   $("#custom-rules").addEventListener("input", drawSeatChoices);
   $("#name-form").addEventListener("submit", async (ev) => {
@@ -1150,6 +1179,9 @@ const ZH = {
   "random player": "随机玩家",
   "bot: greedy (fast)": "电脑：贪心（快）",
   "Join": "加入",
+  "Your finished games": "你下完的棋局",
+  "No finished game yet.": "还没有下完的棋局。",
+  "open": "打开",
   "watch": "观战",
   "nobody yet": "还没有人",
   "Not rated yet.": "还没有等级分。",
