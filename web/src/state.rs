@@ -258,13 +258,12 @@ pub fn state<'a>(table: &'a Table, viewer: Viewer, connected: &[bool; 4], ask: A
         }
         _ => Value::Null,
     };
-    // The result's text: the core's words, or in Chinese the narrator's from the
-    // viewer's side.
+    // The result's text: the narrator's, from the viewer's side ("you lose: north
+    // captured your flag"; a spectator's "north wins: the flag was captured"), in the
+    // page's language.
     let result = view.result.as_ref().map(|r| {
         let mut j = result_json(r);
-        if ask.lang == junqi::referee::narrate::Language::Chinese {
-            j["text"] = json!(narrator.clone().tell(&junqi::Event::GameOver { result: *r }));
-        }
+        j["text"] = json!(narrator.clone().tell(&junqi::Event::GameOver { result: *r }));
         j
     });
     let ratings = table.ratings.as_ref().filter(|r| !r.is_empty()).map(|changes| {

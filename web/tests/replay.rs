@@ -35,7 +35,7 @@ async fn a_finished_game_replays_step_by_step() {
     // Two deployments, six actions, the resignation: nine steps.
     let end = c.get(&format!("/api/games/{}/replay", g.id), None).await.json();
     assert_eq!((end["step"].as_u64(), end["steps"].as_u64(), end["ply"].as_u64()), (Some(9), Some(9), Some(6)), "{end}");
-    assert_eq!(end["text"], "south resigned; north wins: resignation (resignation)");
+    assert_eq!(end["text"], "south resigned; north wins: resignation");
     let start = c.get(&format!("/api/games/{}/replay?step=0", g.id), None).await.json();
     assert_eq!((start["step"].as_u64(), start["ply"].as_u64()), (Some(0), Some(0)));
     let deployed = c.get(&format!("/api/games/{}/replay?step=2", g.id), None).await.json();

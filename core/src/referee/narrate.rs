@@ -25,7 +25,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{describe_result, Event, Game};
+use super::{Event, Game};
 use crate::board::Point;
 use crate::combat::CombatOutcome;
 use crate::piece::{PieceKind, Side, SideSet};
@@ -309,9 +309,23 @@ impl Narrator {
         format!("{attacker} from {f} {words}")
     }
 
-    /// The end of the game from the player's side.
+    /// The end of the game from the player's side; for a spectator (or a seat whose
+    /// army is not assigned yet), who won and why in words, without the reason's
+    /// machine name that [`describe_result`](super::describe_result) adds for programs.
     fn result(&self, result: &GameResult) -> String {
-        let Some(army) = self.army else { return describe_result(result) };
+        let Some(army) = self.army else {
+            let names: Vec<&str> = result.winners.iter().map(Side::name).collect();
+            return match result.reason {
+                _ if !result.is_draw() => format!(
+                    "{} win{}: {}",
+                    names.join(" and "),
+                    if names.len() == 1 { "s" } else { "" },
+                    result.reason.words()
+                ),
+                EndReason::Agreement => "draw agreed".into(),
+                r => format!("draw: {}", r.words()),
+            };
+        };
         let team = self.rules.team_of(army);
         let winners: Vec<String> = result.winners.iter().map(|s| s.to_string()).collect();
         let won = result.winners.iter().any(|s| team.contains(s));
@@ -631,7 +645,9 @@ mod tests {
         let end = Event::GameOver { result: GameResult { winners: SideSet::single(Side::North), reason: EndReason::FlagCaptured } };
         assert_eq!(south.tell(&end), "you lose: north captured your flag");
         assert_eq!(north.tell(&end), "you win: you captured the flag");
-        assert_eq!(Narrator::new(rules.clone(), None, None).tell(&end), describe_result(&GameResult { winners: SideSet::single(Side::North), reason: EndReason::FlagCaptured }));
+        assert_eq!(Narrator::new(rules.clone(), None, None).tell(&end), "north wins: the flag was captured");
+        let drawn = GameResult { winners: SideSet::EMPTY, reason: EndReason::NoCaptureLimit };
+        assert_eq!(Narrator::new(rules.clone(), None, None).tell(&Event::GameOver { result: drawn }), "draw: too many moves in a row without a capture");
         // The same in Chinese.
         let mut south = Narrator::new(rules.clone(), Some(Side::South), Some(&setup)).in_language(Language::Chinese);
         let mut north = Narrator::new(rules, Some(Side::North), None).in_language(Language::from_tag("zh-CN"));
