@@ -331,3 +331,50 @@ fn handshake_floods_end_with_a_named_failure() {
     .unwrap();
     assert_eq!(e.ask("deploy 1000", "setup", Duration::from_secs(2)).unwrap(), "random");
 }
+
+#[test]
+fn an_engine_that_does_not_start_loses_every_game_whichever_seat() {
+    // `exit 1` ends before its handshake: each game is lost by that engine (scored for
+    // the other), in both seats of a pair, and says why. Engine 0 failing scores 0,
+    // engine 1 failing scores 1 for engine 0. Kills `replace == with != in play_one` on
+    // the score of a seat that did not start (`o == 0`).
+    let dead = EngineSpec { name: "dead".into(), command: "exit 1".into(), options: vec![] };
+    for (engines, score) in [([dead.clone(), engine("r", "random", 0)], 0.0), ([engine("r", "random", 0), dead], 1.0)] {
+        let s = MatchSpec { concurrency: 1, ..spec("classic", engines, 2, None) };
+        let r = run(&s, &|_, _| {}).unwrap();
+        assert_eq!(r.games.iter().map(|g| g.score).collect::<Vec<_>>(), [score, score]);
+        assert_eq!((r.tally.wins, r.tally.draws, r.tally.losses), if score == 1.0 { (2, 0, 0) } else { (0, 0, 2) });
+        assert_eq!(r.pairs.pairs(), 1);
+        for g in &r.games {
+            assert!(g.reason.starts_with("crash by "), "{}", g.reason);
+        }
+    }
+}
+
+#[test]
+fn the_report_says_whether_elo_is_estimable_and_from_what() {
+    // Built from counts, without a game: no pair yet, every pair the same, and pairs
+    // with a spread (the Elo line with its interval) and an SPRT line with its LLR.
+    // Kills `replace match guard self.pairs.pairs() == 0 with false in
+    // MatchResult::report`.
+    use junqi::protocol::matches::MatchResult;
+    let s = MatchSpec { sprt: Some((0.0, 10.0)), ..spec("classic", [engine("a", "random", 0), engine("b", "random", 0)], 2, None) };
+    let none = MatchResult::default().report(&s);
+    assert_eq!(
+        none,
+        "a vs b: 0 games, W/D/L 0/0/0 (score 0.0%)\n\
+         pairs by a's points: 0: 0, 0.5: 0, 1: 0, 1.5: 0, 2: 0 (0 pairs)\n\
+         Elo: not estimable yet (no pair played)\n\
+         SPRT elo0=0 elo1=10 alpha=beta=0.05 (pentanomial): LLR 0.00 (bounds -2.94 .. 2.94): continue\n"
+    );
+    let mut same = MatchResult::default();
+    same.pairs.counts = [0, 0, 3, 0, 0];
+    assert!(same.report(&s).contains("\nElo: not estimable (every pair had the same result: no spread to measure)\n"));
+    let mut spread = MatchResult::default();
+    spread.pairs.counts = [1, 2, 3, 4, 5];
+    let (e, lo, hi) = spread.pairs.elo().unwrap();
+    assert!(e > 0.0 && lo < e && e < hi);
+    let text = spread.report(&s);
+    assert!(text.contains(&format!("\nElo a - b: {e:+.1} (95% interval {lo:+.1} .. {hi:+.1}, from the pairs)\n")), "{text}");
+    assert!(text.contains(&format!("LLR {:.2} (bounds", spread.pairs.llr(0.0, 10.0))), "{text}");
+}
