@@ -429,3 +429,68 @@ async fn two_processes_serve_the_same_games_on_one_postgresql() {
     finished_games_across(&pg).await;
     println!("PostgreSQL tests: {:?}", start.elapsed());
 }
+
+/// Runs openssl (Debian's, beside PostgreSQL) in `dir`.
+fn openssl(dir: &std::path::Path, args: &[&str]) {
+    let out = Command::new("openssl").args(args).current_dir(dir).output().expect("openssl runs");
+    assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A CA of the test's own (`NAME.pem`, `NAME.key`), in `dir`.
+fn make_ca(dir: &std::path::Path, name: &str) {
+    openssl(dir, &["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+        "-keyout", &format!("{name}.key"), "-out", &format!("{name}.pem"), "-days", "2", "-subj", &format!("/CN=junqi test {name}")]);
+}
+
+/// The connection over TLS, as the URL's `sslmode` and `sslrootcert` ask: against a
+/// server that refuses plain connections, with a certificate for `localhost` signed by
+/// the test's own CA. `require` connects, `verify-full` only with the right CA and the
+/// host the certificate names, `verify-ca` with the right CA whatever the host; then two
+/// processes on `verify-full` play through both, live updates included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "starts PostgreSQL: run by tests/postgres/run.sh (cargo test -p junqi-web --test postgres -- --ignored)"]
+async fn tls_to_postgresql_checks_the_server_as_asked() {
+    let dir = std::env::temp_dir().join(format!("junqi-tls-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    make_ca(&dir, "ca");
+    make_ca(&dir, "other");
+    openssl(&dir, &["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+        "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"]);
+    std::fs::write(dir.join("ext.cnf"), "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n").unwrap();
+    openssl(&dir, &["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+        "-out", "server.crt", "-days", "2", "-extfile", "ext.cnf"]);
+    let pg = Pg::start_tls(&dir.join("server.crt"), &dir.join("server.key"));
+    let by_ip = pg.database("tls");
+    let by_name = by_ip.replace("127.0.0.1", "localhost");
+    let (ca, other) = (dir.join("ca.pem"), dir.join("other.pem"));
+    let (ca, other) = (ca.display(), other.display());
+    let open = |url: String| async move { junqi_web::store::Store::open(&url).await.map(|_| ()).map_err(|e| e.0) };
+    // Plain TCP is refused by this server: what connects below connects over TLS.
+    let plain = open(by_ip.clone()).await.unwrap_err();
+    assert!(plain.contains("no encryption") || plain.contains("pg_hba"), "{plain}");
+    open(format!("{by_ip}?sslmode=require")).await.expect("require");
+    open(format!("{by_ip}?sslmode=prefer")).await.expect("prefer");
+    open(format!("{by_name}?sslmode=verify-full&sslrootcert={ca}")).await.expect("verify-full, the right CA and host");
+    open(format!("{by_ip}?sslmode=verify-ca&sslrootcert={ca}")).await.expect("verify-ca, the right CA");
+    for (url, why) in [
+        (format!("{by_ip}?sslmode=verify-full&sslrootcert={ca}"), "the certificate names localhost, not 127.0.0.1"),
+        (format!("{by_name}?sslmode=verify-full&sslrootcert={other}"), "another CA"),
+        (format!("{by_ip}?sslmode=verify-ca&sslrootcert={other}"), "another CA"),
+        (format!("{by_ip}?sslmode=require&sslrootcert={other}"), "require with a root checks the chain"),
+    ] {
+        let e = open(url.clone()).await.unwrap_err();
+        assert!(e.to_lowercase().contains("certificate"), "{url} ({why}): {e}");
+        println!("refused ({why}): {e}");
+    }
+    let e = open(format!("{by_name}?sslmode=verify-full")).await.unwrap_err();
+    assert!(e.contains("needs sslrootcert"), "{e}");
+    // Two processes on verify-full: moves through both, live updates over TLS.
+    let url = format!("{by_name}?sslmode=verify-full&sslrootcert={ca}");
+    let quiet = [(junqi_web::flow::SWEEP_ENV, "600")];
+    let (a, b) = (Web::start_with(&url, &quiet), Web::start_with(&url, &quiet));
+    moves_through_both_and_live_updates_across(&a, &b).await;
+    drop((a, b));
+    drop(pg);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -24,6 +24,7 @@
 
 pub mod pg;
 pub mod sqlite;
+pub mod tls;
 
 use std::fmt;
 
@@ -47,9 +48,22 @@ impl From<tokio_postgres::Error> for StoreError {
     fn from(e: tokio_postgres::Error) -> StoreError {
         // The server's message (a unique violation, a closed connection) rather than
         // tokio-postgres's bare "db error".
+        // Otherwise the error with its causes: "error performing TLS handshake" says
+        // nothing until rustls's "invalid peer certificate: UnknownIssuer" follows it.
         match e.as_db_error() {
             Some(db) => StoreError(format!("{}: {}", db.code().code(), db.message())),
-            None => StoreError(e.to_string()),
+            None => {
+                let mut text = e.to_string();
+                let mut cause = std::error::Error::source(&e);
+                while let Some(c) = cause {
+                    let more = c.to_string();
+                    if !text.ends_with(&more) {
+                        text = format!("{text}: {more}");
+                    }
+                    cause = c.source();
+                }
+                StoreError(text)
+            }
         }
     }
 }

@@ -25,8 +25,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::{mpsc, Mutex, MutexGuard};
-use tokio_postgres::{AsyncMessage, Client, NoTls, Row};
+use tokio_postgres::{AsyncMessage, Client, Row};
 
+use super::tls::Target;
 use super::{
     BadRow, FinishedRow, LobbyRow, PlayerRow, RatingChange, RatingRow, Result, StoreError, StoredGame, Ticket,
     Write, Written,
@@ -129,7 +130,7 @@ pub enum Note {
 
 /// The PostgreSQL store.
 pub struct Postgres {
-    url: String,
+    target: Target,
     pool: Vec<Mutex<Option<Client>>>,
     next: AtomicUsize,
     notes: mpsc::UnboundedSender<String>,
@@ -137,7 +138,7 @@ pub struct Postgres {
 
 /// Sends the notifications handed to it, in batches, on a connection of its own
 /// (reconnecting when it is lost).
-fn notifier(url: String) -> mpsc::UnboundedSender<String> {
+fn notifier(target: Target) -> mpsc::UnboundedSender<String> {
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
     tokio::spawn(async move {
         let mut client: Option<Client> = None;
@@ -156,7 +157,7 @@ fn notifier(url: String) -> mpsc::UnboundedSender<String> {
                 }
             }
             if client.as_ref().is_none_or(Client::is_closed) {
-                client = connect(&url).await.ok();
+                client = connect(&target).await.ok();
             }
             let Some(c) = &client else {
                 tokio::time::sleep(std::time::Duration::from_millis(200)).await;
@@ -177,8 +178,9 @@ fn notifier(url: String) -> mpsc::UnboundedSender<String> {
     tx
 }
 
-async fn connect(url: &str) -> Result<Client> {
-    let (client, connection) = tokio_postgres::connect(url, NoTls).await?;
+/// A connection, TLS as the URL asked ([`Target`]).
+async fn connect(target: &Target) -> Result<Client> {
+    let (client, connection) = target.config.connect(target.tls.clone()).await?;
     tokio::spawn(async move {
         let _ = connection.await;
     });
@@ -248,7 +250,8 @@ impl Taken<'_> {
 impl Postgres {
     /// Connects, and creates the tables (once: concurrent starts take an advisory lock).
     pub async fn open(url: &str) -> Result<Postgres> {
-        let mut first = connect(url).await?;
+        let target = Target::parse(url)?;
+        let mut first = connect(&target).await?;
         let tx = first.transaction().await?;
         tx.execute("SELECT pg_advisory_xact_lock(72657)", &[])
             .await?;
@@ -285,10 +288,10 @@ impl Postgres {
         let mut pool = vec![Mutex::new(Some(first))];
         pool.extend((1..POOL_SIZE).map(|_| Mutex::new(None)));
         Ok(Postgres {
-            url: url.to_owned(),
+            target: target.clone(),
             pool,
             next: AtomicUsize::new(0),
-            notes: notifier(url.to_owned()),
+            notes: notifier(target),
         })
     }
 
@@ -308,7 +311,7 @@ impl Postgres {
             None => self.pool[start].lock().await,
         };
         if guard.as_ref().is_none_or(Client::is_closed) {
-            *guard = Some(connect(&self.url).await?);
+            *guard = Some(connect(&self.target).await?);
         }
         Ok(Taken(guard))
     }
@@ -317,14 +320,14 @@ impl Postgres {
     /// (every second) when it is lost.
     pub fn listen(&self) -> mpsc::UnboundedReceiver<Note> {
         let (tx, rx) = mpsc::unbounded_channel();
-        let url = self.url.clone();
+        let target = self.target.clone();
         tokio::spawn(async move {
             let mut first = true;
             loop {
                 if tx.is_closed() {
                     return;
                 }
-                if let Ok((client, mut connection)) = tokio_postgres::connect(&url, NoTls).await {
+                if let Ok((client, mut connection)) = target.config.connect(target.tls.clone()).await {
                     let notes = tx.clone();
                     // Drives the connection (answers and notifications) until it is lost.
                     let driver = tokio::spawn(async move {

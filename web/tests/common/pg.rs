@@ -59,6 +59,16 @@ impl Pg {
     /// flushed to disk); otherwise `fsync` is off, as a test that kills junqi-web (not
     /// PostgreSQL) does not need the disk flushed and runs faster.
     pub fn start(durable: bool) -> Pg {
+        Pg::start_with(durable, None)
+    }
+
+    /// Starts a fresh server that takes TCP connections over TLS only (`hostssl` in
+    /// pg_hba.conf: a plain connection is refused), with this certificate and key.
+    pub fn start_tls(cert: &Path, key: &Path) -> Pg {
+        Pg::start_with(false, Some((cert, key)))
+    }
+
+    fn start_with(durable: bool, tls: Option<(&Path, &Path)>) -> Pg {
         let bin = bin_dir().expect(
             "PostgreSQL is not installed (/usr/lib/postgresql/*/bin): apt-get install postgresql, \
              or run tests/postgres/run.sh, which does",
@@ -92,6 +102,27 @@ impl Pg {
         );
         if !durable {
             opts.push_str(" -c fsync=off -c full_page_writes=off");
+        }
+        if let Some((cert, key)) = tls {
+            // The server's own copies, owned by its user, the key readable by it alone
+            // (PostgreSQL refuses a key others can read).
+            let (c, k) = (pg.dir.join("server.crt"), pg.dir.join("server.key"));
+            std::fs::copy(cert, &c).expect("the certificate copied");
+            std::fs::copy(key, &k).expect("the key copied");
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&k, std::fs::Permissions::from_mode(0o600)).expect("chmod 600");
+            if let Some(u) = pg.user {
+                for f in [&c, &k] {
+                    let ok = Command::new("chown").arg(u).arg(f).status().is_ok_and(|s| s.success());
+                    assert!(ok, "chown {u} {f:?}");
+                }
+            }
+            std::fs::write(
+                data.join("pg_hba.conf"),
+                "local all all trust\nhostssl all all 127.0.0.1/32 trust\nhostssl all all ::1/128 trust\n",
+            )
+            .expect("pg_hba.conf");
+            opts.push_str(&format!(" -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}", c.display(), k.display()));
         }
         let log = pg.dir.join("log");
         pg.run(
