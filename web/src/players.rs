@@ -383,3 +383,50 @@ pub fn changes_json(changes: &[RatingChange], names: &dyn Fn(&str) -> Option<Str
             .collect(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_standing_after_a_game_counts_it_once_as_won_drawn_or_lost() {
+        // From a standing that has games of every kind (so that + 1 differs from - 1,
+        // * 1 and + 0): the new rating and points, one more game, and one more win, draw
+        // or loss. Kills every mutant of `after`: `replace after -> RatingRow with
+        // Default::default()`, the deleted fields, `+` with `-` / `*` and `==` with `!=`.
+        let before = RatingRow {
+            player: "p1".into(),
+            pool: "people".into(),
+            rating: 1500.0,
+            points: 7,
+            games: 9,
+            wins: 4,
+            draws: 3,
+            losses: 2,
+        };
+        let counts = |r: &RatingRow| (r.games, r.wins, r.draws, r.losses);
+        for (won, want) in [
+            (Some(true), (10, 5, 3, 2)),
+            (None, (10, 4, 4, 2)),
+            (Some(false), (10, 4, 3, 3)),
+        ] {
+            let a = after(&before, 1516.5, 8, won);
+            assert_eq!(counts(&a), want, "{won:?}");
+            assert_eq!((a.rating, a.points), (1516.5, 8));
+            assert_eq!((a.player.as_str(), a.pool.as_str()), ("p1", "people"));
+        }
+    }
+
+    #[test]
+    fn names_are_one_to_24_characters_trimmed() {
+        // Kills `replace > with >= in check_name` (24 characters refused) and the other
+        // mutants of the length check.
+        let name = "名".repeat(MAX_NAME_CHARS);
+        assert_eq!(check_name(&format!("  {name} ")).ok(), Some(name.clone()));
+        assert!(check_name(&format!("{name}x")).is_err());
+        assert_eq!(check_name("a").ok().as_deref(), Some("a"));
+        assert!(check_name(" \t ").is_err());
+        assert!(check_name("bot:x").is_err());
+        assert!(check_name("a\u{7}b").is_err());
+    }
+}

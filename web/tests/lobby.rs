@@ -165,6 +165,10 @@ async fn players_list_join_play_and_are_rated() {
         let p = c.get(&format!("/api/players/{pid}"), None).await.json();
         assert_eq!(p["ratings"]["people"]["rating"], r["rating"]);
         assert_eq!(p["ratings"]["people"]["games"], 1);
+        // Counted as won, drawn or lost (kills `delete ! in rate_game` on
+        // `!result.is_draw()`, which counted every decided game a draw).
+        let counts = |k: &str| p["ratings"]["people"][k].as_i64().unwrap();
+        assert_eq!((counts("wins"), counts("draws"), counts("losses")), (won as i64, drawn as i64, (!won && !drawn) as i64), "{p}");
     }
     let board = c.get("/api/ratings?pool=people", None).await;
     assert_public(&board.body, &[&alice, &bob]);
@@ -504,4 +508,91 @@ async fn two_seats_asking_for_a_rematch_at_once_get_one() {
     assert_ne!(ra.json()["seat"], rb.json()["seat"]);
     let rid = ra.json()["game"].as_str().unwrap().to_owned();
     assert_eq!(state(&mut c, &g.id, None, false).await["rematch"], json!(rid));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_s_id_is_1_to_64_characters_even_for_ids_the_store_holds() {
+    // The API makes ids of 17 characters; rows with an empty id and ids of 64 and 65
+    // characters are written straight into the store, so that only the length check
+    // refuses them. Kills `replace > with == / >=` on `id.len() > 64` in player_of and
+    // show, and both `replace || with &&` in player_of (an empty id looked up).
+    let db = TempDb::new("long-ids");
+    let server = server(&db).await;
+    let mut c = Client::new(server.addr);
+    let store = junqi_web::store::Store::open(&db.0.display().to_string()).await.unwrap();
+    let secret = "s".repeat(32);
+    for (id, name) in [(String::new(), "empty"), ("i".repeat(64), "sixty-four"), ("j".repeat(65), "sixty-five")] {
+        let row = junqi_web::store::PlayerRow { id, name: name.into(), secret: secret.clone(), created_ms: 0 };
+        assert!(matches!(store.create_player(&row).await.unwrap(), junqi_web::store::Written::Done));
+    }
+    let i64 = "i".repeat(64);
+    let me = c.get("/api/players/me", Some(&format!("{i64}.{secret}"))).await;
+    assert_eq!((me.status, me.json()["name"].as_str()), (200, Some("sixty-four")), "{}", me.body);
+    assert_eq!(c.get(&format!("/api/players/{i64}"), None).await.json()["name"], "sixty-four");
+    let j65 = "j".repeat(65);
+    assert_eq!(c.get("/api/players/me", Some(&format!("{j65}.{secret}"))).await.code(), "bad_token");
+    let r = c.get(&format!("/api/players/{j65}"), None).await;
+    assert_eq!((r.status, r.code().as_str()), (404, "unknown_player"));
+    assert_eq!(c.get("/api/players/me", Some(&format!(".{secret}"))).await.code(), "bad_token");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unrated_game_of_a_player_against_a_bot_is_settled_without_ratings() {
+    // A player, a bot: every seat has an identity, each its own, one a player — all
+    // that a rated game needs but being created rated. Once the server has settled it
+    // (the `rated` mark of the games table, read from the file), nobody has a standing.
+    // Kills each `replace && with || in rate_game` of the ratable condition.
+    let db = TempDb::new("unrated-bot");
+    let server = server(&db).await;
+    let mut c = Client::new(server.addr);
+    let (pid, eve) = player(&mut c, "eve").await;
+    let r = c
+        .post("/api/games", None, &json!({"rules": "classic", "seats": {"north": "random"}, "player": eve}).to_string())
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let g = r.json();
+    let id = g["game"].as_str().unwrap().to_owned();
+    let t = g["seats"]["south"]["token"].as_str().unwrap().to_owned();
+    assert_eq!(c.post(&format!("/api/games/{id}/confirm"), Some(&t), "").await.status, 200);
+    let r = c.post(&format!("/api/games/{id}/resign"), Some(&t), "").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let file = rusqlite::Connection::open(&db.0).unwrap();
+    let start = Instant::now();
+    while file.query_row("SELECT rated FROM games WHERE id = ?1", [&id], |r| r.get::<_, i64>(0)).unwrap() != 1 {
+        assert!(start.elapsed() < Duration::from_secs(5), "never settled");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(state(&mut c, &id, None, false).await["ratings"].is_null());
+    assert_eq!(c.get(&format!("/api/players/{pid}"), None).await.json()["ratings"], json!({}));
+    assert!(c.get("/api/ratings?pool=bots", None).await.json()["players"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_without_a_player_seat_is_settled_without_ratings() {
+    // Created rated with the creator's token, but every seat a bot (the creator sits
+    // nowhere): each seat has an identity of its own, none a player's, so the game is
+    // not rated and no bot gains a standing. Kills `replace > with >= in rate_game` on
+    // `named > 0`.
+    let db = TempDb::new("rated-bots");
+    let server = server(&db).await;
+    let mut c = Client::new(server.addr);
+    let (_, fay) = player(&mut c, "fay").await;
+    let r = c
+        .post(
+            "/api/games",
+            None,
+            &json!({"rules": "classic", "seats": {"south": "greedy", "north": "random"}, "rated": true, "player": fay}).to_string(),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["game"].as_str().unwrap().to_owned();
+    let file = rusqlite::Connection::open(&db.0).unwrap();
+    let start = Instant::now();
+    while file.query_row("SELECT rated FROM games WHERE id = ?1", [&id], |r| r.get::<_, i64>(0)).unwrap() != 1 {
+        assert!(start.elapsed() < Duration::from_secs(60), "never settled");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_eq!(state(&mut c, &id, None, false).await["phase"], "over");
+    assert!(state(&mut c, &id, None, false).await["ratings"].is_null());
+    assert!(c.get("/api/ratings?pool=bots", None).await.json()["players"].as_array().unwrap().is_empty());
 }
