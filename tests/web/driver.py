@@ -23,6 +23,8 @@ buttons and the lobby's options):
            quick 翻棋 (limit 20): flips face-down tiles by clicking them.
   sanjun   South (a quick sanjun-modern, limit 20) at 1920 x 1080 against a random
            seat, a whole game, planes first when one may move (air positions end in ^).
+  pictures South's page of one fixed classic game at 390, 1024, 1440 and 1920 px,
+           compared with docs/img/web-SIZE.png (tests/render/compare.py's tolerance).
   sizes    the board at 390, 1024, 1440 and 1920 px for each family, a move by clicks.
   chinese  the lobby, a game and its replay in Chinese: no English word left.
   players  names, a sign-in link, a rated listed game with a game clock, quick
@@ -54,8 +56,28 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 from typing import Any
 
+# The repository (this file is tests/web/driver.py).
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# The fixed game of the `pictures` scenario: classic, these setups, these six plies.
+PICTURE_SETUPS = {
+    "south": {"a1": "battalion_commander", "a2": "mine", "a3": "army_commander", "a4": "platoon_leader", "a5": "bomb",
+              "a6": "platoon_leader", "b1": "division_commander", "b2": "brigade_commander", "b4": "engineer",
+              "b6": "company_commander", "c1": "brigade_commander", "c2": "mine", "c3": "regiment_commander",
+              "c5": "engineer", "c6": "engineer", "d1": "flag", "d2": "battalion_commander", "d4": "platoon_leader",
+              "d6": "division_commander", "e1": "mine", "e2": "bomb", "e3": "company_commander", "e4": "commander",
+              "e5": "regiment_commander", "e6": "company_commander"},
+    "north": {"a10": "bomb", "a11": "engineer", "a12": "company_commander", "a7": "battalion_commander",
+              "a8": "platoon_leader", "a9": "division_commander", "b11": "engineer", "b12": "flag", "b7": "platoon_leader",
+              "b9": "company_commander", "c10": "regiment_commander", "c11": "mine", "c12": "brigade_commander",
+              "c7": "regiment_commander", "c8": "bomb", "d11": "commander", "d12": "mine", "d7": "platoon_leader",
+              "d9": "company_commander", "e10": "army_commander", "e11": "mine", "e12": "division_commander",
+              "e7": "battalion_commander", "e8": "brigade_commander", "e9": "engineer"},
+}
+PICTURE_MOVES = ["b4-b5", "a7-a6", "d6-d5", "b9-c9", "d4-c4", "d7-d8"]
 # The most moves South may need to finish a whole game of the quick rule sets (a low
 # no-capture limit) at desktop size; more fails the test.
 WHOLE_GAME_MOVES = 200
@@ -752,7 +774,7 @@ class Run:
         """At 390, 1024, 1440 and 1920 px wide, for classic, siguo, fanqi and sanjun:
         the board at least 60 % of the window's smaller side, nothing wider than the
         window, the legend in the key; a move made by WebDriver's own clicks at each
-        size (planes included in sanjun). With --screenshots, docs/img/web-SIZE.png."""
+        size (planes included in sanjun). The pictures of each size: `pictures`."""
         log("sizes: the board at phone and desktop sizes")
         rng = random.Random(os.environ.get("WEB_TEST_SEED"))
         b = self.browser("sizes")
@@ -799,11 +821,53 @@ class Run:
                 check(not m["legendInBoard"] and m["key"], f"{rules} at {width} px: the legend is in the key, not the board")
                 made = self.move(b, rng, prefer_air=rules == "sanjun-modern", prefer_flip=rules == "fanqi")
                 check(made is not None, f"{rules} at {width} px: no move to make")
-                if rules == "classic" and self.shots:
-                    self.shot(b, f"web-{width}.png")
                 log(f"sizes: {rules} at {width}x{height}: board {m['w']:.0f}x{m['h']:.0f}, a move by clicks")
         b.quit()
         self.browsers.clear()
+
+    # -- pictures: the page at each size, compared with docs/img
+    def pictures(self) -> None:
+        """The screenshots docs/img/web-390.png, -1024, -1440 and -1920: South's page of
+        one fixed classic game (the setups and six moves below, made through the API),
+        at 390 x 844, 1024 x 768, 1440 x 900 and 1920 x 1080, compared with the
+        committed pictures within tests/render/compare.py's tolerance (anti-aliasing,
+        not a changed page). With --screenshots DIR they are written there instead
+        (look at them, then commit)."""
+        log("pictures: the page at four sizes against docs/img")
+        sys.path.insert(0, os.path.join(ROOT, "tests", "render"))
+        import compare  # tests/render/compare.py: the pictures' tolerance, decided once
+
+        r = http("POST", self.base + "/api/games", {"rules": "classic"})
+        gid, tokens = r["game"], {s: r["seats"][s]["token"] for s in ("south", "north")}
+        for side, setup in PICTURE_SETUPS.items():
+            http("POST", f"{self.base}/api/games/{gid}/setup", {"setup": setup}, tokens[side])
+            http("POST", f"{self.base}/api/games/{gid}/confirm", None, tokens[side])
+        for i, notation in enumerate(PICTURE_MOVES):
+            http("POST", f"{self.base}/api/games/{gid}/action", {"notation": notation}, tokens["south" if i % 2 == 0 else "north"])
+        version = self.api(gid, tokens["south"])["version"]
+        b = self.browser("pictures")
+        out = tempfile.mkdtemp(prefix="junqi-web-pictures-")
+        failed = []
+        for width, height in ((390, 844), (1024, 768), (1440, 900), (1920, 1080)):
+            b.cmd("POST", "/window/rect", {"width": width, "height": height})
+            b.get(f"{self.base}/play/{gid}?token={tokens['south']}")
+            b.wait("return document.querySelector('#seat-list li[data-side=\"south\"] .live') &&"
+                   " Number(document.querySelector('#board').dataset.version) === arguments[0] &&"
+                   " document.querySelectorAll('#board .pt.from').length > 0 && document.fonts.status === 'loaded'",
+                   f"the page at {width} px", 15, version)
+            name = f"web-{width}.png"
+            if self.shots:
+                self.shot(b, name)
+                continue
+            b.screenshot(os.path.join(out, name))
+            why = compare.difference(Path(out) / name, Path(ROOT) / "docs" / "img" / name)
+            if why:
+                failed.append(f"{name}: {why}")
+        b.quit()
+        self.browsers.clear()
+        check(not failed, "the page differs from docs/img: " + "; ".join(failed) + f" (new pictures in {out}; if the "
+              "page changed on purpose, look at them, run tests/web/run.sh --screenshots and commit docs/img)")
+        log("pictures: " + ("written" if self.shots else "the four sizes match docs/img"))
 
     # -- chinese: every string of the page in Chinese
     def chinese(self) -> None:
@@ -1206,7 +1270,7 @@ def main() -> int:
     ap.add_argument("--chromedriver", default=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     ap.add_argument("--screenshots", metavar="DIR", help="save web-lobby/classic/siguo.png there")
-    ap.add_argument("--only", nargs="*", default=["sizes", "chinese", "classic", "siguo", "fanqi", "sanjun", "players"])
+    ap.add_argument("--only", nargs="*", default=["pictures", "sizes", "chinese", "classic", "siguo", "fanqi", "sanjun", "players"])
     ap.add_argument("--static", metavar="DIR", help="serve the page from DIR (working on the page)")
     args = ap.parse_args()
     t0 = time.monotonic()

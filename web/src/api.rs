@@ -741,7 +741,9 @@ async fn replay(
         let lang = q.get("lang").map_or(Default::default(), |t| junqi::referee::narrate::Language::from_tag(t));
         let told = junqi::referee::narrate::Narrator::spectator(&here).in_language(lang).tell_all(&public);
         let words: Vec<String> = told[before.min(told.len())..].to_vec();
-        let svg = view.to_svg(here.rules(), &junqi::render::SvgOptions::default());
+        // No caption, as in the game's picture: the page's step line says it.
+        let options = junqi::render::SvgOptions { caption: false, ..Default::default() };
+        let svg = view.to_svg(here.rules(), &options);
         Ok(json!({
             "step": step,
             "steps": steps,

@@ -188,10 +188,11 @@ pub fn state<'a>(table: &'a Table, viewer: Viewer, connected: &[bool; 4], ask: A
             }
             _ => None,
         };
-        // A spectator's picture has no caption: the core's caption names a seat's view
-        // and army, and the public view is no seat's (the page says "spectator").
+        // No caption in the picture: the page's status line above the board says the
+        // rule set, the seat, the ply and whose turn it is, in the page's language (the
+        // core's caption is English), and the board gets the room.
         let options = SvgOptions {
-            caption: viewer != Viewer::Spectator,
+            caption: false,
             ..SvgOptions::default()
         };
         let svg = drawn.as_ref().unwrap_or(&view).to_svg(rules, &options);
