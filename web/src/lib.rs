@@ -11,11 +11,12 @@
 //! platform's points, levels and Elo rating. The API is described in `docs/web.md`.
 //!
 //! Modules: [`api`] (the game handlers), [`lobby`] (the lobby, joining, quick
-//! pairing, rematch), [`players`] (players and ratings), [`page`] (the embedded page),
+//! pairing, rematch), [`players`] (players and ratings), [`history`] (a player's
+//! finished games), [`page`] (the embedded page),
 //! [`app`] (games in memory), [`flow`] (committing a change, scheduling server seats
 //! and time-outs, following other processes), [`table`] (a game with its seats),
 //! [`timer`] (the clocks' rules), [`state`] (what a seat receives), [`seat`]
-//! (tokens), [`store`] (SQLite and PostgreSQL), [`migrate`] (a junqi-web 0.1.0
+//! (tokens), [`store`] (SQLite and PostgreSQL, over TLS when asked), [`migrate`] (a junqi-web 0.1.0
 //! SQLite file brought to the store's schema at start), [`clock`] (the injected time),
 //! [`bot`] (what random and bot seats play), [`error`] (errors on the wire), [`conn`]
 //! (accepting connections) and [`limits`] (timeouts and caps on connections and
