@@ -1438,6 +1438,27 @@ junqi_status junqi_game_agree_draw(junqi_game *game, char **report_out);
 junqi_status junqi_game_view_json(const junqi_game *game, int side, char **json_out);
 
 /**
+ * One player's event log in words from its side, as a JSON array of strings: "you
+ * moved your 师长 d2-d3", "your 司令 on c6 was taken by north's piece from c7", "you
+ * lose: north captured your flag" (the core's narrator, as the web page's log and the
+ * terminal game tell it). It names only the pieces the player knows.
+ *
+ * - `side`: the player, a `junqi_side` value.
+ * - `language`: a BCP 47 tag, UTF-8: Chinese for `"zh"`, `"zh-CN"`, …, English
+ *   otherwise; NULL for English.
+ * - `json_out`: receives a new string; free it with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER` (`game` or `json_out`); `INVALID_UTF8`;
+ * `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `POISONED`.
+ * Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `language` is NULL or a NUL-terminated
+ * string; `json_out` is NULL or writable.
+ */
+junqi_status junqi_game_narrate_json(const junqi_game *game, int side, const char *language, char **json_out);
+
+/**
  * What one player sees once the game is over, as JSON: the view of
  * `junqi_game_view_json` with every piece's owner and kind shown (the board turned up
  * at the end); before the end, that view itself.

@@ -797,6 +797,47 @@ unsafe fn view_json_out(
     })
 }
 
+/// One player's event log in words from its side, as a JSON array of strings: "you
+/// moved your 师长 d2-d3", "your 司令 on c6 was taken by north's piece from c7", "you
+/// lose: north captured your flag" (the core's narrator, as the web page's log and the
+/// terminal game tell it). It names only the pieces the player knows.
+///
+/// - `side`: the player, a `junqi_side` value.
+/// - `language`: a BCP 47 tag, UTF-8: Chinese for `"zh"`, `"zh-CN"`, …, English
+///   otherwise; NULL for English.
+/// - `json_out`: receives a new string; free it with `junqi_string_free`.
+///
+/// Status: `OK`; `NULL_POINTER` (`game` or `json_out`); `INVALID_UTF8`;
+/// `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `POISONED`.
+/// Thread safety: see `junqi_game`.
+///
+/// # Safety
+/// `game` is NULL or a live `junqi_game`; `language` is NULL or a NUL-terminated
+/// string; `json_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_narrate_json(
+    game: *const junqi_game,
+    side: c_int,
+    language: *const c_char,
+    json_out: *mut *mut c_char,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `game`.
+        let game = unsafe { game_ref(game) }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::new(json_out, "json_out") }?;
+        let language = if language.is_null() {
+            junqi_core::referee::narrate::Language::English
+        } else {
+            // SAFETY: forwarded caller contract: a NUL-terminated string.
+            junqi_core::referee::narrate::Language::from_tag(unsafe { str_arg(language, "language") }?)
+        };
+        let side = playing_side(&game, side)?;
+        string_out(out, serde_json::to_string(&game.narrate(side, language)).unwrap_or_default());
+        Ok(())
+    })
+}
+
 /// What one player sees once the game is over, as JSON: the view of
 /// `junqi_game_view_json` with every piece's owner and kind shown (the board turned up
 /// at the end); before the end, that view itself.

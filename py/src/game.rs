@@ -646,6 +646,19 @@ impl Game {
         Ok(g.events(player).iter().map(|e| Event::new(*e, &board)).collect())
     }
 
+    /// ``player``'s event log in words from its side (the core's narrator, as the web
+    /// page's log and the terminal game tell it): "you moved your 师长 d2-d3", "your 司令
+    /// on c6 was taken by north's piece from c7", "you lose: north captured your flag".
+    /// It names only pieces the player knows. ``language`` is a BCP 47 tag: Chinese
+    /// for ``"zh"``, ``"zh-CN"``, …, English otherwise (the default, ``"en"``).
+    #[pyo3(signature = (player, language = "en"))]
+    fn narrate(&self, player: &Bound<'_, PyAny>, language: &str) -> PyResult<Vec<String>> {
+        let player = side_arg(player)?;
+        let g = self.lock();
+        playing(&g, player)?;
+        Ok(g.narrate(player, junqi::referee::narrate::Language::from_tag(language)))
+    }
+
     /// The full record as JSON text: rule set, seed, setups and every action. It
     /// replays to the identical state with ``Game.from_record``.
     fn record(&self, py: Python<'_>) -> String {

@@ -213,6 +213,21 @@ static void play_one(const char *preset, uint64_t seed) {
         CHECK(junqi_game_end_view_json(game, sides[i], &end));
         EXPECT(strstr(end, "\"pieces\"") != NULL && strstr(end, "\"kind\":null") == NULL);
         junqi_string_free(end);
+        /* The seat's log in words from its side: a JSON array of strings ending with
+           the result, in English (NULL) and in Chinese. */
+        char *words = NULL;
+        CHECK(junqi_game_narrate_json(game, sides[i], NULL, &words));
+        EXPECT(words[0] == '[' && (strstr(words, "win") != NULL || strstr(words, "lose") != NULL ||
+                                   strstr(words, "draw") != NULL));
+        if (strstr(words, "\"kind\"") != NULL || strstr(words, "(flag_captured)") != NULL) fprintf(stderr, "%s: %s\n", preset, words);
+        EXPECT(strstr(words, "\"kind\"") == NULL && strstr(words, "(flag_captured)") == NULL);
+        junqi_string_free(words);
+        CHECK(junqi_game_narrate_json(game, sides[i], "zh-CN", &words));
+        EXPECT(strstr(words, "胜") != NULL || strstr(words, "赢") != NULL || strstr(words, "输") != NULL ||
+               strstr(words, "和棋") != NULL);
+        junqi_string_free(words);
+        EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, junqi_game_narrate_json(game, sides[i], NULL, NULL));
+        EXPECT_STATUS(JUNQI_STATUS_INVALID_UTF8, junqi_game_narrate_json(game, sides[i], "\xff", &words));
     }
 
     junqi_result result;

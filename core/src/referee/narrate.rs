@@ -99,6 +99,26 @@ impl Language {
     }
 }
 
+impl Game {
+    /// `player`'s event log in words from its side, in `language`: every event of
+    /// [`Game::events`]`(player)` told by [`Narrator::for_game`]. What the Python
+    /// package's `Game.narrate` and the C API's `junqi_game_narrate_json` give.
+    ///
+    /// ```
+    /// use junqi::{Game, Side};
+    /// use junqi::referee::narrate::Language;
+    /// let mut game = Game::new("classic", 1)?;
+    /// game.deploy_random(Side::South, 1)?;
+    /// game.deploy_random(Side::North, 2)?;
+    /// assert_eq!(game.narrate(Side::South, Language::English), ["you deployed", "north deployed"]);
+    /// assert_eq!(game.narrate(Side::North, Language::Chinese), ["南方布好了阵", "你布好了阵"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn narrate(&self, player: Side, language: Language) -> Vec<String> {
+        Narrator::for_game(self, player).in_language(language).tell_all(self.events(player))
+    }
+}
+
 impl Narrator {
     /// A narrator for `player` (`None`: a spectator) of a game of `rules`, knowing its
     /// own setup if it has deployed (`setup`; refused setups are ignored).
@@ -254,6 +274,9 @@ impl Narrator {
             }
             Event::Eliminated { side, reason } if me(side) => {
                 format!("you are out: {}; your pieces leave the board", reason.words())
+            }
+            Event::Eliminated { side, reason } => {
+                format!("{side} is out: {}; its pieces leave the board", reason.words())
             }
             Event::GameOver { result } => self.result(&result),
             _ => event.describe(board),
