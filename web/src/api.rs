@@ -17,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::Stream;
-use junqi::{Action, ErrorKind, Game, RuleSet, Setup, Side};
+use junqi::{Action, ErrorKind, RuleSet, Setup, Side};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -25,10 +25,13 @@ use crate::app::{App, GameHandle};
 use crate::error::ApiError;
 use crate::flow::commit;
 use crate::limits::Held;
-use crate::seat::{new_game_id, new_token, PlayerRef, Seat, SeatKind, SeatRequest};
-use crate::state::{Ask, Viewer};
+use crate::seat::{PlayerRef, SeatKind, SeatRequest};
+use crate::state::Viewer;
 use crate::table::{load_rules, Settings, Table};
 use crate::timer::ClockSettings;
+
+use crate::newgame::{make_game, NewGame};
+use crate::request::{parse, reply, seat, token, viewer};
 
 type Q = Query<HashMap<String, String>>;
 type ApiResult = Result<Response, ApiError>;
@@ -76,78 +79,6 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// The token of a request: `Authorization: Bearer TOKEN` (the scheme in any case), else
-/// `?token=TOKEN`; `None` when the request presents neither (a spectator). A presented
-/// credential that cannot be a token — another scheme, a malformed or non-ASCII
-/// header, an empty `?token=` — is refused (`bad_token`), never read as a spectator.
-pub(crate) fn token(
-    headers: &HeaderMap,
-    q: &HashMap<String, String>,
-) -> Result<Option<String>, ApiError> {
-    let mut values = headers.get_all(axum::http::header::AUTHORIZATION).iter();
-    if let Some(value) = values.next() {
-        if values.next().is_some() {
-            return Err(ApiError::bad_token("more than one Authorization header"));
-        }
-        return crate::seat::bearer_token(value.as_bytes())
-            .map(|t| Some(t.to_owned()))
-            .map_err(ApiError::bad_token);
-    }
-    match q.get("token") {
-        Some(t) if t.is_empty() => Err(ApiError::bad_token("the token parameter is empty")),
-        t => Ok(t.cloned()),
-    }
-}
-
-/// Who asks: a seat (its token) or a spectator (no token). A token that is no seat's
-/// of this game is refused.
-pub(crate) fn viewer(table: &Table, token: Option<&str>) -> Result<Viewer, ApiError> {
-    match token {
-        None => Ok(Viewer::Spectator),
-        Some(t) => table
-            .seat_of(t)
-            .map(Viewer::Seat)
-            .ok_or_else(|| ApiError::bad_token("this token is not a seat's token of this game")),
-    }
-}
-
-/// The seat a request acts for: it must carry a seat's token.
-pub(crate) fn seat(table: &Table, token: Option<&str>) -> Result<Side, ApiError> {
-    match viewer(table, token)? {
-        Viewer::Seat(s) => Ok(s),
-        Viewer::Spectator => Err(ApiError::bad_token("this request needs a seat token")),
-    }
-}
-
-pub(crate) fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body)
-        .map_err(|e| ApiError::bad_json(format!("invalid request body: {e}")))
-}
-
-/// What a state request asks for: the picture only with `?svg=1` (drawing it is most
-/// of a request's cost, and a client that draws the board itself never needs it), the
-/// events from `?events_from=N` on.
-pub(crate) fn ask(q: &HashMap<String, String>) -> Ask {
-    Ask {
-        svg: matches!(q.get("svg").map(String::as_str), Some("1" | "true" | "yes")),
-        events_from: q
-            .get("events_from")
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0),
-        lang: q.get("lang").map_or(Default::default(), |t| junqi::referee::narrate::Language::from_tag(t)),
-    }
-}
-
-/// The state `viewer` sees, as a response.
-pub(crate) fn reply(
-    handle: &GameHandle,
-    table: &Table,
-    viewer: Viewer,
-    q: &HashMap<String, String>,
-) -> Response {
-    Json(crate::state::state(table, viewer, &handle.connected(), ask(q))).into_response()
-}
-
 /// The presets, and each one's seats (its sides in turn order), so that a page offers
 /// the seats the core decides.
 async fn presets() -> Json<Value> {
@@ -190,90 +121,6 @@ struct CreateRequest {
 /// rule set in memory and in its stored record, so this bounds what one request can
 /// make the server keep per game (the core alone accepts up to 1 MiB).
 pub const MAX_RULES_BYTES: usize = 64 * 1024;
-
-/// A new game, as the create request, the pairing and the rematch make it.
-pub(crate) struct NewGame {
-    /// The rule set as given.
-    pub rules: Value,
-    /// Who plays each seat; a human seat with `Some(player)` is that player's, with
-    /// `None` a seat for whoever has its link.
-    pub seats: Vec<(Side, SeatRequest, Option<PlayerRef>)>,
-    /// The settings.
-    pub settings: Settings,
-    /// The human seats that stay open (listed games).
-    pub open: Vec<Side>,
-}
-
-/// Makes, stores and holds a game: deals or leaves the deployment to the seats, deploys
-/// the server's seats, gives every human seat that is not open a token.
-pub(crate) async fn make_game(app: &Arc<App>, new: NewGame) -> Result<Arc<GameHandle>, ApiError> {
-    let rules_json = new.rules.to_string();
-    let mut rules = load_rules(&new.rules)?;
-    if new.settings.rated {
-        // Rated games are played under the platform's rules (no resignation before ply
-        // 20, out after 5 time-outs), decided in the core.
-        rules = junqi::platform::Platform::QQ.rules(&rules)?;
-    }
-    let mut game = Game::with_os_seed(rules.clone());
-    let mut seats = std::collections::BTreeMap::new();
-    for &side in rules.sides() {
-        let (asked, player) = new
-            .seats
-            .iter()
-            .find(|(s, _, _)| *s == side)
-            .map(|(_, r, p)| (r.clone(), p.clone()))
-            .unwrap_or((
-                SeatRequest {
-                    kind: SeatKind::Human,
-                    agent: None,
-                },
-                None,
-            ));
-        let open = asked.kind == SeatKind::Human && new.open.contains(&side);
-        let token = (asked.kind == SeatKind::Human && !open).then(new_token);
-        let mut seat = Seat::new(asked.kind, token, asked.agent);
-        seat.player = player;
-        seats.insert(side, seat);
-    }
-    if !rules.deals() {
-        // The server's seats deploy: a bot's engine may be an operator's process that
-        // takes seconds, so off the async threads (as bots think, crate::bot).
-        let server_seats: Vec<(Side, Seat)> =
-            seats.iter().filter(|(_, s)| s.kind != SeatKind::Human).map(|(&side, s)| (side, s.clone())).collect();
-        game = tokio::task::spawn_blocking(move || {
-            for (side, seat) in &server_seats {
-                crate::bot::deploy(&mut game, *side, seat)?;
-            }
-            Ok::<Game, ApiError>(game)
-        })
-        .await
-        .map_err(|e| ApiError::internal(format!("the server's seats did not deploy: {e}")))??;
-    }
-    // The stored rule set is the one played (the platform's, for a rated game).
-    let rules_json = if new.settings.rated {
-        serde_json::to_string(rules.spec()).expect("a rule set serialises")
-    } else {
-        rules_json
-    };
-    for _ in 0..8 {
-        let id = new_game_id();
-        if app.held(&id).is_some() {
-            continue;
-        }
-        let table = Table::new(
-            id,
-            game.clone(),
-            rules_json.clone(),
-            seats.clone(),
-            new.settings.clone(),
-        );
-        match crate::flow::create(app, table).await {
-            Err(e) if e.code == "conflict" => continue,
-            other => return other,
-        }
-    }
-    Err(ApiError::internal("no free game id"))
-}
 
 /// The seats of a created game as the creator receives them: tokens and links for
 /// the seats it may hand out.
@@ -416,7 +263,7 @@ async fn show(
     Query(q): Q,
     headers: HeaderMap,
 ) -> ApiResult {
-    let handle = app.open_game(&id).await?;
+    let handle = crate::flow::open_game(&app, &id).await?;
     let token = token(&headers, &q)?;
     let mut table = handle.lock().await;
     let viewer = viewer(&table, token.as_deref())?;
@@ -440,7 +287,7 @@ pub(crate) async fn change(
     q: &HashMap<String, String>,
     mut change: impl FnMut(&mut Table, Side) -> Result<(), ApiError>,
 ) -> ApiResult {
-    let handle = app.open_game(id).await?;
+    let handle = crate::flow::open_game(&app, id).await?;
     let token = token(headers, q)?;
     let mut tries = 0;
     loop {
@@ -466,7 +313,7 @@ async fn authorised(
     headers: &HeaderMap,
     q: &HashMap<String, String>,
 ) -> Result<(), ApiError> {
-    let handle = app.open_game(id).await?;
+    let handle = crate::flow::open_game(&app, id).await?;
     let token = token(headers, q)?;
     let table = handle.lock().await;
     seat(&table, token.as_deref()).map(|_| ())
@@ -656,7 +503,7 @@ async fn record(
     Query(q): Q,
     headers: HeaderMap,
 ) -> ApiResult {
-    let handle = app.open_game(&id).await?;
+    let handle = crate::flow::open_game(&app, &id).await?;
     let token = token(&headers, &q)?;
     let table = handle.lock().await;
     let viewer = viewer(&table, token.as_deref())?;
@@ -690,7 +537,7 @@ async fn replay(
     Query(q): Q,
     headers: HeaderMap,
 ) -> ApiResult {
-    let handle = app.open_game(&id).await?;
+    let handle = crate::flow::open_game(&app, &id).await?;
     let token = token(&headers, &q)?;
     let (record, viewer) = {
         let table = handle.lock().await;
@@ -818,7 +665,7 @@ async fn events(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
-    let handle = app.open_game(&id).await?;
+    let handle = crate::flow::open_game(&app, &id).await?;
     let token = token(&headers, &q)?;
     let seat = {
         let table = handle.lock().await;

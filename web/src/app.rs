@@ -107,12 +107,13 @@ impl App {
         }
     }
 
-    /// The game with this id: held, or loaded from the store (and then held). A game
-    /// whose row does not load is reported once on stderr and refused
-    /// (`game_unavailable`).
-    pub async fn open_game(self: &Arc<Self>, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+    /// The game with this id: held, or loaded from the store (and then held; the flag
+    /// says the game was loaded by this call, so that its caller schedules what the
+    /// game waits for: [`crate::flow::open_game`]). A game whose row does not load is
+    /// reported once on stderr and refused (`game_unavailable`).
+    pub async fn load_game(&self, id: &str) -> Result<(Arc<GameHandle>, bool), ApiError> {
         if let Some(h) = self.held(id) {
-            return Ok(h);
+            return Ok((h, false));
         }
         if self
             .broken
@@ -136,12 +137,7 @@ impl App {
                 Err(reason) => return Err(self.mark_broken(id, reason)),
             },
         };
-        let (handle, fresh) = self.insert(table);
-        if fresh {
-            let table = handle.lock().await;
-            crate::flow::schedule(self, &handle, &table, true);
-        }
-        Ok(handle)
+        Ok(self.insert(table))
     }
 
     fn mark_broken(&self, id: &str, reason: String) -> ApiError {

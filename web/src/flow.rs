@@ -174,6 +174,17 @@ pub async fn create(app: &Arc<App>, mut table: Table) -> Result<Arc<GameHandle>,
     Ok(handle)
 }
 
+/// The game with this id, held or loaded from the store ([`App::load_game`]); a game
+/// loaded now gets what it waits for scheduled (a server seat's move, a time-out).
+pub async fn open_game(app: &Arc<App>, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+    let (handle, fresh) = app.load_game(id).await?;
+    if fresh {
+        let table = handle.lock().await;
+        schedule(app, &handle, &table, true);
+    }
+    Ok(handle)
+}
+
 /// Schedules what happens next without a request: the random or bot seat to act acts
 /// after the bot delay (a bot then thinks in the bot pool, [`crate::bot`]); at the
 /// deadline the clock times out the seat to act, or deploys whoever has not deployed;

@@ -11,7 +11,8 @@
 //! platform's points, levels and Elo rating. The API is described in `docs/web.md`.
 //!
 //! Modules: [`api`] (the game handlers), [`lobby`] (the lobby, joining, quick
-//! pairing, rematch), [`players`] (players and ratings), [`history`] (a player's
+//! pairing, rematch), [`request`] (what a request carries: token, seat, body),
+//! [`newgame`] (making a game: for a create request, a pairing, a rematch), [`players`] (players and ratings), [`history`] (a player's
 //! finished games), [`page`] (the embedded page),
 //! [`app`] (games in memory), [`flow`] (committing a change, scheduling server seats
 //! and time-outs, following other processes), [`table`] (a game with its seats),
@@ -35,8 +36,10 @@ pub mod history;
 pub mod limits;
 pub mod lobby;
 pub mod migrate;
+pub mod newgame;
 pub mod page;
 pub mod players;
+pub mod request;
 pub mod seat;
 pub mod state;
 pub mod store;

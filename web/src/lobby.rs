@@ -18,8 +18,9 @@ use junqi::{RuleSet, Side};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::api::{make_game, parse, token, NewGame};
 use crate::app::App;
+use crate::newgame::{make_game, NewGame};
+use crate::request::{parse, token};
 use crate::error::ApiError;
 use crate::flow::commit;
 use crate::players::{bearer, player_of};
@@ -100,7 +101,7 @@ pub async fn join(
     } else {
         parse(&body)?
     };
-    let handle = app.open_game(&id).await?;
+    let handle = crate::flow::open_game(&app, &id).await?;
     let player = match &req.player {
         Some(t) => Some(player_of(&app, t).await?),
         None => None,
@@ -460,11 +461,11 @@ pub async fn rematch(
     Query(q): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let handle = app.open_game(&id).await?;
+    let handle = crate::flow::open_game(&app, &id).await?;
     let token = token(&headers, &q)?;
     for _ in 0..5 {
         let table = handle.lock().await;
-        let side = crate::api::seat(&table, token.as_deref())?;
+        let side = crate::request::seat(&table, token.as_deref())?;
         if !table.over() {
             return Err(ApiError::of_kind(
                 junqi::ErrorKind::WrongPhase,
