@@ -14,6 +14,10 @@
 //! processes that change one game at once cannot both apply their change — the database
 //! serializes a game's actions. The caller catches up and tries again.
 //!
+//! The two stores share what is not dialect (`rows`: the read statements, written
+//! once, and the reading of their rows into these types); each keeps its schema's
+//! types, its writes, its locking and its connections.
+//!
 //! A game's players are noted beside it (`seat_players`: player, game, seat) whenever its
 //! seats change, so that a player's finished games are listed without reading every
 //! game ([`Store::finished_games`]).
@@ -23,6 +27,7 @@
 //! name, phase, ply, the seats' kinds and names, the clock settings.
 
 pub mod pg;
+mod rows;
 pub mod sqlite;
 pub mod tls;
 
@@ -553,30 +558,6 @@ impl Store {
     }
 }
 
-/// The pairing queue's statements shared by both stores, with PostgreSQL's placeholders
-/// (`$N`; SQLite reads them as `?N`). A ticket's `game` is NULL while it waits, `''`
-/// while somebody is pairing it, the game's id once paired.
-pub(crate) mod pairing_sql {
-    /// Takes a waiting ticket.
-    pub const TAKE: &str = "UPDATE pairing SET game = '' WHERE ticket = $1 AND game IS NULL";
-    /// Puts a taken ticket back.
-    pub const RELEASE: &str = "UPDATE pairing SET game = NULL WHERE ticket = $1 AND game = ''";
-    /// Fills a taken ticket with its game.
-    pub const FILL: &str =
-        "UPDATE pairing SET game = $2, seat = $3, token = $4 WHERE ticket = $1 AND game = ''";
-    /// A player's ticket.
-    pub const OF_PLAYER: &str =
-        "SELECT ticket, player, key, polled_ms, game, seat, token FROM pairing WHERE player = $1";
-    /// Drops a player's waiting ticket.
-    pub const WITHDRAW: &str = "DELETE FROM pairing WHERE player = $1 AND game IS NULL";
-    /// Queues a ticket (one per player: it replaces a waiting one, never a taken or
-    /// paired one).
-    pub const ENQUEUE: &str = "INSERT INTO pairing (ticket, player, key, created_ms, polled_ms)
-        VALUES ($1, $2, $3, $4, $4)
-        ON CONFLICT (player) DO UPDATE SET ticket = excluded.ticket, key = excluded.key,
-            created_ms = excluded.created_ms, polled_ms = excluded.polled_ms
-        WHERE pairing.game IS NULL";
-}
 
 /// The pools of ratings: games between people, and games with a bot seat.
 pub const POOLS: [&str; 2] = ["people", "bots"];

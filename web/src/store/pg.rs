@@ -25,8 +25,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::{mpsc, Mutex, MutexGuard};
-use tokio_postgres::{AsyncMessage, Client, Row};
+use tokio_postgres::{AsyncMessage, Client};
 
+use super::rows;
 use super::tls::Target;
 use super::{
     BadRow, FinishedRow, LobbyRow, PlayerRow, RatingChange, RatingRow, Result, StoreError, StoredGame, Ticket,
@@ -185,57 +186,6 @@ async fn connect(target: &Target) -> Result<Client> {
         let _ = connection.await;
     });
     Ok(client)
-}
-
-fn game_row(r: &Row) -> std::result::Result<(StoredGame, usize), BadRow> {
-    let row = (|| -> std::result::Result<(StoredGame, usize), tokio_postgres::Error> {
-        Ok((
-            StoredGame {
-                id: r.try_get(0)?,
-                rules: r.try_get(1)?,
-                head: r.try_get(2)?,
-                seats: r.try_get(3)?,
-                settings: r.try_get(4)?,
-                state: r.try_get(5)?,
-                pending: r.try_get(6)?,
-                version: r.try_get::<_, i64>(7)? as u64,
-                result: r.try_get(8)?,
-                entries_from: 0,
-                entries: Vec::new(),
-                rated: r.try_get(10)?,
-            },
-            r.try_get::<_, i64>(9)? as usize,
-        ))
-    })();
-    row.map_err(|e| BadRow {
-        id: r.try_get(0).ok(),
-        reason: e.to_string(),
-    })
-}
-
-fn rating_row(r: &Row) -> RatingRow {
-    RatingRow {
-        player: r.get(0),
-        pool: r.get(1),
-        rating: r.get(2),
-        points: r.get(3),
-        games: r.get(4),
-        wins: r.get(5),
-        draws: r.get(6),
-        losses: r.get(7),
-    }
-}
-
-fn ticket_row(r: &Row) -> Ticket {
-    Ticket {
-        ticket: r.get(0),
-        player: r.get(1),
-        key: r.get(2),
-        polled_ms: r.get(3),
-        game: r.get(4),
-        seat: r.get(5),
-        token: r.get(6),
-    }
 }
 
 /// A connection of the pool, taken.
@@ -531,13 +481,13 @@ impl Postgres {
         let mut c = self.take().await?;
         let sql = format!(
             "SELECT {} FROM games {}",
-            super::sqlite::GAME_COLUMNS,
+            rows::GAME_COLUMNS,
             if all { "" } else { "WHERE NOT over OR NOT rated" }
         );
         let rows = c.client().query(&sql, &[]).await?;
         let mut out = Vec::with_capacity(rows.len());
         for r in &rows {
-            out.push(match game_row(r) {
+            out.push(match rows::game(r) {
                 Ok((mut g, count)) => match Postgres::entries(c.client(), &mut g, 0, count).await {
                     Ok(()) => Ok(g),
                     Err(e) => Err(BadRow {
@@ -563,12 +513,12 @@ impl Postgres {
         let sql = format!(
             "SELECT {}, ARRAY(SELECT e.entry FROM entries e WHERE e.game = g.id AND e.seq >= $2 ORDER BY e.seq)
              FROM games g WHERE g.id = $1",
-            super::sqlite::GAME_COLUMNS
+            rows::GAME_COLUMNS
         );
         let Some(r) = c.client().query_opt(&sql, &[&id, &(entries_from as i64)]).await? else {
             return Ok(None);
         };
-        Ok(Some(match game_row(&r) {
+        Ok(Some(match rows::game(&r) {
             Ok((mut g, count)) => {
                 let entries: Vec<String> = r.try_get(11).map_err(|e| StoreError(e.to_string()))?;
                 g.entries_from = entries_from;
@@ -587,55 +537,15 @@ impl Postgres {
     /// See [`super::Store::lobby`].
     pub async fn lobby(&self, limit: u32) -> Result<Vec<LobbyRow>> {
         let mut c = self.take().await?;
-        let rows = c
-            .client()
-            .query(
-                "SELECT id, rules_name, settings, seats_public, phase, ply, open_seats, updated_ms
-                 FROM games WHERE listed AND NOT over ORDER BY updated_ms DESC LIMIT $1",
-                &[&i64::from(limit)],
-            )
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| LobbyRow {
-                id: r.get(0),
-                rules_name: r.get(1),
-                settings: r.get(2),
-                seats: r.get(3),
-                phase: r.get(4),
-                ply: r.get::<_, i64>(5) as u32,
-                open_seats: r.get::<_, i64>(6) as u32,
-                updated_ms: r.get(7),
-            })
-            .collect())
+        let found = c.client().query(rows::LOBBY, &[&i64::from(limit)]).await?;
+        found.iter().map(rows::lobby).collect()
     }
 
     /// See [`super::Store::finished_games`].
     pub async fn finished_games(&self, player: &str, limit: u32) -> Result<Vec<FinishedRow>> {
         let mut c = self.take().await?;
-        let rows = c
-            .client()
-            .query(
-                "SELECT g.id, sp.seat, g.rules_name, g.result, g.ply, g.seats_public, g.seats, g.updated_ms, g.rules
-                 FROM seat_players sp JOIN games g ON g.id = sp.game
-                 WHERE sp.player = $1 AND g.over ORDER BY g.updated_ms DESC, g.id LIMIT $2",
-                &[&player, &i64::from(limit)],
-            )
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| FinishedRow {
-                id: r.get(0),
-                seat: r.get(1),
-                rules_name: r.get(2),
-                result: r.get(3),
-                ply: r.get::<_, i64>(4) as u32,
-                seats_public: r.get(5),
-                seats: r.get(6),
-                updated_ms: r.get(7),
-                rules: r.get(8),
-            })
-            .collect())
+        let found = c.client().query(rows::FINISHED_GAMES, &[&player, &i64::from(limit)]).await?;
+        found.iter().map(rows::finished).collect()
     }
 
     /// See [`super::Store::create_player`].
@@ -644,8 +554,7 @@ impl Postgres {
         let n = c
             .client()
             .execute(
-                "INSERT INTO players (id, name, name_key, secret, created_ms) VALUES ($1, $2, $3, $4, $5)
-                 ON CONFLICT DO NOTHING",
+                rows::CREATE_PLAYER,
                 &[&p.id, &p.name, &super::name_key(&p.name), &p.secret, &p.created_ms],
             )
             .await?;
@@ -659,75 +568,28 @@ impl Postgres {
     /// See [`super::Store::player`].
     pub async fn player(&self, id: &str) -> Result<Option<PlayerRow>> {
         let mut c = self.take().await?;
-        Ok(c.client()
-            .query_opt(
-                "SELECT id, name, secret, created_ms FROM players WHERE id = $1",
-                &[&id],
-            )
-            .await?
-            .map(|r| PlayerRow {
-                id: r.get(0),
-                name: r.get(1),
-                secret: r.get(2),
-                created_ms: r.get(3),
-            }))
+        c.client().query_opt(rows::PLAYER, &[&id]).await?.map(|r| rows::player(&r)).transpose()
     }
 
     /// See [`super::Store::ratings_of`].
     pub async fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>> {
         let mut c = self.take().await?;
-        let rows = c
-            .client()
-            .query(
-                "SELECT player, pool, rating, points, games, wins, draws, losses FROM ratings
-                 WHERE player = $1 ORDER BY pool",
-                &[&player],
-            )
-            .await?;
-        Ok(rows.iter().map(rating_row).collect())
+        let found = c.client().query(rows::RATINGS_OF, &[&player]).await?;
+        found.iter().map(rows::rating).collect()
     }
 
     /// See [`super::Store::leaderboard`].
     pub async fn leaderboard(&self, pool: &str, limit: u32) -> Result<Vec<(RatingRow, String)>> {
         let mut c = self.take().await?;
-        let rows = c
-            .client()
-            .query(
-                "SELECT r.player, r.pool, r.rating, r.points, r.games, r.wins, r.draws, r.losses,
-                        COALESCE(p.name, r.player)
-                 FROM ratings r LEFT JOIN players p ON p.id = r.player
-                 WHERE r.pool = $1 ORDER BY r.rating DESC, r.player LIMIT $2",
-                &[&pool, &i64::from(limit)],
-            )
-            .await?;
-        Ok(rows.iter().map(|r| (rating_row(r), r.get(8))).collect())
+        let found = c.client().query(rows::LEADERBOARD, &[&pool, &i64::from(limit)]).await?;
+        found.iter().map(rows::leader).collect()
     }
 
     /// See [`super::Store::rating_changes`].
     pub async fn rating_changes(&self, game: &str) -> Result<Vec<RatingChange>> {
         let mut c = self.take().await?;
-        let rows = c
-            .client()
-            .query(
-                "SELECT game, side, player, pool, rating_before, rating, points_before, points, rule
-                 FROM rating_changes WHERE game = $1",
-                &[&game],
-            )
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| RatingChange {
-                game: r.get(0),
-                side: r.get(1),
-                player: r.get(2),
-                pool: r.get(3),
-                rating_before: r.get(4),
-                rating: r.get(5),
-                points_before: r.get(6),
-                points: r.get(7),
-                rule: r.get(8),
-            })
-            .collect())
+        let found = c.client().query(rows::RATING_CHANGES, &[&game]).await?;
+        found.iter().map(rows::rating_change).collect()
     }
 
     /// See [`super::Store::rate`].
@@ -770,7 +632,7 @@ impl Postgres {
                     &[player, pool],
                 )
                 .await?;
-            locked.push(rating_row(&r));
+            locked.push(rows::rating(&r)?);
         }
         let before: Vec<RatingRow> = players
             .iter()
@@ -819,18 +681,14 @@ impl Postgres {
         alive_ms: i64,
     ) -> Result<Option<Ticket>> {
         let mut c = self.take().await?;
-        Ok(c.client()
-            .query_opt(
-                "SELECT ticket, player, key, polled_ms, game, seat, token FROM pairing
-                 WHERE key = $1 AND player <> $2 AND game IS NULL AND polled_ms >= $3
-                 ORDER BY created_ms LIMIT 1",
-                &[&key, &player, &alive_ms],
-            )
+        c.client()
+            .query_opt(rows::pairing::CANDIDATE, &[&key, &player, &alive_ms])
             .await?
-            .map(|r| ticket_row(&r)))
+            .map(|r| rows::ticket(&r))
+            .transpose()
     }
 
-    /// A pairing statement ([`super::pairing_sql`]), with its count of changed rows.
+    /// A pairing statement ([`rows::pairing`]), with its count of changed rows.
     async fn pairing(&self, sql: &str, params: &[&(dyn tokio_postgres::types::ToSql + Sync)]) -> Result<u64> {
         let mut c = self.take().await?;
         Ok(c.client().execute(sql, params).await?)
@@ -838,19 +696,19 @@ impl Postgres {
 
     /// See [`super::Store::pair_fill`].
     pub async fn pair_fill(&self, ticket: &str, game: &str, seat: &str, token: &str) -> Result<Written> {
-        let n = self.pairing(super::pairing_sql::FILL, &[&ticket, &game, &seat, &token]).await?;
+        let n = self.pairing(rows::pairing::FILL, &[&ticket, &game, &seat, &token]).await?;
         Ok(if n == 1 { Written::Done } else { Written::Conflict })
     }
 
     /// See [`super::Store::pair_take`].
     pub async fn pair_take(&self, ticket: &str) -> Result<Written> {
-        let n = self.pairing(super::pairing_sql::TAKE, &[&ticket]).await?;
+        let n = self.pairing(rows::pairing::TAKE, &[&ticket]).await?;
         Ok(if n == 1 { Written::Done } else { Written::Conflict })
     }
 
     /// See [`super::Store::pair_release`].
     pub async fn pair_release(&self, ticket: &str) -> Result<()> {
-        self.pairing(super::pairing_sql::RELEASE, &[&ticket]).await?;
+        self.pairing(rows::pairing::RELEASE, &[&ticket]).await?;
         Ok(())
     }
 
@@ -858,18 +716,18 @@ impl Postgres {
     pub async fn pair_withdraw(&self, player: &str) -> Result<Option<Ticket>> {
         let t = {
             let mut c = self.take().await?;
-            c.client().query_opt(super::pairing_sql::OF_PLAYER, &[&player]).await?.map(|r| ticket_row(&r))
+            c.client().query_opt(rows::pairing::OF_PLAYER, &[&player]).await?.map(|r| rows::ticket(&r)).transpose()?
         };
         if t.as_ref().is_some_and(|t| t.seat.is_some()) {
             return Ok(t);
         }
-        self.pairing(super::pairing_sql::WITHDRAW, &[&player]).await?;
+        self.pairing(rows::pairing::WITHDRAW, &[&player]).await?;
         Ok(None)
     }
 
     /// See [`super::Store::pair_enqueue`].
     pub async fn pair_enqueue(&self, t: &Ticket) -> Result<()> {
-        self.pairing(super::pairing_sql::ENQUEUE, &[&t.ticket, &t.player, &t.key, &t.polled_ms]).await?;
+        self.pairing(rows::pairing::ENQUEUE, &[&t.ticket, &t.player, &t.key, &t.polled_ms]).await?;
         Ok(())
     }
 
@@ -881,14 +739,15 @@ impl Postgres {
         now_ms: i64,
     ) -> Result<Option<Ticket>> {
         let mut c = self.take().await?;
-        Ok(c.client()
+        c.client()
             .query_opt(
                 "UPDATE pairing SET polled_ms = $3 WHERE ticket = $1 AND player = $2
                  RETURNING ticket, player, key, polled_ms, game, seat, token",
                 &[&ticket, &player, &now_ms],
             )
             .await?
-            .map(|r| ticket_row(&r)))
+            .map(|r| rows::ticket(&r))
+            .transpose()
     }
 
     /// See [`super::Store::pair_cancel`].

@@ -11,6 +11,7 @@ use std::sync::Mutex;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::rows;
 use super::{
     BadRow, Convert, FinishedRow, LobbyRow, Migrated, OldGame, PlayerRow, RatingChange, RatingRow, Result,
     StoreError, StoredGame, Ticket, Write, Written,
@@ -102,33 +103,34 @@ pub struct Sqlite {
     conn: Mutex<Connection>,
 }
 
-/// The columns of a game row, in the order [`read_game`] reads them.
-pub(crate) const GAME_COLUMNS: &str =
-    "id, rules, head, seats, settings, state, pending, version, result, entries, rated";
+/// Rows of a statement of [`rows`], each read by `read`.
+fn all<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    read: impl Fn(&rusqlite::Row<'_>) -> Result<T>,
+) -> Result<Vec<T>> {
+    let mut stmt = conn.prepare_cached(&rows::sqlite_sql(sql))?;
+    let mut found = stmt.query(params)?;
+    let mut out = Vec::new();
+    while let Some(r) = found.next()? {
+        out.push(read(r)?);
+    }
+    Ok(out)
+}
 
-fn read_game(r: &rusqlite::Row<'_>) -> std::result::Result<(StoredGame, usize), BadRow> {
-    let row = (|| -> rusqlite::Result<(StoredGame, usize)> {
-        Ok((
-            StoredGame {
-                id: r.get(0)?,
-                rules: r.get(1)?,
-                head: r.get(2)?,
-                seats: r.get(3)?,
-                settings: r.get(4)?,
-                state: r.get(5)?,
-                pending: r.get(6)?,
-                version: r.get::<_, i64>(7)? as u64,
-                result: r.get(8)?,
-                entries_from: 0,
-                entries: Vec::new(),
-                rated: r.get::<_, i64>(10)? != 0,
-            },
-            r.get::<_, i64>(9)? as usize,
-        ))
-    })();
-    row.map_err(|e| BadRow {
-        id: r.get(0).ok(),
-        reason: e.to_string(),
+/// The first row of a statement of [`rows`], read by `read`; `None` if there is none.
+fn first<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    read: impl Fn(&rusqlite::Row<'_>) -> Result<T>,
+) -> Result<Option<T>> {
+    let mut stmt = conn.prepare_cached(&rows::sqlite_sql(sql))?;
+    let mut found = stmt.query(params)?;
+    Ok(match found.next()? {
+        Some(r) => Some(read(r)?),
+        None => None,
     })
 }
 
@@ -407,7 +409,8 @@ impl Sqlite {
     pub fn load_games(&self, all: bool) -> Result<Vec<std::result::Result<StoredGame, BadRow>>> {
         let conn = self.conn();
         let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games {}",
+            "SELECT {} FROM games {}",
+            rows::GAME_COLUMNS,
             if all {
                 ""
             } else {
@@ -416,7 +419,7 @@ impl Sqlite {
         );
         let mut stmt = conn.prepare(&sql)?;
         let rows: Vec<_> = stmt
-            .query_map([], |r| Ok(read_game(r)))?
+            .query_map([], |r| Ok(rows::game(r)))?
             .collect::<rusqlite::Result<_>>()?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
@@ -442,8 +445,8 @@ impl Sqlite {
     ) -> Result<Option<std::result::Result<StoredGame, BadRow>>> {
         let conn = self.conn();
         let row = conn
-            .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))?
-            .query_row([id], |r| Ok(read_game(r)))
+            .prepare_cached(&format!("SELECT {} FROM games WHERE id = ?1", rows::GAME_COLUMNS))?
+            .query_row([id], |r| Ok(rows::game(r)))
             .optional()?;
         Ok(row.map(|row| {
             let (mut g, count) = row?;
@@ -457,140 +460,44 @@ impl Sqlite {
 
     /// See [`super::Store::lobby`].
     pub fn lobby(&self, limit: u32) -> Result<Vec<LobbyRow>> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT id, rules_name, settings, seats_public, phase, ply, open_seats, updated_ms
-             FROM games WHERE listed = 1 AND over = 0 ORDER BY updated_ms DESC LIMIT ?1",
-        )?;
-        let rows = stmt.query_map([limit], |r| {
-            Ok(LobbyRow {
-                id: r.get(0)?,
-                rules_name: r.get(1)?,
-                settings: r.get(2)?,
-                seats: r.get(3)?,
-                phase: r.get(4)?,
-                ply: r.get(5)?,
-                open_seats: r.get(6)?,
-                updated_ms: r.get(7)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        all(&self.conn(), rows::LOBBY, [limit], |r| rows::lobby(r))
     }
 
     /// See [`super::Store::finished_games`].
     pub fn finished_games(&self, player: &str, limit: u32) -> Result<Vec<FinishedRow>> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT g.id, sp.seat, g.rules_name, g.result, g.ply, g.seats_public, g.seats, g.updated_ms, g.rules
-             FROM seat_players sp JOIN games g ON g.id = sp.game
-             WHERE sp.player = ?1 AND g.over = 1 ORDER BY g.updated_ms DESC, g.id LIMIT ?2",
-        )?;
-        let rows = stmt.query_map(params![player, limit], |r| {
-            Ok(FinishedRow {
-                id: r.get(0)?,
-                seat: r.get(1)?,
-                rules_name: r.get(2)?,
-                result: r.get(3)?,
-                ply: r.get(4)?,
-                seats_public: r.get(5)?,
-                seats: r.get(6)?,
-                updated_ms: r.get(7)?,
-                rules: r.get(8)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        all(&self.conn(), rows::FINISHED_GAMES, params![player, limit], |r| rows::finished(r))
     }
 
     /// See [`super::Store::create_player`].
     pub fn create_player(&self, p: &PlayerRow) -> Result<Written> {
-        let n = self.conn().execute(
-            "INSERT INTO players (id, name, name_key, secret, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT DO NOTHING",
-            params![p.id, p.name, super::name_key(&p.name), p.secret, p.created_ms],
-        )?;
-        Ok(if n == 1 {
-            Written::Done
-        } else {
-            Written::Conflict
-        })
+        let n = self.conn().prepare_cached(&rows::sqlite_sql(rows::CREATE_PLAYER))?.execute(params![
+            p.id,
+            p.name,
+            super::name_key(&p.name),
+            p.secret,
+            p.created_ms
+        ])?;
+        Ok(if n == 1 { Written::Done } else { Written::Conflict })
     }
 
     /// See [`super::Store::player`].
     pub fn player(&self, id: &str) -> Result<Option<PlayerRow>> {
-        Ok(self
-            .conn()
-            .prepare_cached("SELECT id, name, secret, created_ms FROM players WHERE id = ?1")?
-            .query_row([id], |r| {
-                Ok(PlayerRow {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    secret: r.get(2)?,
-                    created_ms: r.get(3)?,
-                })
-            })
-            .optional()?)
-    }
-
-    fn rating(r: &rusqlite::Row<'_>) -> rusqlite::Result<RatingRow> {
-        Ok(RatingRow {
-            player: r.get(0)?,
-            pool: r.get(1)?,
-            rating: r.get(2)?,
-            points: r.get(3)?,
-            games: r.get(4)?,
-            wins: r.get(5)?,
-            draws: r.get(6)?,
-            losses: r.get(7)?,
-        })
+        first(&self.conn(), rows::PLAYER, [id], |r| rows::player(r))
     }
 
     /// See [`super::Store::ratings_of`].
     pub fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT player, pool, rating, points, games, wins, draws, losses FROM ratings
-             WHERE player = ?1 ORDER BY pool",
-        )?;
-        let rows = stmt.query_map([player], Sqlite::rating)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        all(&self.conn(), rows::RATINGS_OF, [player], |r| rows::rating(r))
     }
 
     /// See [`super::Store::leaderboard`].
     pub fn leaderboard(&self, pool: &str, limit: u32) -> Result<Vec<(RatingRow, String)>> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT r.player, r.pool, r.rating, r.points, r.games, r.wins, r.draws, r.losses,
-                    COALESCE(p.name, r.player)
-             FROM ratings r LEFT JOIN players p ON p.id = r.player
-             WHERE r.pool = ?1 ORDER BY r.rating DESC, r.player LIMIT ?2",
-        )?;
-        let rows = stmt.query_map(params![pool, limit], |r| {
-            Ok((Sqlite::rating(r)?, r.get(8)?))
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        all(&self.conn(), rows::LEADERBOARD, params![pool, limit], |r| rows::leader(r))
     }
 
     /// See [`super::Store::rating_changes`].
     pub fn rating_changes(&self, game: &str) -> Result<Vec<RatingChange>> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT game, side, player, pool, rating_before, rating, points_before, points, rule
-             FROM rating_changes WHERE game = ?1",
-        )?;
-        let rows = stmt.query_map([game], |r| {
-            Ok(RatingChange {
-                game: r.get(0)?,
-                side: r.get(1)?,
-                player: r.get(2)?,
-                pool: r.get(3)?,
-                rating_before: r.get(4)?,
-                rating: r.get(5)?,
-                points_before: r.get(6)?,
-                points: r.get(7)?,
-                rule: r.get(8)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        all(&self.conn(), rows::RATING_CHANGES, [game], |r| rows::rating_change(r))
     }
 
     /// See [`super::Store::rate`].
@@ -612,13 +519,13 @@ impl Sqlite {
         }
         let mut before = Vec::with_capacity(players.len());
         for (player, pool) in players {
-            let row = tx
-                .prepare_cached(
-                    "SELECT player, pool, rating, points, games, wins, draws, losses FROM ratings
-                     WHERE player = ?1 AND pool = ?2",
-                )?
-                .query_row(params![player, pool], Sqlite::rating)
-                .optional()?;
+            let row = first(
+                &tx,
+                "SELECT player, pool, rating, points, games, wins, draws, losses FROM ratings
+                 WHERE player = $1 AND pool = $2",
+                params![player, pool],
+                |r| rows::rating(r),
+            )?;
             before.push(row.unwrap_or_else(|| RatingRow {
                 player: player.clone(),
                 pool: pool.clone(),
@@ -657,71 +564,47 @@ impl Sqlite {
         Ok(Some(changes.into_iter().map(|(_, c)| c).collect()))
     }
 
-    fn ticket(r: &rusqlite::Row<'_>) -> rusqlite::Result<Ticket> {
-        Ok(Ticket {
-            ticket: r.get(0)?,
-            player: r.get(1)?,
-            key: r.get(2)?,
-            polled_ms: r.get(3)?,
-            game: r.get(4)?,
-            seat: r.get(5)?,
-            token: r.get(6)?,
-        })
-    }
-
     /// See [`super::Store::pair_candidate`].
     pub fn pair_candidate(&self, key: &str, player: &str, alive_ms: i64) -> Result<Option<Ticket>> {
-        Ok(self
-            .conn()
-            .prepare_cached(
-                "SELECT ticket, player, key, polled_ms, game, seat, token FROM pairing
-                 WHERE key = ?1 AND player <> ?2 AND game IS NULL AND polled_ms >= ?3
-                 ORDER BY created_ms LIMIT 1",
-            )?
-            .query_row(params![key, player, alive_ms], Sqlite::ticket)
-            .optional()?)
+        first(&self.conn(), rows::pairing::CANDIDATE, params![key, player, alive_ms], |r| rows::ticket(r))
     }
 
-    /// A pairing statement ([`super::pairing_sql`]), with its count of changed rows.
+    /// A pairing statement ([`rows::pairing`]), with its count of changed rows.
     fn pairing(&self, sql: &str, params: &[&dyn rusqlite::ToSql]) -> Result<usize> {
-        Ok(self.conn().prepare_cached(&sql.replace('$', "?"))?.execute(params)?)
+        Ok(self.conn().prepare_cached(&rows::sqlite_sql(sql))?.execute(params)?)
     }
 
     /// See [`super::Store::pair_fill`].
     pub fn pair_fill(&self, ticket: &str, game: &str, seat: &str, token: &str) -> Result<Written> {
-        let n = self.pairing(super::pairing_sql::FILL, params![ticket, game, seat, token])?;
+        let n = self.pairing(rows::pairing::FILL, params![ticket, game, seat, token])?;
         Ok(if n == 1 { Written::Done } else { Written::Conflict })
     }
 
     /// See [`super::Store::pair_take`].
     pub fn pair_take(&self, ticket: &str) -> Result<Written> {
-        let n = self.pairing(super::pairing_sql::TAKE, params![ticket])?;
+        let n = self.pairing(rows::pairing::TAKE, params![ticket])?;
         Ok(if n == 1 { Written::Done } else { Written::Conflict })
     }
 
     /// See [`super::Store::pair_release`].
     pub fn pair_release(&self, ticket: &str) -> Result<()> {
-        self.pairing(super::pairing_sql::RELEASE, params![ticket])?;
+        self.pairing(rows::pairing::RELEASE, params![ticket])?;
         Ok(())
     }
 
     /// See [`super::Store::pair_withdraw`].
     pub fn pair_withdraw(&self, player: &str) -> Result<Option<Ticket>> {
-        let t = self
-            .conn()
-            .prepare_cached(&super::pairing_sql::OF_PLAYER.replace('$', "?"))?
-            .query_row(params![player], Sqlite::ticket)
-            .optional()?;
+        let t = first(&self.conn(), rows::pairing::OF_PLAYER, params![player], |r| rows::ticket(r))?;
         if t.as_ref().is_some_and(|t| t.seat.is_some()) {
             return Ok(t);
         }
-        self.pairing(super::pairing_sql::WITHDRAW, params![player])?;
+        self.pairing(rows::pairing::WITHDRAW, params![player])?;
         Ok(None)
     }
 
     /// See [`super::Store::pair_enqueue`].
     pub fn pair_enqueue(&self, t: &Ticket) -> Result<()> {
-        self.pairing(super::pairing_sql::ENQUEUE, params![t.ticket, t.player, t.key, t.polled_ms])?;
+        self.pairing(rows::pairing::ENQUEUE, params![t.ticket, t.player, t.key, t.polled_ms])?;
         Ok(())
     }
 
@@ -732,14 +615,7 @@ impl Sqlite {
             "UPDATE pairing SET polled_ms = ?3 WHERE ticket = ?1 AND player = ?2",
             params![ticket, player, now_ms],
         )?;
-        let t = conn
-            .prepare_cached(
-                "SELECT ticket, player, key, polled_ms, game, seat, token FROM pairing
-                 WHERE ticket = ?1 AND player = ?2",
-            )?
-            .query_row(params![ticket, player], Sqlite::ticket)
-            .optional()?;
-        Ok(t)
+        first(&conn, rows::pairing::POLLED, params![ticket, player], |r| rows::ticket(r))
     }
 
     /// See [`super::Store::pair_cancel`].
