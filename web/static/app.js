@@ -257,7 +257,7 @@ async function refreshLobby() {
   for (const g of lists.playing) {
     const tr = el("tr", { class: "watch-game", "data-game": g.game });
     tr.append(el("td", {}, g.rules + (g.rated ? " · rated" : "")), el("td", {}, seatWords(g.seats)),
-      el("td", {}, g.phase === "deploy" ? "deploying" : "move " + g.ply));
+      el("td", {}, g.phase === "deploy" ? T("deploying", "布阵中") : T("ply " + g.ply, "第 " + g.ply + " 手")));
     const td = el("td", { class: "act" });
     td.append(el("a", { href: g.url, class: "watch" }, "watch"));
     tr.append(td);
