@@ -609,6 +609,22 @@ class Run:
         for b in pages.values():
             b.wait("return document.querySelector('#draw-offer').textContent === ''", "the declined offer")
         log("classic: spectator page checked; a draw offered by South and declined by North through the pages")
+        # The learner's view, switched on by a click: every enemy piece South has not
+        # seen (and only those) says how many kinds it can still be, its title which;
+        # switched off again, the marks go (the DOM checks below read the labels).
+        south_b.click("#learner")
+        marks = south_b.wait("""const m = Array.from(document.querySelectorAll('#board .could-be'));
+            return m.length ? m.map(t => [t.closest('.piece').className.baseVal, t.firstChild.textContent,
+                                          t.querySelector('title').textContent]) : null;""",
+                             "the learner's marks", 10)
+        unknown = south_b.js("return document.querySelectorAll('#board .piece.unknown').length")
+        check(len(marks) == unknown and all("unknown" in c for c, _, _ in marks),
+              f"learner's view: {len(marks)} marks for {unknown} unknown pieces: {marks[:3]}")
+        check(all(t.isdigit() or t.endswith("?") for _, t, _ in marks) and all(ti.startswith("could be: ") for _, _, ti in marks),
+              f"learner's view marks: {marks[:3]}")
+        south_b.click("#learner")
+        south_b.wait("return document.querySelectorAll('#board .could-be').length === 0", "the marks gone", 10)
+        log(f"classic: the learner's view marked {len(marks)} unknown pieces, e.g. {marks[0][1]!r} ({marks[0][2]})")
         plies = 0
         shot_taken = False
         while True:

@@ -267,6 +267,9 @@ async fn show(
     let token = token(&headers, &q)?;
     let mut table = handle.lock().await;
     let viewer = viewer(&table, token.as_deref())?;
+    if crate::request::ask(&q).beliefs {
+        crate::request::learner_view(&table, viewer)?;
+    }
     if table.over() && table.ratings.is_none() && table.settings.rated && table.rated_done {
         // Rated by another process: read the changes once.
         if let Ok(changes) = app.store.rating_changes(&table.id).await {

@@ -74,24 +74,42 @@ pub(crate) fn ask(q: &HashMap<String, String>) -> Ask {
             .get("events_from")
             .and_then(|n| n.parse().ok())
             .unwrap_or(0),
+        beliefs: matches!(q.get("beliefs").map(String::as_str), Some("1" | "true" | "yes")),
         lang: q.get("lang").map_or(Default::default(), |t| {
             junqi::referee::narrate::Language::from_tag(t)
         }),
     }
 }
 
-/// The state `viewer` sees, as a response.
+/// Whether `viewer` may have the learner's view (`?beliefs=1`) of this game: a seat's
+/// own deductions, so none for a spectator (`bad_token`), and off while a rated game is
+/// played (`learner_view_off`: an aid the opponent may not be using).
+pub(crate) fn learner_view(table: &Table, viewer: Viewer) -> Result<(), ApiError> {
+    if viewer == Viewer::Spectator {
+        return Err(ApiError::bad_token(
+            "the learner's view (beliefs=1) needs a seat token",
+        ));
+    }
+    if table.settings.rated && !table.over() {
+        return Err(ApiError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            "learner_view_off",
+            "the learner's view (beliefs=1) is off in rated games until they end",
+        ));
+    }
+    Ok(())
+}
+
+/// The state `viewer` sees, as a response. The learner's view is left out where it is
+/// not allowed ([`learner_view`]: the state request refuses it there, an action's
+/// answer just goes without it).
 pub(crate) fn reply(
     handle: &GameHandle,
     table: &Table,
     viewer: Viewer,
     q: &HashMap<String, String>,
 ) -> Response {
-    Json(crate::state::state(
-        table,
-        viewer,
-        &handle.connected(),
-        ask(q),
-    ))
-    .into_response()
+    let mut asked = ask(q);
+    asked.beliefs &= learner_view(table, viewer).is_ok();
+    Json(crate::state::state(table, viewer, &handle.connected(), asked)).into_response()
 }

@@ -47,6 +47,10 @@ pub struct Ask {
     pub events_from: usize,
     /// The language of the event texts and the result's text (`?lang=zh-CN`: Chinese).
     pub lang: junqi::referee::narrate::Language,
+    /// The learner's view (`?beliefs=1`): what the seat's own beliefs say each piece it
+    /// has not seen can be. The handler refuses it to spectators and in rated games
+    /// in play.
+    pub beliefs: bool,
 }
 
 /// The state a viewer receives, ready to serialize: built from the viewer's view, and
@@ -79,6 +83,8 @@ pub struct State<'a> {
     rematch: Option<&'a str>,
     rematch_of: Option<&'a str>,
     ratings: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    beliefs: Option<Value>,
 }
 
 /// A legal action as the state lists it.
@@ -274,7 +280,28 @@ pub fn state<'a>(table: &'a Table, viewer: Viewer, connected: &[bool; 4], ask: A
     });
     view.events = Vec::new(); // sent once, in words, under "events"
     view.event_plies = Vec::new();
+    // The learner's view: for every piece on the board whose kind the seat does not
+    // know, the kinds its beliefs (built from its own information only) leave.
+    let beliefs = match (ask.beliefs, viewer) {
+        (true, Viewer::Seat(side)) => {
+            let b = game.beliefs(side);
+            let mut out = Map::new();
+            let mut names = Map::new();
+            for p in view.pieces.iter().filter(|p| p.kind.is_none()) {
+                let left = b.candidates(p.point);
+                for k in left.iter() {
+                    let name = k.chinese_names().first().copied().unwrap_or(k.id());
+                    names.insert(k.id().to_owned(), json!(name));
+                }
+                let kinds: Vec<&str> = left.iter().map(|k| k.id()).collect();
+                out.insert(board.name_of(p.point).to_owned(), json!(kinds));
+            }
+            Some(json!({"pieces": out, "names": names}))
+        }
+        _ => None,
+    };
     State {
+        beliefs,
         game: &table.id,
         rules: rules.name(),
         seat: viewer.seat().map(Side::name),

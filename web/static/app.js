@@ -515,7 +515,42 @@ const G = {
 
 // The query of a state request: the picture, and only the events not yet seen.
 function stateQuery() {
-  return "?svg=1&events_from=" + G.events.length + (LANG === "zh-CN" ? "&lang=zh-CN" : "");
+  return "?svg=1&events_from=" + G.events.length + (LANG === "zh-CN" ? "&lang=zh-CN" : "") +
+    (learning() ? "&beliefs=1" : "");
+}
+
+// The learner's view: asked for when the switch is on, for a seat of an unrated game
+// in play (the server refuses it in rated games until they end). Remembered.
+const LEARN_KEY = "junqi-learner";
+function learning() {
+  const s = G.state;
+  return localStorage.getItem(LEARN_KEY) === "on" && !!s && !!s.seat && !s.rated && inPlay(s);
+}
+
+// Marks each unknown enemy piece with how many kinds it can still be (one kind: its
+// name), its title listing them: the server's `beliefs`, the seat's own deductions.
+function markBeliefs(state) {
+  for (const e of document.querySelectorAll("#board .could-be")) e.remove();
+  const b = state.beliefs;
+  $("#board").classList.toggle("learning", !!b);
+  if (!b) return;
+  const NS = "http://www.w3.org/2000/svg";
+  for (const [point, kinds] of Object.entries(b.pieces)) {
+    const g = document.querySelector('#board .piece[data-at="' + point + '"]');
+    if (!g || !kinds.length) continue;
+    const box = g.getBBox();
+    const t = document.createElementNS(NS, "text");
+    t.setAttribute("class", "could-be");
+    t.setAttribute("x", (box.x + box.width - 2).toFixed(1));
+    t.setAttribute("y", (box.y + Math.min(11, box.height * 0.45)).toFixed(1));
+    t.setAttribute("text-anchor", "end");
+    t.setAttribute("data-kinds", kinds.join(" "));
+    t.textContent = kinds.length === 1 ? b.names[kinds[0]] + "?" : String(kinds.length);
+    const title = document.createElementNS(NS, "title");
+    title.textContent = T("could be: ", "可能是：") + kinds.map((k) => b.names[k] || k).join(T(", ", "、"));
+    t.append(title);
+    g.append(t);
+  }
 }
 
 function authQuery() {
@@ -626,6 +661,10 @@ function render(state) {
   board.dataset.seat = seat || "";
   if (changed) G.selected = null;
   markBoard();
+  markBeliefs(state);
+  $("#learner-box").hidden = !(seat && !state.rated && inPlay(state) && !isOut(state));
+  $("#learner").checked = localStorage.getItem(LEARN_KEY) === "on";
+  if (learning() && !state.beliefs) refresh(); // the switch was on before the page knew the game
 
   // deployment
   const deploying = state.phase === "deploy" && !!seat && !state.deployed.includes(seat);
@@ -1035,6 +1074,10 @@ function game(id) {
   $("#resign").addEventListener("click", () => {
     if (confirm("Resign this game?")) send("/resign");
   });
+  $("#learner").addEventListener("change", () => {
+    localStorage.setItem(LEARN_KEY, $("#learner").checked ? "on" : "off");
+    refresh();
+  });
   $("#offer-draw").addEventListener("click", () => send("/draw", { offer: true }));
   $("#accept-draw").addEventListener("click", () => send("/draw", { accept: true }));
   $("#decline-draw").addEventListener("click", () => send("/draw", { decline: true }));
@@ -1179,6 +1222,9 @@ const ZH = {
   "random player": "随机玩家",
   "bot: greedy (fast)": "电脑：贪心（快）",
   "Join": "加入",
+  "Learner's view": "学习视图",
+  "Each enemy piece you have not seen shows how many kinds it can still be, by what you have seen (hover for the kinds). Not in rated games.":
+    "每个你没看到的敌方棋子显示它按你已看到的情况还可能是几种棋子（鼠标悬停可看是哪几种）。计分对局中不可用。",
   "Your finished games": "你下完的棋局",
   "No finished game yet.": "还没有下完的棋局。",
   "open": "打开",
