@@ -362,3 +362,114 @@ fn greedy_beats_random() {
     }
     assert!(wins >= 5, "greedy won only {wins} of 6 games against random");
 }
+
+#[test]
+fn information_states_are_equal_only_when_everything_the_player_knows_is() {
+    // `==` is what the no-peeking tests rely on: a lenient `==` makes them pass on a
+    // leak. Each pair below differs in a part of the state and must compare unequal.
+    // Kills `replace <impl PartialEq for InfoState>::eq -> bool with true` and each
+    // `replace && with || in <impl PartialEq for InfoState>::eq`.
+    let mut g = Game::new("classic", 3).unwrap();
+    g.deploy_random(Side::South, 1).unwrap();
+    g.deploy_random(Side::North, 2).unwrap();
+    let before = g.info_state(Side::North);
+    assert!(before == g.info_state(Side::North));
+    // South times out: North's beliefs stay (no piece moved, nothing shown), its view
+    // (the time-out, the turn), its legal actions and the skeleton's turn change.
+    g.time_out().unwrap();
+    let after = g.info_state(Side::North);
+    assert!(after.beliefs() == before.beliefs(), "a time-out tells nothing about pieces");
+    assert!(after.view() != before.view());
+    assert!(!(after == before), "a time-out later: the same player, the same beliefs, another view");
+    // 四国 before anyone deploys: East and West both wait (no legal action) on the same
+    // empty board, so the legal actions and skeletons agree; the players, their
+    // beliefs and views do not.
+    let s = Game::new("siguo", 1).unwrap();
+    let (east, west) = (s.info_state(Side::East), s.info_state(Side::West));
+    assert!(east.legal().is_empty() && west.legal().is_empty());
+    assert!(!(east == west), "two players are two information states");
+    assert!(east == s.info_state(Side::East));
+}
+
+#[test]
+fn an_information_state_from_the_seat_s_own_knowledge_is_the_referee_s() {
+    // What an engine rebuilds from its record and view string over the line protocol
+    // equals the referee's InfoState, legal actions included, for the seat to act and
+    // the other; another seat's view string is refused. Kills `replace != with ==`
+    // (whose view), `delete !` (the shown identities the events allow) and `replace
+    // == with !=` (the legal actions of the seat to act) in InfoState::from_beliefs.
+    let mut g = Game::new("classic", 8).unwrap();
+    g.deploy_random(Side::South, 5).unwrap();
+    g.deploy_random(Side::North, 6).unwrap();
+    random_actions(&mut g, 9, 12);
+    assert!(g.result().is_none());
+    for side in [Side::South, Side::North] {
+        let record = g.player_record(side);
+        let info = junqi::InfoState::from_player_record(&record, &g.view_string(side)).unwrap();
+        assert!(info == g.info_state(side), "{side}");
+        assert_eq!(info.legal_actions(), if g.to_act() == Some(side) { g.legal_actions() } else { vec![] });
+        let other = if side == Side::South { Side::North } else { Side::South };
+        let e = junqi::InfoState::from_player_record(&record, &g.view_string(other)).unwrap_err();
+        assert!(e.to_string().contains(&format!("is not {side}'s view")), "{e}");
+    }
+}
+
+#[test]
+fn agents_decline_draws_unless_they_say_otherwise() {
+    // The trait's default (every agent of the crate keeps it). Kills `replace
+    // Agent::accept_draw -> bool with true`.
+    let mut g = Game::new("classic", 1).unwrap();
+    g.deploy_random(Side::South, 1).unwrap();
+    g.deploy_random(Side::North, 2).unwrap();
+    let info = g.info_state(Side::North);
+    for spec in AGENTS {
+        assert!(!agent::by_name(spec, 1).unwrap().accept_draw(&info), "{spec}");
+    }
+}
+
+#[test]
+fn search_levels_stand_for_doubling_budgets_and_refusals_have_kinds() {
+    // docs/agents.md: level 1 is 36 000 playouts, each level doubles; where time is the
+    // budget, 250 ms at level 1 to 4 s at level 5, out-of-range levels clamped. Kills
+    // the mutants of Budget::level_iterations and Budget::level_millis, and
+    // `replace <impl Error for AgentError>::kind with Default::default()`.
+    let iterations: Vec<u32> = (1..=5).map(Budget::level_iterations).collect();
+    assert_eq!(iterations, [36_000, 72_000, 144_000, 288_000, 576_000]);
+    let millis: Vec<u32> = [0u8, 1, 2, 3, 4, 5, 6, 255].into_iter().map(Budget::level_millis).collect();
+    assert_eq!(millis, [250, 250, 500, 1000, 2000, 4000, 4000, 4000]);
+    use junqi::{Error as _, ErrorKind};
+    for (bad, kind) in [
+        ("grandmaster", ErrorKind::UnknownName),
+        ("greedy:2", ErrorKind::UnknownName),
+        ("search:6", ErrorKind::OutOfRange),
+        ("search:iters=0", ErrorKind::OutOfRange),
+        ("search:3,threads=300", ErrorKind::OutOfRange),
+    ] {
+        assert_eq!(agent::by_name(bad, 1).err().unwrap().kind(), kind, "{bad}");
+    }
+}
+
+#[test]
+fn an_information_state_tells_its_player_phase_turn_rules_and_legal_actions() {
+    // What an engine or an agent of another crate reads (the protocol engine asks
+    // `to_act`). Kills the accessor mutants of InfoState (`to_act -> None`, `legal ->
+    // empty`, `legal_actions -> vec![]` / `vec![Default::default()]`, …).
+    let mut g = Game::new("classic", 2).unwrap();
+    let deploying = g.info_state(Side::North);
+    assert_eq!((deploying.player(), deploying.phase()), (Side::North, Phase::Deploy));
+    g.deploy_random(Side::South, 1).unwrap();
+    g.deploy_random(Side::North, 2).unwrap();
+    let a = g.legal_actions()[0];
+    g.play(a).unwrap();
+    assert_eq!(g.to_act(), Some(Side::North));
+    for side in [Side::South, Side::North] {
+        let info = g.info_state(side);
+        assert_eq!((info.player(), info.phase(), info.to_act()), (side, Phase::Move, Some(Side::North)));
+        assert_eq!(info.rules().spec(), g.rules().spec());
+        assert_eq!((info.view().player, info.beliefs().player()), (side, side));
+        let legal = if side == Side::North { g.legal_actions() } else { vec![] };
+        assert_eq!((info.legal_actions(), info.legal().to_vec()), (legal.clone(), legal));
+        assert!(info.determinize(4).same_state(&info.determinize(4)));
+        assert_eq!(info.determinize(4).occupied(), g.position().occupied());
+    }
+}

@@ -176,6 +176,65 @@ mod tests {
     }
 
     #[test]
+    fn one_ply_scores_are_means_and_a_refused_action_is_a_loss() {
+        // The mean over the positions, not the sum: two copies of one position score as
+        // the position (kills `replace / with * in one_ply`); an action a sampled
+        // position refuses scores -WIN (kills `delete - in one_ply`).
+        let (pos, eval) = arranged(&[
+            ("a6", Side::South, Commander),
+            ("b1", Side::South, Flag),
+            ("a7", Side::North, Bomb),
+            ("b6", Side::North, PlatoonLeader),
+            ("b12", Side::North, Flag),
+        ]);
+        let legal = pos.legal_actions();
+        let one = one_ply(&eval, std::slice::from_ref(&pos), &legal, Side::South);
+        let two = one_ply(&eval, &[pos.clone(), pos.clone()], &legal, Side::South);
+        assert_eq!(one, two);
+        assert!(one.iter().any(|&s| s != 0.0));
+        let b = pos.rules().board();
+        let refused = Action::Move { from: b.point("b12").unwrap(), to: b.point("b11").unwrap() };
+        assert!(pos.clone().play(refused).is_err(), "a flag never moves");
+        assert_eq!(one_ply(&eval, &[pos], &[refused], Side::South), [-super::super::eval::WIN]);
+    }
+
+    #[test]
+    fn ties_go_to_the_largest_draw_then_to_the_first() {
+        // best() adds rng.below(1024) * 1e-6 to each score: of equal scores the one with
+        // the largest draw wins, of equal draws the first; a real difference beats any
+        // draw. Kills `replace + with - in best` (the smallest draw won) and `replace >
+        // with >= in best` (the last of equal draws won).
+        let scores = [0.0f32; 64];
+        let mut repeated = 0;
+        for seed in 0..100 {
+            let mut r = Rng::new(seed);
+            let draws: Vec<usize> = (0..scores.len()).map(|_| r.below(1024)).collect();
+            let max = *draws.iter().max().unwrap();
+            let first = draws.iter().position(|&d| d == max).unwrap();
+            assert_eq!(best(&scores, &mut Rng::new(seed)), first, "seed {seed}");
+            repeated += usize::from(draws.iter().filter(|&&d| d == max).count() > 1);
+        }
+        assert!(repeated > 0, "no seed with a repeated largest draw");
+        for seed in 0..20 {
+            assert_eq!(best(&[0.0, 0.01, 0.0, -5.0], &mut Rng::new(seed)), 1);
+        }
+    }
+
+    #[test]
+    fn the_kept_evaluator_is_the_rule_set_s() {
+        // One agent on several rule sets: the evaluator is rebuilt for another rule set
+        // and kept for the same. Kills `delete ! in evaluator` (which kept the first
+        // rule set's evaluator for every other).
+        let classic = RuleSet::preset("classic").unwrap();
+        let siguo = RuleSet::preset("siguo").unwrap();
+        let mut slot = None;
+        assert!(evaluator(&mut slot, &classic).is_for(&classic));
+        assert!(evaluator(&mut slot, &siguo).is_for(&siguo));
+        assert!(!slot.as_ref().unwrap().is_for(&classic));
+        assert!(evaluator(&mut slot, &classic).is_for(&classic));
+    }
+
+    #[test]
     fn values_follow_the_combat_table() {
         let rules = RuleSet::preset("classic").unwrap();
         let e = Evaluator::new(&rules);
