@@ -26,7 +26,8 @@ buttons and the lobby's options):
   pictures South's page of one fixed classic game at 390, 1024, 1440 and 1920 px,
            compared with docs/img/web-SIZE.png (tests/render/compare.py's tolerance).
   sizes    the board at 390, 1024, 1440 and 1920 px for each family, a move by clicks.
-  chinese  the lobby, a game and its replay in Chinese: no English word left.
+  chinese  the lobby, a whole quick game by clicks and its replay in Chinese on a phone
+           (390 x 844): no English word left.
   players  names, a sign-in link, a rated listed game with a game clock, quick
            pairing, a game against the computer to the end, its replay, the rematch,
            the player's finished games reopened from the lobby.
@@ -891,15 +892,17 @@ class Run:
         button): no English word is left — the log, the result and the replay's texts
         included (the server tells them in Chinese) — outside the board the server draws
         and the names of rule sets and players; the button switches back to English."""
-        log("chinese: the lobby and a game page in Chinese")
+        log("chinese: the lobby and a whole game in Chinese on a phone (390 x 844)")
+        rng = random.Random(os.environ.get("WEB_TEST_SEED"))
         b = self.browser("chinese")
+        b.cmd("POST", "/window/rect", {"width": 390, "height": 844})
         b.get(self.base + "/")
         b.wait("return document.querySelectorAll('#preset option').length > 0", "presets")
         b.click("button#lang")
         b.wait("return document.documentElement.lang === 'zh-CN' && document.querySelectorAll('#preset option').length > 0",
                "the page in Chinese", 10)
         presets = list(http("GET", self.base + "/api/presets")["presets"])
-        allowed = set(presets) | {"junqi", "Elo", "JSON", "Home", "End", "English"}
+        allowed = set(presets) | {"classic-quick", "junqi", "Elo", "JSON", "Home", "End", "English"}
         english = """const skip = arguments[0];
             const out = [];
             const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -920,8 +923,10 @@ class Run:
             return out;"""
         left = b.js(english, sorted(allowed))
         check(not left, f"chinese: English left on the lobby: {left}")
-        # A game page: South to act, a move, then the end and its replay.
-        r = http("POST", self.base + "/api/games", {"rules": "classic", "seats": {"south": "human", "north": "random"}})
+        # A game page: South to act; a whole quick game (no-capture limit 20) played by
+        # clicks against the random player; then the end and its replay.
+        quick = {"extends": "classic", "name": "classic-quick", "options": {"no_capture_draw_plies": 20}}
+        r = http("POST", self.base + "/api/games", {"rules": quick, "seats": {"south": "human", "north": "random"}})
         gid, token = r["game"], r["seats"]["south"]["token"]
         http("POST", f"{self.base}/api/games/{gid}/confirm", None, token)
         b.get(f"{self.base}/play/{gid}?token={token}")
@@ -929,8 +934,24 @@ class Run:
         left = b.js(english, sorted(allowed))
         check(not left, f"chinese: English left on the game page: {left}")
         check("轮到你" in b.js("return document.querySelector('#turn').textContent"), "chinese: whose turn, in Chinese")
-        http("POST", f"{self.base}/api/games/{gid}/resign", {}, token)
+        moves = 0
+        while True:
+            s = b.wait("""const over = document.querySelector('#result').dataset.over === 'true';
+                const mine = document.querySelector('#turn').dataset.toAct === 'south' &&
+                  document.querySelectorAll('#board .pt.from').length > 0;
+                return (over || mine) ? {over} : null;""", "South's turn or the end", 30)
+            if s["over"]:
+                break
+            check(moves < WHOLE_GAME_MOVES, f"chinese: the whole game did not end within {moves} moves")
+            self.move(b, rng)
+            moves += 1
+        result = b.js("return document.querySelector('#result').textContent")
         b.wait("return document.querySelector('#board').dataset.replayStep", "the replay", 15)
+        check(any(w in result for w in ("你赢了", "你输了", "和棋")), f"chinese: the result {result!r}")
+        b.click("#replay-back")
+        b.wait("const s = document.querySelector('#replay-step'); return document.querySelector('#board').dataset.replayStep"
+               " === String(Number(s.max) - 1)", "a step back in the replay", 10)
+        log(f"chinese: {moves} moves by clicks on a phone to the end: {result!r}")
         left = b.js(english, sorted(allowed))
         check(not left, f"chinese: English left on the finished game: {left}")
         # Back to English.
