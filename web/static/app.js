@@ -869,6 +869,14 @@ function splitLegend() {
     copy.setAttribute("role", "img");
     copy.setAttribute("aria-label", "key to the board");
     key.append(copy);
+    // The key's picture as wide as the legend itself, not the board (siguo's board is
+    // three times as wide as its legend, which then showed at a third of its size).
+    const drawn = copy.querySelector("g.legend");
+    const box = drawn && drawn.getBBox ? drawn.getBBox() : null;
+    if (box && box.width > 0) {
+      copy.setAttribute("viewBox", `${box.x - 6} ${top} ${box.width + 12} ${vb.height - top}`);
+      copy.style.maxWidth = Math.round(box.width + 12) + "px"; // at most its own size
+    }
     legend.remove();
     height = top;
     svg.setAttribute("viewBox", `0 0 ${vb.width} ${top}`);
