@@ -435,10 +435,10 @@ fn parse_piece(rules: &RuleSet, text: &str, view: bool) -> Result<Entry, E> {
     if (owner.is_none() || down) && !rules.deals() {
         return Err(E::Inconsistent(format!("{name} is face down but {} deals nothing", rules.name())));
     }
-    // Nobody ever sees a face-down piece (a view would show its kind with no owner).
-    if down && knowers.is_some() {
-        return Err(E::Inconsistent(format!("{name} is face down: nobody knows it")));
-    }
+    // A face-down piece is usually known to nobody, but a rule can tell it while it
+    // stays face down: in a dealt 四国 game the flag of a side whose commander fell is
+    // shown to everyone, turned up or not (the fuzzer's `deal` target found such a
+    // position, which the writer printed and this reader refused).
     // Face-down pieces never move; immobile kinds never do.
     if moved && (down || owner.is_none()) {
         return Err(E::Inconsistent(format!("{name} is face down: it has not moved")));
