@@ -84,40 +84,30 @@ pub fn game_json(r: &FinishedRow, player: &str, lang: Language) -> Option<Value>
         return None;
     }
     let token = seat.token.as_deref()?;
-    let result: Value = r
-        .result
-        .as_deref()
-        .and_then(|s| serde_json::from_str(s).ok())
-        .unwrap_or(Value::Null);
-    let winners: Vec<&str> = result["winners"]
-        .as_array()
-        .map(|w| w.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let outcome = if winners.is_empty() {
-        "draw"
-    } else if winners.contains(&r.seat.as_str()) {
-        "win"
-    } else {
-        "loss"
+    let side: Side = r.seat.parse().ok()?;
+    let result: GameResult = serde_json::from_str(r.result.as_deref()?).ok()?;
+    // Won, lost or drawn as the core scores the seat (its reward: a team's win counts
+    // for every seat of the team).
+    let outcome = match result.reward(side) {
+        x if x > 0.0 => "win",
+        x if x < 0.0 => "loss",
+        _ => "draw",
     };
     let players: Value = serde_json::from_str(&r.seats_public).unwrap_or(Value::Null);
     // The result in words from the seat (the narrator needs the rule set: its teams).
-    let text = (|| {
-        let rules = crate::table::load_rules(&serde_json::from_str(&r.rules).ok()?).ok()?;
-        let result: GameResult = serde_json::from_str(r.result.as_deref()?).ok()?;
-        let side: Side = r.seat.parse().ok()?;
-        Some(
+    let text = crate::table::load_rules(&serde_json::from_str(&r.rules).ok()?)
+        .ok()
+        .map(|rules| {
             Narrator::new(rules, Some(side), None)
                 .in_language(lang)
-                .tell(&Event::GameOver { result }),
-        )
-    })();
+                .tell(&Event::GameOver { result })
+        });
     Some(json!({
         "id": r.id,
         "rules": r.rules_name,
         "seat": r.seat,
         "outcome": outcome,
-        "reason": result["reason"],
+        "reason": result.reason.name(),
         "text": text,
         "ply": r.ply,
         "ended_ms": r.updated_ms,
