@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, BoardError, Point, Role};
+use crate::board::{Board, BoardError, Point, PointSet, Role};
 use crate::combat::{Attack, CombatEntry, CombatMatrix, CombatOutcome, KindPattern, Resolution, TableOutcome};
 use crate::piece::{PieceClass, PieceKind, Side, SideSet};
 
@@ -457,6 +457,10 @@ pub struct RuleSet {
     combat: Box<CombatMatrix>,
     mobility: [Mobility; PieceKind::COUNT],
     deploy_points: Vec<Vec<Point>>,
+    /// Per side, the random deployment's order: each kind with its count and the
+    /// deployment points its constraints allow, the kinds with the fewest points first
+    /// ([`crate::Deployment::try_random`]).
+    deploy_plans: Vec<Vec<(PieceKind, u8, PointSet)>>,
     army_size: usize,
     allies: [SideSet; 4],
     abilities: [u8; PieceKind::COUNT],
@@ -467,6 +471,43 @@ pub struct RuleSet {
     has_arms: bool,
     /// Per kind, what move generation asks about it (from the fields above).
     profiles: [MoveProfile; PieceKind::COUNT],
+    /// Per kind, its [`LandClass`] byte, when every kind of the army moves on land
+    /// with no ability and attacks by its steps and runs (classic, 翻棋, 四国): move
+    /// generation then runs one lean loop over the army's pieces.
+    land_classes: Option<[u8; PieceKind::COUNT]>,
+}
+
+/// A kind's move class for the lean generator of land-only rule sets
+/// ([`RuleSet::land_classes`]), packed in a byte: bits 0–1 how it moves (0 never, 1 a
+/// road or railway step, 2 also straight railway runs, 3 also turning runs), bits 2–3
+/// which of the mover's forbidden sets applies (bit 2: it spares enemy pieces in camps;
+/// bit 3: it spares occupied HQs).
+pub(crate) struct LandClass;
+
+impl LandClass {
+    /// Never moves.
+    pub(crate) const IMMOBILE: u8 = 0;
+    /// A road or railway step.
+    pub(crate) const STEP: u8 = 1;
+    /// A step or a straight railway run.
+    pub(crate) const STRAIGHT: u8 = 2;
+    /// A step or a railway run that may turn.
+    pub(crate) const TURN: u8 = 3;
+
+    /// The class byte of a profile, if the profile is one of a land-only mover.
+    fn of(p: &MoveProfile) -> Option<u8> {
+        let moves = match p.mobility {
+            Mobility::Immobile => LandClass::IMMOBILE,
+            Mobility::Step => LandClass::STEP,
+            Mobility::RailStraight => LandClass::STRAIGHT,
+            Mobility::RailTurn => LandClass::TURN,
+            Mobility::Sail | Mobility::SailAndLand | Mobility::Fly => return None,
+        };
+        if p.strikes || !p.step_attacks || p.refused_arms != 0 {
+            return None;
+        }
+        Some(moves | u8::from(p.spares_camps) << 2 | u8::from(p.spares_hqs) << 3)
+    }
 }
 
 /// What move generation needs to know about one kind, worked out once per rule set:
@@ -674,6 +715,10 @@ impl RuleSet {
             }
             deploy_points[*side as usize] = pts;
         }
+        let deploy_plans = deploy_points
+            .iter()
+            .map(|points| crate::setup::deploy_plan(&board, &spec, points))
+            .collect();
 
         let mut mobility = [Mobility::Immobile; PieceKind::COUNT];
         let default = spec.movement.get("*").copied().unwrap_or(Mobility::Immobile);
@@ -749,12 +794,25 @@ impl RuleSet {
                 step_attacks: !by_ability_only[k],
             }
         });
+        let mut land_classes = Some([LandClass::IMMOBILE; PieceKind::COUNT]);
+        for &kind in spec.army.keys() {
+            land_classes = land_classes
+                .zip(LandClass::of(&profiles[kind as usize]))
+                .map(|(mut classes, class)| {
+                    classes[kind as usize] = class;
+                    classes
+                });
+        }
+        if has_arms {
+            land_classes = None;
+        }
         Ok(RuleSet {
             spec,
             board,
             combat,
             mobility,
             deploy_points,
+            deploy_plans,
             army_size,
             allies,
             abilities,
@@ -763,6 +821,7 @@ impl RuleSet {
             attacks_arm,
             has_arms,
             profiles,
+            land_classes,
         })
     }
 
@@ -869,6 +928,14 @@ impl RuleSet {
         self.profiles[kind as usize]
     }
 
+    /// Per kind, its [`LandClass`] byte, if every kind of the army moves on land with
+    /// no ability (no arms, strikes or `attacks_only_by_ability`); kinds outside the
+    /// army are immobile there.
+    #[inline]
+    pub(crate) fn land_classes(&self) -> Option<&[u8; PieceKind::COUNT]> {
+        self.land_classes.as_ref()
+    }
+
     /// Whether the army has pieces of more than one arm (海陆空三军棋).
     pub fn has_arms(&self) -> bool {
         self.has_arms
@@ -905,6 +972,11 @@ impl RuleSet {
     /// The points a side's army fills at deployment, in id order.
     pub fn deploy_points(&self, side: Side) -> &[Point] {
         &self.deploy_points[side as usize]
+    }
+
+    /// The random deployment's order for `side` (see the field `deploy_plans`).
+    pub(crate) fn deploy_plan(&self, side: Side) -> &[(PieceKind, u8, PointSet)] {
+        &self.deploy_plans[side as usize]
     }
 
     /// The combat outcome for an attacker and a defender (see [`crate::resolve`]).

@@ -270,6 +270,28 @@ pub(crate) fn check_constraint(rules: &RuleSet, c: &Constraint, point: Point) ->
 
 /// Whether a constraint lets its kind stand on `point`: [`check_constraint`] without
 /// saying why not (and so without allocating).
+/// The order in which [`Deployment::try_random`] places an army on `points` (a side's
+/// deployment points): each kind with its count and the points its constraints allow
+/// (a constraint depends on the point alone), the kinds with the fewest such points
+/// first. Worked out once per rule set.
+pub(crate) fn deploy_plan(board: &Board, spec: &crate::rules::RuleSpec, points: &[Point]) -> Vec<(PieceKind, u8, PointSet)> {
+    let constraints = &spec.deployment.constraints;
+    let mut kinds: Vec<(usize, PieceKind, u8, PointSet)> = spec
+        .army
+        .iter()
+        .map(|(&k, &n)| {
+            let at: PointSet = points
+                .iter()
+                .copied()
+                .filter(|&p| constraints.iter().filter(|c| c.kind == k).all(|c| allows(board, c, p)))
+                .collect();
+            (at.len(), k, n, at)
+        })
+        .collect();
+    kinds.sort_by_key(|&(count, kind, n, _)| (count, kind, n));
+    kinds.into_iter().map(|(_, k, n, at)| (k, n, at)).collect()
+}
+
 pub(crate) fn allows(board: &Board, c: &Constraint, point: Point) -> bool {
     let depth = board.depth(point);
     c.roles.as_ref().is_none_or(|roles| roles.contains(&board.role(point)))
@@ -323,39 +345,38 @@ impl Deployment {
         let points = rules.deploy_points(side);
         // Keyed: a player's own setup does not give the seed (and so the others') away.
         let mut rng = KeyedRng::new(seed, 0x5E70 + side as u64);
-        // Where each kind may stand (a constraint depends on the point alone), worked out
-        // once; the kinds with the fewest such points are placed first.
-        let constraints = &rules.spec().deployment.constraints;
-        let allowed_points = |kind: PieceKind| -> PointSet {
-            points
-                .iter()
-                .copied()
-                .filter(|&p| constraints.iter().filter(|c| c.kind == kind).all(|c| allows(rules.board(), c, p)))
-                .collect()
-        };
-        let mut kinds: Vec<(usize, PieceKind, u8, PointSet)> = rules
-            .army()
-            .map(|(k, n)| {
-                let at = allowed_points(k);
-                (at.len(), k, n, at)
-            })
-            .collect();
-        kinds.sort_by_key(|&(count, kind, n, _)| (count, kind, n));
+        let plan = rules.deploy_plan(side);
         let mut options: Vec<usize> = Vec::with_capacity(points.len());
+        let mut free: Vec<Point> = Vec::with_capacity(points.len());
         for _attempt in 0..1000 {
-            let mut free: Vec<Point> = points.to_vec();
+            free.clear();
+            free.extend_from_slice(points);
+            let mut free_set: PointSet = points.iter().copied().collect();
             let mut pieces = Vec::with_capacity(points.len());
             let mut ok = true;
-            'kinds: for &(_, kind, n, allowed) in &kinds {
+            'kinds: for &(kind, n, allowed) in plan {
                 for _ in 0..n {
-                    options.clear();
-                    options.extend((0..free.len()).filter(|&i| allowed.contains(free[i])));
-                    if options.is_empty() {
-                        ok = false;
-                        break 'kinds;
-                    }
-                    let i = options[rng.below(options.len())];
-                    pieces.push((free.swap_remove(i), kind));
+                    // The free points the kind may take, in the order of `free`; when it
+                    // may take every one (a kind without constraints), their indices
+                    // are simply 0..free.len().
+                    let i = if free_set.minus(allowed).is_empty() {
+                        if free.is_empty() {
+                            ok = false;
+                            break 'kinds;
+                        }
+                        rng.below(free.len())
+                    } else {
+                        options.clear();
+                        options.extend((0..free.len()).filter(|&i| allowed.contains(free[i])));
+                        if options.is_empty() {
+                            ok = false;
+                            break 'kinds;
+                        }
+                        options[rng.below(options.len())]
+                    };
+                    let p = free.swap_remove(i);
+                    free_set.remove(p);
+                    pieces.push((p, kind));
                 }
             }
             if ok {

@@ -231,6 +231,130 @@ impl<S: PointBits> Mover<S> {
     }
 }
 
+/// The lean generator of land-only rule sets on boards of at most 64 points
+/// ([`RuleSet::land_classes`](crate::rules::RuleSet::land_classes): classic, 翻棋): the
+/// same targets as [`Mover::targets`], with every rule-set question asked once per
+/// generation instead of once per piece, and each piece's class one load.
+pub(crate) struct LandWords<'a> {
+    mover: Mover<u64>,
+    words: &'a WordTables,
+    classes: &'a [u8; PieceKind::COUNT],
+    /// Straight runs read the rays' words (no `rail_max_steps`, no `rail_all_turn`).
+    straight_words: bool,
+    /// The army's face-up pieces that may move (not locked in an HQ).
+    pieces: u64,
+}
+
+impl<'a> LandWords<'a> {
+    /// The generator of `army`'s moves in `pos`, if the rule set is land-only and the
+    /// board fits one word.
+    #[inline(always)]
+    pub(crate) fn new(pos: &'a Position, army: Side) -> Option<LandWords<'a>> {
+        let rules = pos.rules();
+        let classes = rules.land_classes()?;
+        let words = rules.board().words.as_deref()?;
+        let mover = Mover::<u64>::new(pos, army);
+        let opts = rules.options();
+        Some(LandWords {
+            mover,
+            words,
+            classes,
+            straight_words: !opts.rail_all_turn && opts.rail_max_steps.is_none(),
+            pieces: pos.occ[army as usize].0[0] & !pos.hidden.0[0] & !mover.locked,
+        })
+    }
+
+    /// The class byte of the piece on point `i` (occupied).
+    #[inline(always)]
+    fn class_at(&self, pos: &Position, i: usize) -> u8 {
+        self.classes[pos.slots[usize::from(pos.cells[i])].kind as usize]
+    }
+
+    /// The targets of a piece of class `class` (not immobile) on point `i`.
+    #[inline(always)]
+    fn targets(&self, pos: &Position, i: usize, class: u8) -> u64 {
+        use crate::rules::LandClass;
+        let words = self.words;
+        let forbidden = self.mover.forbidden[usize::from(class >> 2 & 3)];
+        let mut t = words.step[i] & !forbidden;
+        let moves = class & 3;
+        if moves < LandClass::STRAIGHT || words.on_rail >> i & 1 == 0 {
+            return t;
+        }
+        let occupied = self.mover.occupied;
+        if moves == LandClass::STRAIGHT && self.straight_words && words.walk_rays >> i & 1 == 0 {
+            for &(ray, rising) in &words.rays[i] {
+                let blockers = ray & occupied;
+                let (first, open) = if rising {
+                    let first = blockers & blockers.wrapping_neg();
+                    (first, ray & first.wrapping_sub(1))
+                } else if blockers == 0 {
+                    (0, ray)
+                } else {
+                    let first = 1u64 << (63 - blockers.leading_zeros());
+                    (first, ray & !(first | (first - 1)))
+                };
+                t |= open | first & !forbidden;
+            }
+            return t;
+        }
+        let mobility = if moves == LandClass::TURN { Mobility::RailTurn } else { Mobility::RailStraight };
+        land_run(pos.rules(), occupied, Point(i as u8), mobility, forbidden)
+    }
+
+    /// Appends every move of the army, in the order of [`Mover::targets`] over the
+    /// pieces by point (the order the rules' fingerprint hashes).
+    #[inline(always)]
+    pub(crate) fn moves_into(&self, pos: &Position, out: &mut Vec<crate::Action>) {
+        let mut pieces = self.pieces;
+        while pieces != 0 {
+            let i = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let class = self.class_at(pos, i);
+            if class & 3 == 0 {
+                continue;
+            }
+            let mut t = self.targets(pos, i, class);
+            let from = Point(i as u8);
+            // A map over a range has an exact length the vector trusts: one capacity
+            // check per piece, then plain stores.
+            out.extend((0..t.count_ones()).map(|_| {
+                let to = Point(t.trailing_zeros() as u8);
+                t &= t.wrapping_sub(1);
+                crate::Action::Move { from, to }
+            }));
+        }
+    }
+
+    /// Whether the army has a move: a mobile piece with an empty point one step away
+    /// (nothing forbids entering an empty point) settles most positions; else any
+    /// target.
+    #[inline(always)]
+    pub(crate) fn can_move(&self, pos: &Position) -> bool {
+        let empty = !self.mover.occupied;
+        let mut pieces = self.pieces;
+        let mut mobile = 0u64;
+        while pieces != 0 {
+            let i = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            if self.class_at(pos, i) & 3 != 0 {
+                if self.words.step[i] & empty != 0 {
+                    return true;
+                }
+                mobile |= 1 << i;
+            }
+        }
+        while mobile != 0 {
+            let i = mobile.trailing_zeros() as usize;
+            mobile &= mobile - 1;
+            if self.targets(pos, i, self.class_at(pos, i)) != 0 {
+                return true;
+            }
+        }
+        false
+    }
+}
+
 /// The points of `candidates` (occupied, face up) whose piece may not be attacked
 /// because an HQ shelters it or its side's mines guard it ([`Position::shielded`]),
 /// counting each side's mines at most once. (Out of line: only 翻棋 asks.)

@@ -5,7 +5,7 @@ use crate::action::Action;
 use crate::board::{Point, PointBits, PointSet, Role};
 use crate::combat::{Attack, CombatOutcome};
 use crate::rules::resolution;
-use crate::position::movegen::Mover;
+use crate::position::movegen::{LandWords, Mover};
 use crate::piece::{PieceKind, Side};
 use crate::rules::{Ability, Mobility, Scouting};
 
@@ -38,7 +38,9 @@ impl Position {
             return;
         }
         if let Some(army) = self.armies[side as usize] {
-            if self.rules.board().fits_one_word() {
+            if let Some(gen) = LandWords::new(self, army) {
+                gen.moves_into(self, out);
+            } else if self.rules.board().fits_one_word() {
                 self.moves_into::<u64>(army, out);
             } else {
                 self.moves_into::<PointSet>(army, out);
@@ -65,7 +67,9 @@ impl Position {
     pub fn has_legal_move(&self, side: Side) -> bool {
         !self.hidden.is_empty()
             || self.armies[side as usize].is_some_and(|army| {
-                if self.rules.board().fits_one_word() {
+                if let Some(gen) = LandWords::new(self, army) {
+                    gen.can_move(self)
+                } else if self.rules.board().fits_one_word() {
                     self.army_can_move::<u64>(army)
                 } else {
                     self.army_can_move::<PointSet>(army)
