@@ -579,15 +579,14 @@ impl Position {
         (opts.hq_shelter
             && self.rules.board().role(q) == Role::Hq
             && !matches!(s.kind, PieceKind::Mine | PieceKind::Flag))
-            || (opts.flag_guarded_by_mines && s.kind == PieceKind::Flag && self.mines_left(s.owner) > 0)
+            || (opts.flag_guarded_by_mines && s.kind == PieceKind::Flag && self.has_mines(s.owner))
     }
 
-    /// Mines of `army` still on the board.
-    pub(crate) fn mines_left(&self, army: Side) -> usize {
+    /// Whether `army` has a mine on the board (the first one found settles it).
+    pub(crate) fn has_mines(&self, army: Side) -> bool {
         self.occ[army as usize]
             .iter()
-            .filter(|p| self.slots[self.cells[p.index()] as usize].kind == PieceKind::Mine)
-            .count()
+            .any(|p| self.slots[self.cells[p.index()] as usize].kind == PieceKind::Mine)
     }
 
     /// Time-outs of a side so far.

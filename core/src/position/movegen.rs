@@ -316,6 +316,7 @@ impl<'a> LandWords<'a> {
             }
             let mut t = self.targets(pos, i, class);
             let from = Point(i as u8);
+            debug_assert_eq!(t, self.mover.targets(pos, from, pos.slots[usize::from(pos.cells[i])]));
             // A map over a range has an exact length the vector trusts: one capacity
             // check per piece, then plain stores.
             out.extend((0..t.count_ones()).map(|_| {
@@ -326,32 +327,41 @@ impl<'a> LandWords<'a> {
         }
     }
 
-    /// Whether the army has a move: a mobile piece with an empty point one step away
-    /// (nothing forbids entering an empty point) settles most positions; else any
-    /// target.
+    /// Whether `army` has a move, if the rule set is land-only and the board fits one
+    /// word: a mobile piece with an empty point one step away (nothing forbids entering
+    /// an empty point) settles most positions without the mover's forbidden sets;
+    /// else any target.
     #[inline(always)]
-    pub(crate) fn can_move(&self, pos: &Position) -> bool {
-        let empty = !self.mover.occupied;
-        let mut pieces = self.pieces;
+    pub(crate) fn can_move(pos: &Position, army: Side) -> Option<bool> {
+        let rules = pos.rules();
+        let classes = rules.land_classes()?;
+        let words = rules.board().words.as_deref()?;
+        let locked = if rules.options().hq_locks { rules.board().hqs.0[0] } else { 0 };
+        let empty = !pos.occupied.0[0];
+        let mut pieces = pos.occ[army as usize].0[0] & !pos.hidden.0[0] & !locked;
         let mut mobile = 0u64;
         while pieces != 0 {
             let i = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
-            if self.class_at(pos, i) & 3 != 0 {
-                if self.words.step[i] & empty != 0 {
-                    return true;
+            if classes[pos.slots[usize::from(pos.cells[i])].kind as usize] & 3 != 0 {
+                if words.step[i] & empty != 0 {
+                    return Some(true);
                 }
                 mobile |= 1 << i;
             }
         }
+        if mobile == 0 {
+            return Some(false);
+        }
+        let gen = LandWords::new(pos, army)?;
         while mobile != 0 {
             let i = mobile.trailing_zeros() as usize;
             mobile &= mobile - 1;
-            if self.targets(pos, i, self.class_at(pos, i)) != 0 {
-                return true;
+            if gen.targets(pos, i, gen.class_at(pos, i)) != 0 {
+                return Some(true);
             }
         }
-        false
+        Some(false)
     }
 }
 
@@ -362,18 +372,26 @@ impl<'a> LandWords<'a> {
 fn shielded<S: PointBits>(pos: &Position, candidates: S) -> S {
     let opts = pos.rules().options();
     let board = pos.rules().board();
-    let mut mines_left: [Option<bool>; 4] = [None; 4];
     let mut out = S::EMPTY;
-    candidates.for_each(|q| {
-        let Some(s) = pos.slot_at(q) else { return };
-        let sheltered = opts.hq_shelter && board.roles[q.index()] == Role::Hq && !matches!(s.kind, PieceKind::Mine | PieceKind::Flag);
-        let guarded = opts.flag_guarded_by_mines
-            && s.kind == PieceKind::Flag
-            && *mines_left[s.owner as usize].get_or_insert_with(|| pos.mines_left(s.owner) > 0);
-        if sheltered || guarded {
-            out.insert(q);
-        }
-    });
+    // The HQ shelter: a face-up piece in an HQ, unless a mine or the flag.
+    if opts.hq_shelter {
+        candidates.and(S::of(&board.hqs)).for_each(|q| {
+            if !matches!(pos.slots[usize::from(pos.cells[q.index()])].kind, PieceKind::Mine | PieceKind::Flag) {
+                out.insert(q);
+            }
+        });
+    }
+    // The mines' guard: a face-up flag while its side has a mine on the board. Flags
+    // never move, so a piece that has moved is none.
+    if opts.flag_guarded_by_mines {
+        let mut mines_left: [Option<bool>; 4] = [None; 4];
+        candidates.minus(S::of(&pos.moved)).for_each(|q| {
+            let s = pos.slots[usize::from(pos.cells[q.index()])];
+            if s.kind == PieceKind::Flag && *mines_left[s.owner as usize].get_or_insert_with(|| pos.has_mines(s.owner)) {
+                out.insert(q);
+            }
+        });
+    }
     debug_assert!(!candidates.any(|q| pos.shielded(q) != out.contains(q)));
     out
 }

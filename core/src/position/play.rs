@@ -67,8 +67,9 @@ impl Position {
     pub fn has_legal_move(&self, side: Side) -> bool {
         !self.hidden.is_empty()
             || self.armies[side as usize].is_some_and(|army| {
-                if let Some(gen) = LandWords::new(self, army) {
-                    gen.can_move(self)
+                if let Some(can) = LandWords::can_move(self, army) {
+                    debug_assert_eq!(can, self.army_can_move::<u64>(army));
+                    can
                 } else if self.rules.board().fits_one_word() {
                     self.army_can_move::<u64>(army)
                 } else {
