@@ -475,6 +475,10 @@ pub struct RuleSet {
     /// with no ability and attacks by its steps and runs (classic, 翻棋, 四国): move
     /// generation then runs one lean loop over the army's pieces.
     land_classes: Option<[u8; PieceKind::COUNT]>,
+    /// Per point, the range of its straight railway rays' segments in `rail_segments`,
+    /// each ray cut after `rail_max_steps` points ([`Board::ray_segments`]).
+    rail_segment_of: Vec<(u32, u32)>,
+    rail_segments: Vec<crate::board::RaySegment>,
 }
 
 /// A kind's move class for the lean generator of land-only rule sets
@@ -806,6 +810,7 @@ impl RuleSet {
         if has_arms {
             land_classes = None;
         }
+        let (rail_segment_of, rail_segments) = board.ray_segments(spec.options.rail_max_steps);
         Ok(RuleSet {
             spec,
             board,
@@ -822,6 +827,8 @@ impl RuleSet {
             has_arms,
             profiles,
             land_classes,
+            rail_segment_of,
+            rail_segments,
         })
     }
 
@@ -926,6 +933,21 @@ impl RuleSet {
     #[inline]
     pub(crate) fn profile(&self, kind: PieceKind) -> MoveProfile {
         self.profiles[kind as usize]
+    }
+
+    /// The segments of the straight railway rays from `p`, each ray cut after
+    /// `rail_max_steps` points.
+    #[inline]
+    pub(crate) fn rail_segments(&self, p: Point) -> &[crate::board::RaySegment] {
+        let (a, b) = self.rail_segment_of[p.index()];
+        &self.rail_segments[a as usize..b as usize]
+    }
+
+    /// Where the segments of `p` start in the whole table (segments' `ray_end` count
+    /// from there).
+    #[inline]
+    pub(crate) fn rail_segment_of_start(&self, p: Point) -> usize {
+        self.rail_segment_of[p.index()].0 as usize
     }
 
     /// Per kind, its [`LandClass`] byte, if every kind of the army moves on land with

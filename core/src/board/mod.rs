@@ -179,9 +179,6 @@ pub struct Board {
     pub(crate) ray_of: Vec<(u32, u32)>,
     pub(crate) ray_spans: Vec<(u32, u32)>,
     pub(crate) ray_points: Vec<Point>,
-    /// Each railway ray (by its index in `ray_spans`) as a set, for runs worked out in
-    /// a few word operations.
-    pub(crate) ray_sets: Vec<RaySet>,
     /// Piers: a railway run may end on one but not pass through it.
     pub(crate) piers: PointSet,
     /// Headquarters.
@@ -291,6 +288,79 @@ pub(crate) struct RaySet {
     pub(crate) points: PointSet,
     /// How point ids run along the ray.
     pub(crate) order: IdOrder,
+}
+
+/// A piece of a straight railway ray for runs over sets of any size: the longest
+/// stretch of consecutive ray points whose ids lie in one word of a [`PointSet`] and
+/// rise (or fall) all along, so that the first occupied point of the stretch is its
+/// lowest (highest) occupied bit. A run walks a ray's segments in order and stops at
+/// the first one with an occupied point: a few word operations per segment instead
+/// of a look-up per point ([`Board::ray_segments`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RaySegment {
+    /// The stretch's points, in word `word` of a set.
+    pub(crate) mask: u64,
+    /// Which word of a [`PointSet`] (point ids `64 * word ..`).
+    pub(crate) word: u8,
+    /// Whether ids rise along the ray (a one-point stretch rises).
+    pub(crate) rising: bool,
+    /// The index (in the segment table) just past the last segment of this ray.
+    pub(crate) ray_end: u32,
+}
+
+impl Board {
+    /// The straight railway rays of every point cut into [`RaySegment`]s, each ray cut
+    /// after its first `limit` points (`rail_max_steps`; `None`: whole rays): per
+    /// point the range of its segments, and the segments.
+    pub(crate) fn ray_segments(&self, limit: Option<u8>) -> (Vec<(u32, u32)>, Vec<RaySegment>) {
+        let mut of = Vec::with_capacity(self.len());
+        let mut segments: Vec<RaySegment> = Vec::new();
+        for p in 0..self.len() {
+            let start = segments.len() as u32;
+            let (first, last) = self.ray_of[p];
+            for &(a, b) in &self.ray_spans[first as usize..last as usize] {
+                let mut ray = &self.ray_points[a as usize..b as usize];
+                if let Some(n) = limit {
+                    ray = &ray[..ray.len().min(usize::from(n))];
+                }
+                let ray_start = segments.len();
+                let mut prev: Option<Point> = None;
+                for &q in ray {
+                    let word = (q.index() >> 6) as u8;
+                    let bit = 1u64 << (q.index() & 63);
+                    // Whether `q` carries on the open segment: the same word, and the
+                    // direction of its ids (which a one-point segment takes from `q`).
+                    let joins = match (prev, segments.len() > ray_start) {
+                        (Some(r), true) => {
+                            let seg = segments.last_mut().expect("a segment is open");
+                            let rises = r.index() < q.index();
+                            if seg.word != word {
+                                false
+                            } else if seg.mask.count_ones() == 1 {
+                                seg.rising = rises;
+                                true
+                            } else {
+                                seg.rising == rises
+                            }
+                        }
+                        _ => false,
+                    };
+                    if joins {
+                        segments.last_mut().expect("a segment is open").mask |= bit;
+                    } else {
+                        segments.push(RaySegment { mask: bit, word, rising: true, ray_end: 0 });
+                    }
+                    prev = Some(q);
+                }
+                let end = segments.len() as u32;
+                for seg in &mut segments[ray_start..] {
+                    seg.ray_end = end;
+                }
+            }
+            of.push((start, segments.len() as u32));
+        }
+        (of, segments)
+    }
 }
 
 /// How point ids run along a ray ([`RaySet`]).
@@ -635,7 +705,6 @@ impl Board {
             ray_of,
             ray_spans,
             ray_points,
-            ray_sets,
             piers,
             hqs,
             land,
@@ -880,29 +949,23 @@ mod tests {
             let words = [next(), next() & next(), if round % 3 == 0 { 0 } else { next() }, next() >> (round % 64)];
             let set = PointSet(words);
             let word = words[0];
-            assert_eq!(PointBits::lowest(set), set.iter().next());
-            assert_eq!(PointBits::highest(set), set.iter().last());
-            assert_eq!(PointBits::lowest(word), PointBits::lowest(PointSet([word, 0, 0, 0])));
-            assert_eq!(PointBits::highest(word), PointBits::highest(PointSet([word, 0, 0, 0])));
-            for i in [0, 1, 17, 63, 64, 65, 127, 128, 200, 254] {
-                let p = Point(i);
-                let below: PointSet = set.iter().filter(|q| *q < p).collect();
-                let above: PointSet = set.iter().filter(|q| *q > p).collect();
-                assert_eq!(PointBits::below(set, p), below);
-                assert_eq!(PointBits::above(set, p), above);
-                if i < 64 {
-                    assert_eq!(PointBits::below(word, p), PointBits::below(PointSet([word, 0, 0, 0]), p).0[0]);
-                    assert_eq!(PointBits::above(word, p), PointBits::above(PointSet([word, 0, 0, 0]), p).0[0]);
-                    assert_eq!(PointBits::contains(word, p), set.contains(p));
-                }
+            for w in 0..4 {
+                assert_eq!(PointBits::word_at(set, w), words[w]);
+                let mut more = set;
+                PointBits::or_word(&mut more, w, 0b1010);
+                assert_eq!(more.0[w], words[w] | 0b1010);
+            }
+            let mut more = word;
+            PointBits::or_word(&mut more, 0, 0b1010);
+            assert_eq!((PointBits::word_at(word, 0), more), (word, word | 0b1010));
+            for i in [0, 1, 17, 63] {
+                assert_eq!(PointBits::contains(word, Point(i)), set.contains(Point(i)));
             }
             let mut seen = Vec::new();
             PointBits::for_each(word, |p| seen.push(p));
             assert_eq!(seen, PointSet([word, 0, 0, 0]).iter().collect::<Vec<_>>());
             assert_eq!(PointBits::any(word, |p| p.index() == 5), word >> 5 & 1 == 1);
         }
-        assert_eq!(PointBits::lowest(0u64), None);
-        assert_eq!(PointBits::highest(PointSet::EMPTY), None);
     }
 
     #[test]

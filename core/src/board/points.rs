@@ -97,6 +97,10 @@ pub(crate) trait PointBits: Copy + PartialEq {
     fn from_word(word: u64) -> Self;
     /// The set's points with ids below 64, as one word.
     fn word(self) -> u64;
+    /// Word `w` of the set (ids `64 * w ..`; for `u64` only word 0 exists).
+    fn word_at(self, w: usize) -> u64;
+    /// Adds the points `bits` of word `w`.
+    fn or_word(&mut self, w: usize, bits: u64);
     /// Points in both sets.
     fn and(self, o: Self) -> Self;
     /// Points in either set.
@@ -113,14 +117,6 @@ pub(crate) trait PointBits: Copy + PartialEq {
     fn for_each(self, f: impl FnMut(Point));
     /// Whether `f` holds for some point (tried in increasing order).
     fn any(self, f: impl FnMut(Point) -> bool) -> bool;
-    /// The lowest point of the set, if any.
-    fn lowest(self) -> Option<Point>;
-    /// The highest point of the set, if any.
-    fn highest(self) -> Option<Point>;
-    /// The points of the set below `p` (lower ids).
-    fn below(self, p: Point) -> Self;
-    /// The points of the set above `p` (higher ids).
-    fn above(self, p: Point) -> Self;
 }
 
 impl PointBits for PointSet {
@@ -140,6 +136,16 @@ impl PointBits for PointSet {
     #[inline]
     fn word(self) -> u64 {
         self.0[0]
+    }
+
+    #[inline]
+    fn word_at(self, w: usize) -> u64 {
+        self.0[w & 3]
+    }
+
+    #[inline]
+    fn or_word(&mut self, w: usize, bits: u64) {
+        self.0[w & 3] |= bits;
     }
 
     #[inline]
@@ -181,38 +187,6 @@ impl PointBits for PointSet {
     fn any(self, f: impl FnMut(Point) -> bool) -> bool {
         self.iter().any(f)
     }
-
-    #[inline]
-    fn lowest(self) -> Option<Point> {
-        let w = self.0.iter().position(|&w| w != 0)?;
-        Some(Point((w * 64 + self.0[w].trailing_zeros() as usize) as u8))
-    }
-
-    #[inline]
-    fn highest(self) -> Option<Point> {
-        let w = self.0.iter().rposition(|&w| w != 0)?;
-        Some(Point((w * 64 + 63 - self.0[w].leading_zeros() as usize) as u8))
-    }
-
-    #[inline]
-    fn below(self, p: Point) -> Self {
-        let (word, bit) = (p.index() >> 6, p.index() & 63);
-        PointSet(std::array::from_fn(|w| match w.cmp(&word) {
-            std::cmp::Ordering::Less => self.0[w],
-            std::cmp::Ordering::Equal => self.0[w] & ((1 << bit) - 1),
-            std::cmp::Ordering::Greater => 0,
-        }))
-    }
-
-    #[inline]
-    fn above(self, p: Point) -> Self {
-        let (word, bit) = (p.index() >> 6, p.index() & 63);
-        PointSet(std::array::from_fn(|w| match w.cmp(&word) {
-            std::cmp::Ordering::Less => 0,
-            std::cmp::Ordering::Equal => self.0[w] & (!1 << bit),
-            std::cmp::Ordering::Greater => self.0[w],
-        }))
-    }
 }
 
 impl PointBits for u64 {
@@ -232,6 +206,18 @@ impl PointBits for u64 {
     #[inline]
     fn word(self) -> u64 {
         self
+    }
+
+    #[inline]
+    fn word_at(self, w: usize) -> u64 {
+        debug_assert_eq!(w, 0);
+        self
+    }
+
+    #[inline]
+    fn or_word(&mut self, w: usize, bits: u64) {
+        debug_assert_eq!(w, 0);
+        *self |= bits;
     }
 
     #[inline]
@@ -285,25 +271,6 @@ impl PointBits for u64 {
         false
     }
 
-    #[inline]
-    fn lowest(self) -> Option<Point> {
-        (self != 0).then(|| Point(self.trailing_zeros() as u8))
-    }
-
-    #[inline]
-    fn highest(self) -> Option<Point> {
-        (self != 0).then(|| Point(63 - self.leading_zeros() as u8))
-    }
-
-    #[inline]
-    fn below(self, p: Point) -> Self {
-        self & ((1 << (p.index() & 63)) - 1)
-    }
-
-    #[inline]
-    fn above(self, p: Point) -> Self {
-        self & (!1 << (p.index() & 63))
-    }
 }
 
 /// The points of a [`PointSet`] in increasing order ([`PointSet::iter`]).

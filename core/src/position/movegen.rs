@@ -9,7 +9,7 @@
 //! runs are a breadth-first search over railway edges, and air runs walk precomputed
 //! air rays.
 
-use crate::board::{Board, IdOrder, Point, PointBits, PointSet, Role, WordTables};
+use crate::board::{Board, Point, PointBits, PointSet, Role, WordTables};
 use crate::combat::Attack;
 use crate::piece::{Arm, PieceKind, Side};
 use super::{Position, Slot};
@@ -571,51 +571,41 @@ fn walked_run<S: PointBits>(
             depth += 1;
         }
     } else {
-        let (first, last) = board.ray_of[from.index()];
-        for r in first as usize..last as usize {
-            straight_run(board, r, occupied, forbidden, limit, &mut t);
-        }
+        straight_runs(rules, from, occupied, forbidden, &mut t);
     }
     t
 }
 
-/// Adds to `t` where a run along the straight railway ray `r` (an index of
-/// `board.ray_spans`) of at most `limit` steps may end: the ray's points up to the
-/// first occupied one, and that one if enterable.
+/// Adds to `t` where straight railway runs from `from` may end (each ray cut after
+/// `rail_max_steps` points): along each ray, the points up to its first occupied one,
+/// and that one if enterable. The ray is read by segments ([`RaySegment`]): in each,
+/// the first occupied point is its lowest (highest) occupied bit.
+///
+/// [`RaySegment`]: crate::board::RaySegment
 #[inline]
-fn straight_run<S: PointBits>(board: &Board, r: usize, occupied: S, forbidden: S, limit: usize, t: &mut S) {
-    let ray = &board.ray_sets[r];
-    // In one word, when ids rise (fall) along the whole ray, its first occupied point
-    // is the lowest (highest) of its occupied points: a few instructions. Otherwise
-    // walking the (short) ray is cheaper.
-    if S::ONE_WORD && limit == usize::MAX && ray.order != IdOrder::Mixed {
-        let points = S::of(&ray.points);
-        let blockers = points.and(occupied);
-        let (first, before) = if ray.order == IdOrder::Rising {
-            let b = blockers.lowest();
-            (b, b.map_or(points, |b| points.below(b)))
+fn straight_runs<S: PointBits>(rules: &crate::rules::RuleSet, from: Point, occupied: S, forbidden: S, t: &mut S) {
+    let segments = rules.rail_segments(from);
+    let base = rules.rail_segment_of_start(from);
+    let mut k = 0;
+    while k < segments.len() {
+        let seg = segments[k];
+        let w = usize::from(seg.word);
+        let blockers = seg.mask & occupied.word_at(w);
+        if blockers == 0 {
+            t.or_word(w, seg.mask);
+            k += 1;
+            continue;
+        }
+        let (first, open) = if seg.rising {
+            let first = blockers & blockers.wrapping_neg();
+            (first, seg.mask & first.wrapping_sub(1))
         } else {
-            let b = blockers.highest();
-            (b, b.map_or(points, |b| points.above(b)))
+            let first = 1u64 << (63 - blockers.leading_zeros());
+            (first, seg.mask & !(first | (first - 1)))
         };
-        *t = t.or(before);
-        if let Some(b) = first {
-            if !forbidden.contains(b) {
-                t.insert(b);
-            }
-        }
-        return;
-    }
-    let (start, end) = board.ray_spans[r];
-    let ray = &board.ray_points[start as usize..end as usize];
-    for &q in &ray[..ray.len().min(limit)] {
-        if occupied.contains(q) {
-            if !forbidden.contains(q) {
-                t.insert(q);
-            }
-            return;
-        }
-        t.insert(q);
+        t.or_word(w, open | first & !forbidden.word_at(w));
+        // The rest of this ray is behind the blocker.
+        k = seg.ray_end as usize - base;
     }
 }
 
@@ -807,4 +797,115 @@ pub(crate) fn manner_in(
         return Attack::Flight;
     }
     Attack::Move
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleSet;
+
+    /// Straight railway runs read by segments end where a walk along each ray ends:
+    /// every preset's board, whole rays and rays cut after 1, 2 and 3 steps, many
+    /// occupancies (sets of every word: siguo and the sanjun boards pass 64 points).
+    #[test]
+    fn straight_runs_by_segments_are_the_walks() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut rays_seen = 0;
+        for name in RuleSet::preset_names() {
+            for limit in [None, Some(1u8), Some(2), Some(3)] {
+                let json = format!(
+                    r#"{{"extends": "{name}", "name": "cut", "options": {{"rail_max_steps": {}}}}}"#,
+                    limit.map_or("null".to_owned(), |n| n.to_string())
+                );
+                let rules = RuleSet::load(&json).unwrap();
+                let board = rules.board();
+                let n = board.len();
+                for round in 0..40 {
+                    // Sparse to dense occupancies, forbidden a part of them.
+                    let mut occupied = PointSet::EMPTY;
+                    let mut forbidden = PointSet::EMPTY;
+                    for i in 0..n {
+                        let r = next();
+                        if r % 8 < round % 8 {
+                            occupied.insert(Point(i as u8));
+                            if r >> 8 & 1 == 1 {
+                                forbidden.insert(Point(i as u8));
+                            }
+                        }
+                    }
+                    for from in 0..n {
+                        let from = Point(from as u8);
+                        let mut by_segments = PointSet::EMPTY;
+                        straight_runs(&rules, from, occupied, forbidden, &mut by_segments);
+                        let mut walked = PointSet::EMPTY;
+                        let (first, last) = board.ray_of[from.index()];
+                        for &(a, b) in &board.ray_spans[first as usize..last as usize] {
+                            rays_seen += 1;
+                            let ray = &board.ray_points[a as usize..b as usize];
+                            for &q in &ray[..ray.len().min(limit.map_or(usize::MAX, usize::from))] {
+                                if occupied.contains(q) {
+                                    if !forbidden.contains(q) {
+                                        walked.insert(q);
+                                    }
+                                    break;
+                                }
+                                walked.insert(q);
+                            }
+                        }
+                        assert_eq!(by_segments, walked, "{name}, limit {limit:?}, from {}", board.name_of(from));
+                        if n <= 64 {
+                            let mut word = 0u64;
+                            straight_runs(&rules, from, occupied.0[0], forbidden.0[0], &mut word);
+                            assert_eq!(word, walked.0[0], "{name} in one word, limit {limit:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(rays_seen > 10_000);
+    }
+
+    /// A ray whose ids do not run one way is cut into segments that do, each within
+    /// one word (siguo's board has such rays, and rays across words).
+    #[test]
+    fn segments_run_one_way_within_a_word() {
+        let rules = RuleSet::preset("siguo").unwrap();
+        let board = rules.board();
+        let (of, segments) = board.ray_segments(None);
+        let mut mixed = 0;
+        for p in 0..board.len() {
+            let (a, b) = of[p];
+            let (first, last) = board.ray_of[p];
+            let rays = &board.ray_spans[first as usize..last as usize];
+            // As many rays as ray ends, in order.
+            let mut ends: Vec<u32> = segments[a as usize..b as usize].iter().map(|s| s.ray_end).collect();
+            ends.dedup();
+            assert_eq!(ends.len(), rays.len());
+            assert_eq!(ends.last().copied().unwrap_or(a), b);
+            for (r, &(s, e)) in rays.iter().enumerate() {
+                let start = if r == 0 { a } else { ends[r - 1] };
+                let ray = &board.ray_points[s as usize..e as usize];
+                let segs = &segments[start as usize..ends[r] as usize];
+                mixed += usize::from(segs.len() > 1);
+                // The segments cover the ray's points in order, each one way.
+                let mut i = 0;
+                for seg in segs {
+                    let k = seg.mask.count_ones() as usize;
+                    let part = &ray[i..i + k];
+                    assert!(part.iter().all(|q| q.index() >> 6 == usize::from(seg.word)));
+                    assert!(part.windows(2).all(|w| (w[0] < w[1]) == seg.rising));
+                    assert_eq!(part.iter().fold(0u64, |m, q| m | 1 << (q.index() & 63)), seg.mask);
+                    i += k;
+                }
+                assert_eq!(i, ray.len());
+            }
+        }
+        assert!(mixed > 0, "siguo has rays that need more than one segment");
+    }
 }
