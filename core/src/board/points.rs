@@ -90,6 +90,8 @@ pub(crate) trait PointBits: Copy + PartialEq {
     const EMPTY: Self;
     /// Whether the set is one machine word, where whole-set tricks beat walking.
     const ONE_WORD: bool;
+    /// How many words the set has ([`PointBits::word_at`]).
+    const WORDS: usize;
     /// A [`PointSet`] in this form (for `u64`, its first word: the board must fit).
     fn of(set: &PointSet) -> Self;
     /// The set of the points of one word (ids below 64), from the board's
@@ -122,6 +124,7 @@ pub(crate) trait PointBits: Copy + PartialEq {
 impl PointBits for PointSet {
     const EMPTY: Self = PointSet::EMPTY;
     const ONE_WORD: bool = false;
+    const WORDS: usize = 4;
 
     #[inline]
     fn of(set: &PointSet) -> Self {
@@ -192,6 +195,7 @@ impl PointBits for PointSet {
 impl PointBits for u64 {
     const EMPTY: Self = 0;
     const ONE_WORD: bool = true;
+    const WORDS: usize = 1;
 
     #[inline]
     fn of(set: &PointSet) -> Self {

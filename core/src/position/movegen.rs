@@ -231,137 +231,140 @@ impl<S: PointBits> Mover<S> {
     }
 }
 
-/// The lean generator of land-only rule sets on boards of at most 64 points
-/// ([`RuleSet::land_classes`](crate::rules::RuleSet::land_classes): classic, 翻棋): the
-/// same targets as [`Mover::targets`], with every rule-set question asked once per
-/// generation instead of once per piece, and each piece's class one load.
-pub(crate) struct LandWords<'a> {
-    mover: Mover<u64>,
-    words: &'a WordTables,
+/// The lean generator of land-only rule sets
+/// ([`RuleSet::land_classes`](crate::rules::RuleSet::land_classes): classic, 翻棋,
+/// 四国): the same targets as [`Mover::targets`], with every rule-set question asked
+/// once per generation instead of once per piece, and each piece's class one load.
+/// Sets are held as `S` ([`PointBits`]): one word on a board of at most 64 points.
+pub(crate) struct LandGen<'a, S> {
+    rules: &'a crate::rules::RuleSet,
+    occupied: S,
+    /// What a piece may not end on, by its class's forbidden bits (see
+    /// [`Mover::forbidden`]).
+    forbidden: [S; 4],
     classes: &'a [u8; PieceKind::COUNT],
-    /// Straight runs read the rays' words (no `rail_max_steps`, no `rail_all_turn`).
-    straight_words: bool,
+    /// Straight runs are read by ray segments (no `rail_all_turn`).
+    straight_segments: bool,
     /// The army's face-up pieces that may move (not locked in an HQ).
-    pieces: u64,
+    pieces: S,
 }
 
-impl<'a> LandWords<'a> {
-    /// The generator of `army`'s moves in `pos`, if the rule set is land-only and the
-    /// board fits one word.
+/// Whether `p` is on the railway, from the word tables on a one-word board.
+#[inline(always)]
+fn on_rail<S: PointBits>(board: &Board, p: Point) -> bool {
+    if S::ONE_WORD {
+        if let Some(words) = board.words.as_deref() {
+            return words.on_rail >> (p.index() & 63) & 1 == 1;
+        }
+    }
+    board.is_railway(p)
+}
+
+/// The class byte of the piece on `p` (occupied).
+#[inline(always)]
+fn class_at(pos: &Position, classes: &[u8; PieceKind::COUNT], p: Point) -> u8 {
+    classes[pos.slots[usize::from(pos.cells[p.index()])].kind as usize]
+}
+
+impl<'a, S: PointBits> LandGen<'a, S> {
+    /// The generator of `army`'s moves in `pos`, if the rule set is land-only.
     #[inline(always)]
-    pub(crate) fn new(pos: &'a Position, army: Side) -> Option<LandWords<'a>> {
-        let rules = pos.rules();
+    pub(crate) fn new(pos: &'a Position, army: Side) -> Option<LandGen<'a, S>> {
+        let rules: &'a crate::rules::RuleSet = &pos.rules;
         let classes = rules.land_classes()?;
-        let words = rules.board().words.as_deref()?;
-        let mover = Mover::<u64>::new(pos, army);
+        let mover = Mover::<S>::new(pos, army);
         let opts = rules.options();
-        Some(LandWords {
-            mover,
-            words,
+        let forbidden = if S::ONE_WORD {
+            mover.forbidden
+        } else {
+            let [base, camped, held_hqs, _] = mover.forbidden;
+            [base, base.or(camped), base.or(held_hqs), base.or(camped).or(held_hqs)]
+        };
+        Some(LandGen {
+            rules,
+            occupied: mover.occupied,
+            forbidden,
             classes,
-            straight_words: !opts.rail_all_turn && opts.rail_max_steps.is_none(),
-            pieces: pos.occ[army as usize].0[0] & !pos.hidden.0[0] & !mover.locked,
+            straight_segments: !opts.rail_all_turn,
+            pieces: S::of(&pos.occ[army as usize]).minus(S::of(&pos.hidden)).minus(mover.locked),
         })
     }
 
-    /// The class byte of the piece on point `i` (occupied).
+    /// The targets of a piece of class `class` (not immobile) on `p`.
     #[inline(always)]
-    fn class_at(&self, pos: &Position, i: usize) -> u8 {
-        self.classes[pos.slots[usize::from(pos.cells[i])].kind as usize]
-    }
-
-    /// The targets of a piece of class `class` (not immobile) on point `i`.
-    #[inline(always)]
-    fn targets(&self, pos: &Position, i: usize, class: u8) -> u64 {
+    fn targets(&self, pos: &Position, p: Point, class: u8) -> S {
         use crate::rules::LandClass;
-        let words = self.words;
-        let forbidden = self.mover.forbidden[usize::from(class >> 2 & 3)];
-        let mut t = words.step[i] & !forbidden;
+        let board = self.rules.board();
+        let forbidden = self.forbidden[usize::from(class >> 2 & 3)];
+        let mut t = steps::<S>(board, p).minus(forbidden);
         let moves = class & 3;
-        if moves < LandClass::STRAIGHT || words.on_rail >> i & 1 == 0 {
+        if moves < LandClass::STRAIGHT || !on_rail::<S>(board, p) {
             return t;
         }
-        let occupied = self.mover.occupied;
-        if moves == LandClass::STRAIGHT && self.straight_words && words.walk_rays >> i & 1 == 0 {
-            for &(ray, rising) in &words.rays[i] {
-                let blockers = ray & occupied;
-                let (first, open) = if rising {
-                    let first = blockers & blockers.wrapping_neg();
-                    (first, ray & first.wrapping_sub(1))
-                } else if blockers == 0 {
-                    (0, ray)
-                } else {
-                    let first = 1u64 << (63 - blockers.leading_zeros());
-                    (first, ray & !(first | (first - 1)))
-                };
-                t |= open | first & !forbidden;
-            }
+        if moves == LandClass::STRAIGHT && self.straight_segments {
+            straight_runs(self.rules, p, self.occupied, forbidden, &mut t);
             return t;
         }
         let mobility = if moves == LandClass::TURN { Mobility::RailTurn } else { Mobility::RailStraight };
-        land_run(pos.rules(), occupied, Point(i as u8), mobility, forbidden)
+        let _ = pos;
+        land_run(self.rules, self.occupied, p, mobility, forbidden)
     }
 
     /// Appends every move of the army, in the order of [`Mover::targets`] over the
     /// pieces by point (the order the rules' fingerprint hashes).
     #[inline(always)]
     pub(crate) fn moves_into(&self, pos: &Position, out: &mut Vec<crate::Action>) {
-        let mut pieces = self.pieces;
-        while pieces != 0 {
-            let i = pieces.trailing_zeros() as usize;
-            pieces &= pieces - 1;
-            let class = self.class_at(pos, i);
+        self.pieces.for_each(|from| {
+            let class = class_at(pos, self.classes, from);
             if class & 3 == 0 {
-                continue;
+                return;
             }
-            let mut t = self.targets(pos, i, class);
-            let from = Point(i as u8);
-            debug_assert_eq!(t, self.mover.targets(pos, from, pos.slots[usize::from(pos.cells[i])]));
-            // A map over a range has an exact length the vector trusts: one capacity
-            // check per piece, then plain stores.
-            out.extend((0..t.count_ones()).map(|_| {
-                let to = Point(t.trailing_zeros() as u8);
-                t &= t.wrapping_sub(1);
-                crate::Action::Move { from, to }
-            }));
-        }
+            let t = self.targets(pos, from, class);
+            debug_assert!(t == Mover::<S>::new(pos, pos.slots[usize::from(pos.cells[from.index()])].owner).targets(
+                pos,
+                from,
+                pos.slots[usize::from(pos.cells[from.index()])]
+            ));
+            for w in 0..S::WORDS {
+                let mut bits = t.word_at(w);
+                // A map over a range has an exact length the vector trusts: one
+                // capacity check per word, then plain stores.
+                out.extend((0..bits.count_ones()).map(|_| {
+                    let to = Point((w * 64) as u8 | bits.trailing_zeros() as u8);
+                    bits &= bits.wrapping_sub(1);
+                    crate::Action::Move { from, to }
+                }));
+            }
+        });
     }
 
-    /// Whether `army` has a move, if the rule set is land-only and the board fits one
-    /// word: a mobile piece with an empty point one step away (nothing forbids entering
-    /// an empty point) settles most positions without the mover's forbidden sets;
-    /// else any target.
+    /// Whether `army` has a move, if the rule set is land-only: a mobile piece with an
+    /// empty point one step away (nothing forbids entering an empty point) settles
+    /// most positions without the mover's forbidden sets; else any target.
     #[inline(always)]
     pub(crate) fn can_move(pos: &Position, army: Side) -> Option<bool> {
         let rules = pos.rules();
         let classes = rules.land_classes()?;
-        let words = rules.board().words.as_deref()?;
-        let locked = if rules.options().hq_locks { rules.board().hqs.0[0] } else { 0 };
-        let empty = !pos.occupied.0[0];
-        let mut pieces = pos.occ[army as usize].0[0] & !pos.hidden.0[0] & !locked;
-        let mut mobile = 0u64;
-        while pieces != 0 {
-            let i = pieces.trailing_zeros() as usize;
-            pieces &= pieces - 1;
-            if classes[pos.slots[usize::from(pos.cells[i])].kind as usize] & 3 != 0 {
-                if words.step[i] & empty != 0 {
-                    return Some(true);
-                }
-                mobile |= 1 << i;
+        let board = rules.board();
+        let locked = if rules.options().hq_locks { S::of(&board.hqs) } else { S::EMPTY };
+        let occupied = S::of(&pos.occupied);
+        let mut mobile = S::EMPTY;
+        let pieces = S::of(&pos.occ[army as usize]).minus(S::of(&pos.hidden)).minus(locked);
+        let free_step = pieces.any(|p| {
+            if class_at(pos, classes, p) & 3 == 0 {
+                return false;
             }
+            mobile.insert(p);
+            !steps::<S>(board, p).minus(occupied).is_empty()
+        });
+        if free_step {
+            return Some(true);
         }
-        if mobile == 0 {
+        if mobile.is_empty() {
             return Some(false);
         }
-        let gen = LandWords::new(pos, army)?;
-        while mobile != 0 {
-            let i = mobile.trailing_zeros() as usize;
-            mobile &= mobile - 1;
-            if gen.targets(pos, i, gen.class_at(pos, i)) != 0 {
-                return Some(true);
-            }
-        }
-        Some(false)
+        let gen = LandGen::<S>::new(pos, army)?;
+        Some(mobile.any(|p| !gen.targets(pos, p, class_at(pos, classes, p)).is_empty()))
     }
 }
 

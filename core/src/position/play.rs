@@ -5,7 +5,7 @@ use crate::action::Action;
 use crate::board::{Point, PointBits, PointSet, Role};
 use crate::combat::{Attack, CombatOutcome};
 use crate::rules::resolution;
-use crate::position::movegen::{LandWords, Mover};
+use crate::position::movegen::{LandGen, Mover};
 use crate::piece::{PieceKind, Side};
 use crate::rules::{Ability, Mobility, Scouting};
 
@@ -38,9 +38,12 @@ impl Position {
             return;
         }
         if let Some(army) = self.armies[side as usize] {
-            if let Some(gen) = LandWords::new(self, army) {
+            let one_word = self.rules.board().fits_one_word();
+            if one_word && self.rules.land_classes().is_some() {
+                LandGen::<u64>::new(self, army).expect("a land-only rule set").moves_into(self, out);
+            } else if let Some(gen) = LandGen::<PointSet>::new(self, army) {
                 gen.moves_into(self, out);
-            } else if self.rules.board().fits_one_word() {
+            } else if one_word {
                 self.moves_into::<u64>(army, out);
             } else {
                 self.moves_into::<PointSet>(army, out);
@@ -67,10 +70,12 @@ impl Position {
     pub fn has_legal_move(&self, side: Side) -> bool {
         !self.hidden.is_empty()
             || self.armies[side as usize].is_some_and(|army| {
-                if let Some(can) = LandWords::can_move(self, army) {
-                    debug_assert_eq!(can, self.army_can_move::<u64>(army));
+                let one_word = self.rules.board().fits_one_word();
+                let lean = if one_word { LandGen::<u64>::can_move(self, army) } else { LandGen::<PointSet>::can_move(self, army) };
+                if let Some(can) = lean {
+                    debug_assert_eq!(can, self.army_can_move::<PointSet>(army));
                     can
-                } else if self.rules.board().fits_one_word() {
+                } else if one_word {
                     self.army_can_move::<u64>(army)
                 } else {
                     self.army_can_move::<PointSet>(army)
