@@ -263,7 +263,10 @@ fn on_rail<S: PointBits>(board: &Board, p: Point) -> bool {
 /// The class byte of the piece on `p` (occupied).
 #[inline(always)]
 fn class_at(pos: &Position, classes: &[u8; PieceKind::COUNT], p: Point) -> u8 {
-    classes[pos.slots[usize::from(pos.cells[p.index()])].kind as usize]
+    // A piece id is below MAX_PIECES, a power of two: the mask keeps the index in
+    // bounds without a check.
+    const _: () = assert!(super::MAX_PIECES.is_power_of_two());
+    classes[pos.slots[usize::from(pos.cells[p.index()]) & (super::MAX_PIECES - 1)].kind as usize]
 }
 
 impl<'a, S: PointBits> LandGen<'a, S> {
@@ -327,6 +330,9 @@ impl<'a, S: PointBits> LandGen<'a, S> {
             ));
             for w in 0..S::WORDS {
                 let mut bits = t.word_at(w);
+                if bits == 0 {
+                    continue; // most pieces of the back rows have no move
+                }
                 // A map over a range has an exact length the vector trusts: one
                 // capacity check per word, then plain stores.
                 out.extend((0..bits.count_ones()).map(|_| {
