@@ -235,19 +235,25 @@ impl Position {
         }
         // A point of the board where nothing is dealt (a camp, in 翻棋) is no unknown
         // point: it said "unknown point \"b8\"" of the board's own b8.
-        if let Some(&p) = given.iter().find(|p| !expected.contains(p)) {
+        let expected_set: PointSet = expected.iter().copied().collect();
+        if let Some(&p) = given.iter().find(|p| !expected_set.contains(**p)) {
             return Err(SetupError::NotDeployable { point: board.name_of(p).to_owned(), role: board.role(p) });
+        }
+        let mut counts = [[0usize; PieceKind::COUNT]; 4];
+        for &(_, side, kind) in deal {
+            counts[side as usize][kind as usize] += 1;
         }
         for &side in rules.sides() {
             for (kind, n) in rules.army() {
-                let found = deal.iter().filter(|d| d.1 == side && d.2 == kind).count();
+                let found = counts[side as usize][kind as usize];
                 if found != n as usize {
                     return Err(SetupError::WrongCount { kind, expected: n, found: found.min(255) as u8 });
                 }
             }
         }
         if given.len() != expected.len() {
-            let missing = expected.iter().find(|p| !given.contains(p)).expect("a point is missing");
+            let given_set: PointSet = given.iter().copied().collect();
+            let missing = expected.iter().find(|p| !given_set.contains(**p)).expect("a point is missing");
             return Err(SetupError::PointLeftEmpty(board.name_of(*missing).to_owned()));
         }
         let mut pos = Position::new(rules.clone());
