@@ -354,9 +354,15 @@ impl<'a, S: PointBits> LandGen<'a, S> {
         let board = rules.board();
         let locked = if rules.options().hq_locks { S::of(&board.hqs) } else { S::EMPTY };
         let occupied = S::of(&pos.occupied);
-        let mut mobile = S::EMPTY;
         let pieces = S::of(&pos.occ[army as usize]).minus(S::of(&pos.hidden)).minus(locked);
-        let free_step = pieces.any(|p| {
+        // A piece that has moved is of a mobile kind: no class to look up, and in the
+        // open more often than the back rows the other pieces start with.
+        let moved = pieces.and(S::of(&pos.moved));
+        if moved.any(|p| !steps::<S>(board, p).minus(occupied).is_empty()) {
+            return Some(true);
+        }
+        let mut mobile = moved;
+        let free_step = pieces.minus(moved).any(|p| {
             if class_at(pos, classes, p) & 3 == 0 {
                 return false;
             }
