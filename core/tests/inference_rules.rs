@@ -290,3 +290,22 @@ fn planes_shot_down_show_an_anti_aircraft_piece_below() {
     }
     assert!(found > 0, "no plane was shot down in the games searched");
 }
+
+#[test]
+fn a_player_record_of_a_game_left_by_an_escape_reads_back() {
+    // The escape is in every player's log: beliefs from the record read it as the
+    // game's own beliefs do.
+    let mut g = Game::new("classic", 6).unwrap();
+    g.deploy_random(Side::South, 1).unwrap();
+    g.deploy_random(Side::North, 2).unwrap();
+    let a = g.legal_actions()[0];
+    g.play(a).unwrap();
+    g.escape(Side::North).unwrap();
+    for side in [Side::South, Side::North] {
+        let record = g.player_record(side);
+        assert!(
+            Beliefs::from_player_record(&record).unwrap() == g.beliefs(side),
+            "{side}"
+        );
+    }
+}

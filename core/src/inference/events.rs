@@ -94,6 +94,7 @@ pub(crate) fn event_from_json(board: &Board, v: &Value) -> Result<Event, String>
             }
         }
         "resigned" => Event::Resigned { side: side(v, "side")? },
+        "escaped" => Event::Escaped { side: side(v, "side")? },
         "timed_out" => Event::TimedOut {
             side: side(v, "side")?,
             count: field(v, "count")?
