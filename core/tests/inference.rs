@@ -293,3 +293,91 @@ fn observation_shape_and_content() {
         }
     }
 }
+
+/// A game started from a position string (no history): each player's beliefs start from
+/// what the string says it knows — the identities it was shown (exactly those), which
+/// pieces moved (no immobile kind among their candidates), the public owners and arms —
+/// and the army counts, with the pieces off the board as unknown ones. They are sound,
+/// and stay sound and incremental as the game goes on.
+#[test]
+fn beliefs_of_a_game_started_from_a_position_string() {
+    use junqi::{Mobility, Phase};
+    for (i, v) in VARIANTS.iter().enumerate() {
+        let rules = rules_of(*v);
+        let label = format!("{} {} started", v.0, v.1);
+        let seed = 77 + i as u64;
+        let mut game = Game::with_rules(rules.clone(), seed);
+        let mut rng = Rng::new(seed);
+        if !rules.deals() {
+            for &side in rules.sides() {
+                game.deploy_random(side, rng.next_u64()).unwrap();
+            }
+        }
+        for _ in 0..60 {
+            if game.result().is_some() {
+                break;
+            }
+            let legal = game.legal_actions();
+            game.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        let mut started = Game::from_position_string_with(rules.clone(), &game.position_string(), seed).unwrap();
+        let pos = started.position().clone();
+        assert_ne!(pos.phase(), Phase::Deploy);
+        let on_board = pos.pieces().count();
+        let mut beliefs: Vec<Beliefs> = rules.sides().iter().map(|&p| started.beliefs(p)).collect();
+        for b in &beliefs {
+            let player = b.player();
+            check_sound(&started, b, &label, 0);
+            for (p, _, _) in pos.pieces() {
+                let name = started.board().name_of(p);
+                assert_eq!(b.is_known(p), pos.knows(player, p), "[{label}] {player} knows {name}");
+                assert_eq!(b.has_moved(p), pos.has_moved(p), "[{label}] {name} moved");
+                if pos.has_moved(p) {
+                    assert!(
+                        b.candidates(p).iter().all(|k| rules.mobility(k) != Mobility::Immobile),
+                        "[{label}] {player}: a piece that moved is of no immobile kind ({name})"
+                    );
+                }
+            }
+            // Every piece of every army not on the board is off it, unknown.
+            assert_eq!(
+                b.off_board().len(),
+                rules.army_size() * rules.sides().len() - on_board,
+                "[{label}] {player}'s pieces off the board"
+            );
+        }
+        // In a game drawn from a player's beliefs, the others know what was shown to
+        // everyone.
+        for b in &beliefs {
+            let drawn = started.determinize(b.player(), 3);
+            for (p, _, _) in pos.pieces() {
+                for &viewer in rules.sides() {
+                    if rules.sides().iter().all(|&s| pos.knows(s, p)) {
+                        assert!(
+                            drawn.position().knows(viewer, p),
+                            "[{label}] in {}'s sample, {viewer} knows the public {}",
+                            b.player(),
+                            started.board().name_of(p)
+                        );
+                    }
+                }
+            }
+        }
+        for ply in 1..=40 {
+            if started.result().is_some() {
+                break;
+            }
+            let legal = started.legal_actions();
+            let report = started.play(legal[rng.below(legal.len())]).unwrap();
+            for b in &mut beliefs {
+                b.observe(&report.events_for(b.player()));
+                check_sound(&started, b, &label, ply);
+                assert!(
+                    *b == started.beliefs(b.player()),
+                    "[{label}] ply {ply}: {}'s incremental beliefs differ from the game's",
+                    b.player()
+                );
+            }
+        }
+    }
+}
