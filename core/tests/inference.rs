@@ -293,3 +293,209 @@ fn observation_shape_and_content() {
         }
     }
 }
+
+/// A game started from a position string (no history): each player's beliefs start from
+/// what the string says it knows — the identities it was shown (exactly those), which
+/// pieces moved (no immobile kind among their candidates), the public owners and arms —
+/// and the army counts, with the pieces off the board as unknown ones. They are sound,
+/// and stay sound and incremental as the game goes on.
+#[test]
+fn beliefs_of_a_game_started_from_a_position_string() {
+    use junqi::{Mobility, Phase};
+    for (i, v) in VARIANTS.iter().enumerate() {
+        let rules = rules_of(*v);
+        let label = format!("{} {} started", v.0, v.1);
+        let seed = 77 + i as u64;
+        let mut game = Game::with_rules(rules.clone(), seed);
+        let mut rng = Rng::new(seed);
+        if !rules.deals() {
+            for &side in rules.sides() {
+                game.deploy_random(side, rng.next_u64()).unwrap();
+            }
+        }
+        for _ in 0..60 {
+            if game.result().is_some() {
+                break;
+            }
+            let legal = game.legal_actions();
+            game.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        let mut started = Game::from_position_string_with(rules.clone(), &game.position_string(), seed).unwrap();
+        let pos = started.position().clone();
+        assert_ne!(pos.phase(), Phase::Deploy);
+        let on_board = pos.pieces().count();
+        let mut beliefs: Vec<Beliefs> = rules.sides().iter().map(|&p| started.beliefs(p)).collect();
+        for b in &beliefs {
+            let player = b.player();
+            check_sound(&started, b, &label, 0);
+            for (p, _, _) in pos.pieces() {
+                let name = started.board().name_of(p);
+                assert_eq!(b.is_known(p), pos.knows(player, p), "[{label}] {player} knows {name}");
+                assert_eq!(b.has_moved(p), pos.has_moved(p), "[{label}] {name} moved");
+                if pos.has_moved(p) {
+                    assert!(
+                        b.candidates(p).iter().all(|k| rules.mobility(k) != Mobility::Immobile),
+                        "[{label}] {player}: a piece that moved is of no immobile kind ({name})"
+                    );
+                }
+            }
+            // Every piece of every army not on the board is off it, unknown.
+            assert_eq!(
+                b.off_board().len(),
+                rules.army_size() * rules.sides().len() - on_board,
+                "[{label}] {player}'s pieces off the board"
+            );
+        }
+        // In a game drawn from a player's beliefs, the others know what was shown to
+        // everyone.
+        for b in &beliefs {
+            let drawn = started.determinize(b.player(), 3);
+            for (p, _, _) in pos.pieces() {
+                for &viewer in rules.sides() {
+                    if rules.sides().iter().all(|&s| pos.knows(s, p)) {
+                        assert!(
+                            drawn.position().knows(viewer, p),
+                            "[{label}] in {}'s sample, {viewer} knows the public {}",
+                            b.player(),
+                            started.board().name_of(p)
+                        );
+                    }
+                }
+            }
+        }
+        for ply in 1..=40 {
+            if started.result().is_some() {
+                break;
+            }
+            let legal = started.legal_actions();
+            let report = started.play(legal[rng.below(legal.len())]).unwrap();
+            for b in &mut beliefs {
+                b.observe(&report.events_for(b.player()));
+                check_sound(&started, b, &label, ply);
+                assert!(
+                    *b == started.beliefs(b.player()),
+                    "[{label}] ply {ply}: {}'s incremental beliefs differ from the game's",
+                    b.player()
+                );
+            }
+        }
+    }
+}
+
+/// A sample draws, for every piece on the board, an identity among its candidates; the
+/// same seed draws the same sample and other seeds others. In the game drawn from a
+/// player's beliefs, the player knows what it was shown, the others their own pieces and
+/// (nothing more than) what was shown to everyone; a dealt game's drawn deal holds every
+/// army's exact composition.
+#[test]
+fn samples_and_drawn_games_agree_with_the_beliefs() {
+    for v in VARIANTS {
+        let rules = rules_of(*v);
+        let shared = rules.options().allies_see_each_other;
+        let mut game = Game::with_rules(rules.clone(), 11);
+        let mut rng = Rng::new(11);
+        if !rules.deals() {
+            for &side in rules.sides() {
+                game.deploy_random(side, rng.next_u64()).unwrap();
+            }
+        }
+        for _ in 0..80 {
+            if game.result().is_some() {
+                break;
+            }
+            let legal = game.legal_actions();
+            game.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        let pos = game.position();
+        for &player in rules.sides() {
+            let b = game.beliefs(player);
+            let s = b.sample(1).unwrap();
+            assert!(s == b.sample(1).unwrap(), "[{}] same seed, same sample", v.0);
+            let open = pos.pieces().any(|(p, _, _)| b.candidate_identities(p).len() > 1);
+            if open {
+                assert!((2..30).any(|k| b.sample(k).unwrap() != s), "[{}] other seeds, other samples", v.0);
+            }
+            assert_eq!(s.pieces().len(), pos.pieces().count());
+            for (p, side, kind) in s.pieces() {
+                assert!(b.candidate_identities(p).contains(&(side, kind)), "[{}] sample outside the candidates", v.0);
+                assert_eq!(s.identity(p), Some((side, kind)));
+            }
+            for p in game.board().points().filter(|p| !pos.occupied().contains(*p)) {
+                assert_eq!(s.identity(p), None);
+            }
+            let drawn = game.determinize(player, 5);
+            let dp = drawn.position();
+            for (p, owner, _) in dp.pieces() {
+                let name = game.board().name_of(p);
+                assert_eq!(dp.knows(player, p), b.is_known(p), "[{}] {player} on {name}", v.0);
+                let everyone = rules.sides().iter().all(|&x| pos.knows(x, p));
+                for &viewer in rules.sides().iter().filter(|&&x| x != player) {
+                    let own = !rules.deals() && (owner == viewer || shared && rules.team_of(viewer).contains(owner));
+                    if own || rules.deals() && !pos.is_face_down(p) {
+                        assert!(dp.knows(viewer, p), "[{}] {viewer} knows {name} ({player}'s sample)", v.0);
+                    } else if !everyone {
+                        assert!(!dp.knows(viewer, p), "[{}] {viewer} told {name} ({player}'s sample)", v.0);
+                    }
+                }
+            }
+            if rules.deals() {
+                let record = drawn.record();
+                let Some(junqi::RecordEntry::Deal { deal }) = record.actions.first() else {
+                    panic!("[{}] a drawn deal", v.0)
+                };
+                assert_eq!(deal.len(), rules.army_size() * rules.sides().len());
+                for &side in rules.sides() {
+                    for (kind, n) in rules.army() {
+                        let drawn_n = deal.values().filter(|&&(s, k)| s == side && k == kind).count();
+                        assert_eq!(drawn_n, n as usize, "[{}] {side} {kind} in the drawn deal", v.0);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Beliefs are refused for a game they are not about, each refusal a wrong-game error.
+#[test]
+fn determinize_refuses_beliefs_about_another_game() {
+    use junqi::{Error, ErrorKind, SampleError};
+    let game = |options: &str, plies: usize| {
+        let mut g = Game::with_rules(rules_of(("classic", options)), 1);
+        g.deploy_random(Side::South, 1).unwrap();
+        g.deploy_random(Side::North, 2).unwrap();
+        let mut rng = Rng::new(3);
+        for _ in 0..plies {
+            let legal = g.legal_actions();
+            g.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        g
+    };
+    let g = game("{}", 4);
+    // The same rule set read again (another Arc) is the same rule set.
+    let from_record = Beliefs::from_player_record(&g.player_record(Side::South)).unwrap();
+    assert!(!Arc::ptr_eq(from_record.rules(), g.rules()));
+    assert!(from_record.determinize(&g, 1).is_ok());
+    let refused = |b: &Beliefs, g: &Game| b.determinize(g, 1).err().unwrap();
+    // Same pieces on the same points, another rule set.
+    let other_rules = game(r#"{"engineer_scouts": "attacker"}"#, 4);
+    assert_eq!(other_rules.position().occupied(), g.position().occupied());
+    let e = refused(&g.beliefs(Side::South), &other_rules);
+    assert_eq!(e, SampleError::OtherRules);
+    // The same game a ply later.
+    let later = game("{}", 5);
+    assert_eq!(refused(&g.beliefs(Side::South), &later), SampleError::OtherGame);
+    // Beliefs told of a move from an empty point.
+    let mut b = g.beliefs(Side::South);
+    let empty: Vec<_> = g.board().points().filter(|p| !g.position().occupied().contains(*p)).take(2).collect();
+    b.observe(&[junqi::Event::Moved {
+        side: Side::North,
+        from: empty[0],
+        to: empty[1],
+    }]);
+    assert!(!b.is_consistent() && b.sample(1).is_none());
+    assert_eq!(refused(&b, &g), SampleError::Inconsistent);
+    for e in [SampleError::OtherRules, SampleError::OtherGame, SampleError::Inconsistent] {
+        assert_eq!(e.kind(), ErrorKind::WrongGame);
+        assert_eq!(format!("{e:?}"), e.to_string());
+    }
+}

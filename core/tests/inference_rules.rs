@@ -290,3 +290,67 @@ fn planes_shot_down_show_an_anti_aircraft_piece_below() {
     }
     assert!(found > 0, "no plane was shot down in the games searched");
 }
+
+#[test]
+fn a_started_game_s_beliefs_hold_what_its_position_string_says() {
+    // Five pieces a side; North's mine is off the board. South was shown North's engineer
+    // on c10 and bomb on e12, North South's platoon leader on c5 and bomb on a5; the
+    // pieces marked * moved.
+    let rules = Arc::new(
+        RuleSet::from_json(
+            r#"{"extends": "classic", "name": "five",
+                "army": {"flag": 1, "mine": 1, "engineer": 1, "platoon_leader": 1, "bomb": 1},
+                "deployment": {"roles": ["camp"], "constraints": []}}"#,
+        )
+        .unwrap(),
+    );
+    let text = "five b1=SFL,d1=SMI,c3=SEN*,a5=SBO+N,c5=SPL+N,c8=NPL*,c10=NEN+S,b12=NFL,e12=NBO+S move S 9 2";
+    let g = Game::from_position_string_with(rules.clone(), text, 1).unwrap();
+    let p = |n: &str| g.board().point(n).unwrap();
+    let south = g.beliefs(Side::South);
+    assert!(south.is_consistent());
+    assert_eq!(kinds(&south, &g, "c10"), vec![Engineer], "shown");
+    assert_eq!(kinds(&south, &g, "e12"), vec![Bomb], "shown");
+    // It moved (no flag, no mine), and the engineer and the bomb are elsewhere.
+    assert_eq!(kinds(&south, &g, "c8"), vec![PlatoonLeader]);
+    assert_eq!(kinds(&south, &g, "b12"), vec![Flag, Mine]);
+    assert_eq!(south.off_board(), vec![vec![(Side::North, Flag), (Side::North, Mine)]]);
+    assert_eq!(kinds(&south, &g, "c3"), vec![Engineer], "its own");
+    assert!(south.is_known(p("c10")) && south.is_known(p("c3")) && !south.is_known(p("b12")));
+    assert!(south.has_moved(p("c3")) && south.has_moved(p("c8")) && !south.has_moved(p("c10")));
+    let north = g.beliefs(Side::North);
+    assert_eq!(kinds(&north, &g, "c5"), vec![PlatoonLeader], "shown");
+    assert_eq!(kinds(&north, &g, "c3"), vec![Engineer], "moved, and no platoon leader or bomb");
+    assert_eq!(kinds(&north, &g, "b1"), vec![Flag, Mine]);
+    assert_eq!(kinds(&north, &g, "d1"), vec![Flag, Mine]);
+    // Its own pieces off the board: what its pieces on it leave (the counts).
+    assert_eq!(north.off_board(), vec![vec![(Side::North, Mine)]]);
+    assert!(north.is_known(p("c5")) && !north.is_known(p("c3")));
+    // A game drawn from South's beliefs: North still knows South's platoon leader, and
+    // South North's engineer.
+    let drawn = g.determinize(Side::South, 4);
+    assert!(drawn.position().knows(Side::North, p("c5")));
+    assert!(drawn.position().knows(Side::South, p("c10")));
+    assert!(!drawn.position().knows(Side::North, p("c3")));
+    assert_eq!(drawn.position().piece_at(p("c10")), Some((Side::North, Engineer)));
+    assert_eq!(drawn.position().piece_at(p("c8")), Some((Side::North, PlatoonLeader)));
+}
+
+#[test]
+fn a_player_record_of_a_game_left_by_an_escape_reads_back() {
+    // The escape is in every player's log: beliefs from the record read it as the
+    // game's own beliefs do.
+    let mut g = Game::new("classic", 6).unwrap();
+    g.deploy_random(Side::South, 1).unwrap();
+    g.deploy_random(Side::North, 2).unwrap();
+    let a = g.legal_actions()[0];
+    g.play(a).unwrap();
+    g.escape(Side::North).unwrap();
+    for side in [Side::South, Side::North] {
+        let record = g.player_record(side);
+        assert!(
+            Beliefs::from_player_record(&record).unwrap() == g.beliefs(side),
+            "{side}"
+        );
+    }
+}

@@ -94,6 +94,7 @@ pub(crate) fn event_from_json(board: &Board, v: &Value) -> Result<Event, String>
             }
         }
         "resigned" => Event::Resigned { side: side(v, "side")? },
+        "escaped" => Event::Escaped { side: side(v, "side")? },
         "timed_out" => Event::TimedOut {
             side: side(v, "side")?,
             count: field(v, "count")?
@@ -111,4 +112,133 @@ pub(crate) fn event_from_json(board: &Board, v: &Value) -> Result<Event, String>
         },
         other => return Err(format!("unknown event type {other:?}")),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::SideSet;
+    use crate::rules::RuleSet;
+    use serde_json::json;
+
+    /// One event of every type a player's log holds, each field distinct from the
+    /// others of its event (so that a field read from the wrong key shows).
+    fn every_event(board: &Board) -> Vec<Event> {
+        let p = |n: &str| board.point(n).unwrap();
+        let mut events = vec![
+            Event::Deployed { side: Side::North },
+            Event::Moved {
+                side: Side::South,
+                from: p("a2"),
+                to: p("a3"),
+            },
+            Event::Struck {
+                side: Side::North,
+                from: p("e7"),
+                to: p("d6"),
+                outcome: CombatOutcome::Repel,
+            },
+            Event::ShotDown {
+                side: Side::North,
+                from: p("c8"),
+                at: p("c5"),
+            },
+            Event::ReactionDue {
+                player: Side::North,
+                point: p("b4"),
+            },
+            Event::Flipped {
+                side: Side::South,
+                point: p("d2"),
+                owner: Side::North,
+                kind: PieceKind::Bomb,
+            },
+            Event::ArmyAssigned {
+                player: Side::South,
+                army: Side::North,
+            },
+            Event::Resigned { side: Side::North },
+            Event::Escaped { side: Side::North },
+            Event::TimedOut {
+                side: Side::North,
+                count: 255,
+            },
+            Event::DrawAgreed,
+            Event::GameOver {
+                result: GameResult {
+                    winners: SideSet::single(Side::North),
+                    reason: EndReason::Resignation,
+                },
+            },
+        ];
+        for outcome in CombatOutcome::ALL {
+            events.push(Event::Attacked {
+                side: Side::North,
+                from: p("b7"),
+                to: p("b6"),
+                outcome,
+            });
+        }
+        for cause in RevealCause::ALL {
+            events.push(Event::Revealed {
+                point: p("c9"),
+                owner: Side::North,
+                kind: PieceKind::Engineer,
+                cause,
+            });
+        }
+        for reason in EndReason::ALL {
+            events.push(Event::Eliminated { side: Side::North, reason });
+        }
+        events
+    }
+
+    #[test]
+    fn every_event_reads_back_from_its_json() {
+        let rules = RuleSet::preset("classic").unwrap();
+        let board = rules.board();
+        for e in every_event(board) {
+            let v = e.to_json(board);
+            assert_eq!(event_from_json(board, &v), Ok(e), "{v}");
+        }
+    }
+
+    #[test]
+    fn malformed_events_are_refused_with_the_reason() {
+        let rules = RuleSet::preset("classic").unwrap();
+        let board = rules.board();
+        let err = |v: Value| event_from_json(board, &v).unwrap_err();
+        assert_eq!(err(json!({})), "missing \"type\"");
+        assert_eq!(err(json!({"type": 3})), "\"type\" is not a string");
+        assert_eq!(err(json!({"type": "teleported"})), "unknown event type \"teleported\"");
+        assert_eq!(err(json!({"type": "deployed"})), "missing \"side\"");
+        assert_eq!(
+            err(json!({"type": "deployed", "side": "up"})),
+            "\"side\": unknown side \"up\""
+        );
+        assert_eq!(
+            err(json!({"type": "moved", "side": "south", "from": "a2", "to": "z9"})),
+            "\"to\": unknown point \"z9\""
+        );
+        assert_eq!(
+            err(json!({"type": "attacked", "side": "south", "from": "a2", "to": "a3", "outcome": "draw"})),
+            "unknown outcome \"draw\""
+        );
+        assert_eq!(
+            err(json!({"type": "flipped", "side": "south", "point": "a2", "owner": "north", "kind": "king"})),
+            "\"kind\": unknown kind \"king\""
+        );
+        assert_eq!(
+            err(json!({"type": "revealed", "point": "a2", "owner": "north", "kind": "bomb", "cause": "luck"})),
+            "unknown reveal cause \"luck\""
+        );
+        for count in [json!(256), json!(-1), json!("3")] {
+            assert_eq!(
+                err(json!({"type": "timed_out", "side": "south", "count": count})),
+                "\"count\" is not a small number"
+            );
+        }
+        assert!(event_from_json(board, &json!({"type": "eliminated", "side": "south", "reason": "boredom"})).is_err());
+        assert!(event_from_json(board, &json!({"type": "game_over", "result": {"winners": []}})).is_err());
+    }
 }

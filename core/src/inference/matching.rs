@@ -340,6 +340,57 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_piece_keeps_a_type_with_room_left() {
+        // Type 0 twice, types 1 and 2 once; three pieces, so one type is left short.
+        // Pieces 1 and 2 take types 1 and 2 between them, so piece 0 is type 0, whose
+        // room (a second type 0 nobody is) is the only room left.
+        let out = run(&[0b011, 0b110, 0b110], &[(0, 2), (1, 1), (2, 1)]).unwrap();
+        assert_eq!(out, vec![0b001, 0b110, 0b110]);
+    }
+
+    /// Brute force with fewer pieces than the counts (an army not all in play) and
+    /// counts up to 3: the filter keeps exactly the candidates some assignment uses.
+    #[test]
+    fn filter_is_exact_with_pieces_short_of_the_counts() {
+        fn assign(masks: &[u128], left: &mut [u8], i: usize, now: &mut Vec<usize>, possible: &mut [u128]) -> bool {
+            if i == masks.len() {
+                for (j, &t) in now.iter().enumerate() {
+                    possible[j] |= 1 << t;
+                }
+                return true;
+            }
+            let mut any = false;
+            for t in 0..left.len() {
+                if masks[i] >> t & 1 == 1 && left[t] > 0 {
+                    left[t] -= 1;
+                    now.push(t);
+                    any |= assign(masks, left, i + 1, now, possible);
+                    now.pop();
+                    left[t] += 1;
+                }
+            }
+            any
+        }
+        let mut rng = crate::rng::Rng::new(9);
+        for _ in 0..3000 {
+            let nt = 1 + rng.below(4);
+            let counts: Vec<(usize, u8)> = (0..nt).map(|t| (t, 1 + rng.below(3) as u8)).collect();
+            let total: usize = counts.iter().map(|&(_, n)| n as usize).sum();
+            let np = 1 + rng.below(total.min(6));
+            let masks: Vec<u128> = (0..np).map(|_| (1 + rng.below((1 << nt) - 1)) as u128).collect();
+            let mut left: Vec<u8> = counts.iter().map(|&(_, n)| n).collect();
+            let mut possible = vec![0u128; np];
+            let any = assign(&masks, &mut left, 0, &mut Vec::new(), &mut possible);
+            let got = run(&masks, &counts);
+            if any {
+                assert_eq!(got.as_deref(), Some(&possible[..]), "masks {masks:?} counts {counts:?}");
+            } else {
+                assert!(got.is_none(), "masks {masks:?} counts {counts:?}");
+            }
+        }
+    }
+
     fn permutations(v: &mut Vec<usize>, k: usize, f: &mut impl FnMut(&[usize])) {
         if k == v.len() {
             f(v);

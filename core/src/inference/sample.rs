@@ -389,3 +389,95 @@ impl Beliefs {
         Ok(Game::from_parts(position, seed, entries, logs, plies))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleSet;
+
+    /// South's beliefs reduced to a hand-made problem: slot `s` has candidate types
+    /// `masks[s]`, type `t` occurs `counts[t]` times.
+    fn problem(masks: &[u128], counts: &[u8]) -> Beliefs {
+        let mut b = Beliefs::new(RuleSet::preset("classic").unwrap(), Side::South, None).unwrap();
+        b.counts = [0; 128];
+        b.types = 0;
+        for (t, &n) in counts.iter().enumerate() {
+            b.counts[t] = n;
+            b.types |= 1 << t;
+        }
+        for (s, &m) in masks.iter().enumerate() {
+            b.mask[s] = m;
+            b.origin[s] = s as u8;
+        }
+        b.slots = masks.len() as u8;
+        b
+    }
+
+    /// Draws one assignment and checks it: every slot in use gets one of its candidates,
+    /// no type more often than it occurs, unused slots nothing.
+    fn draw(b: &Beliefs, seed: u64) -> [u8; MAX_PIECES] {
+        let mut out = [0; MAX_PIECES];
+        assert!(b.sample_into(&mut Rng::new(seed), &mut out), "seed {seed}");
+        let mut used = [0u8; 128];
+        for (s, &t) in out.iter().enumerate() {
+            if s >= b.slots as usize {
+                assert_eq!(t, NONE);
+                continue;
+            }
+            assert!(b.mask[s] >> t & 1 == 1, "seed {seed}: slot {s} drew {t}");
+            used[t as usize] += 1;
+            assert!(used[t as usize] <= b.counts[t as usize], "seed {seed}: type {t} drawn too often");
+        }
+        out
+    }
+
+    #[test]
+    fn a_problem_the_draws_nearly_always_fail_is_completed_by_the_matching() {
+        // Sixty pieces in a ring, piece i of type i or i + 1: only the two rotations fit,
+        // and a draw that picks at random fails unless every free pick turns the same way.
+        let n = 60;
+        let masks: Vec<u128> = (0..n).map(|i| 1 << i | 1 << ((i + 1) % n)).collect();
+        let b = problem(&masks, &[1; 60]);
+        for seed in 0..8 {
+            let out = draw(&b, seed);
+            let turn = out[0] as usize;
+            assert!((0..n).all(|i| out[i] as usize == (i + turn) % n), "a rotation");
+        }
+    }
+
+    #[test]
+    fn draws_are_count_weighted_and_uniform_without_constraints() {
+        // Three pieces that may be anything, type 0 twice and type 1 once: the three
+        // assignments are equally likely.
+        let b = problem(&[0b11, 0b11, 0b11], &[2, 1]);
+        let mut seen = [0u32; 3];
+        for seed in 0..3000 {
+            let out = draw(&b, seed);
+            let one = (0..3).find(|&s| out[s] == 1).unwrap();
+            seen[one] += 1;
+        }
+        // 1000 each expected, standard deviation 26.
+        assert!(seen.iter().all(|&n| (850..1150).contains(&n)), "{seen:?}");
+        // Piece 0 is type 0 or 1; pieces 1 and 2 also type 2; one of each type. Of the
+        // four assignments, two give piece 0 each type.
+        let b = problem(&[0b011, 0b111, 0b111], &[1, 1, 1]);
+        let zeros = (0..2000).filter(|&seed| draw(&b, seed)[0] == 0).count();
+        assert!((850..1150).contains(&zeros), "{zeros} of 2000");
+    }
+
+    #[test]
+    fn inconsistent_beliefs_draw_nothing() {
+        let mut b = problem(&[0b01, 0b01], &[1, 1]);
+        b.consistent = false;
+        assert!(!b.sample_into(&mut Rng::new(1), &mut [NONE; MAX_PIECES]));
+        assert!(b.sample(1).is_none());
+    }
+
+    #[test]
+    fn the_first_candidates_are_each_piece_s_lowest_type() {
+        let b = problem(&[0b0110, 0b1000, 0b1111], &[1, 1, 1, 1]);
+        let fill = b.first_candidates();
+        assert_eq!(&fill[..4], &[1, 3, 0, NONE]);
+        assert!(fill[3..].iter().all(|&t| t == NONE));
+    }
+}
