@@ -295,7 +295,7 @@ impl<'a, S: PointBits> LandGen<'a, S> {
 
     /// The targets of a piece of class `class` (not immobile) on `p`.
     #[inline(always)]
-    fn targets(&self, pos: &Position, p: Point, class: u8) -> S {
+    fn targets(&self, p: Point, class: u8) -> S {
         use crate::rules::LandClass;
         let board = self.rules.board();
         let forbidden = self.forbidden[usize::from(class >> 2 & 3)];
@@ -309,7 +309,6 @@ impl<'a, S: PointBits> LandGen<'a, S> {
             return t;
         }
         let mobility = if moves == LandClass::TURN { Mobility::RailTurn } else { Mobility::RailStraight };
-        let _ = pos;
         land_run(self.rules, self.occupied, p, mobility, forbidden)
     }
 
@@ -322,7 +321,7 @@ impl<'a, S: PointBits> LandGen<'a, S> {
             if class & 3 == 0 {
                 return;
             }
-            let t = self.targets(pos, from, class);
+            let t = self.targets(from, class);
             debug_assert!(t == Mover::<S>::new(pos, pos.slots[usize::from(pos.cells[from.index()])].owner).targets(
                 pos,
                 from,
@@ -376,7 +375,7 @@ impl<'a, S: PointBits> LandGen<'a, S> {
             return Some(false);
         }
         let gen = LandGen::<S>::new(pos, army)?;
-        Some(mobile.any(|p| !gen.targets(pos, p, class_at(pos, classes, p)).is_empty()))
+        Some(mobile.any(|p| !gen.targets(p, class_at(pos, classes, p)).is_empty()))
     }
 }
 
