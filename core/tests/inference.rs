@@ -51,6 +51,27 @@ fn rules_of(v: (&str, &str)) -> Arc<RuleSet> {
 }
 
 /// Checks every player's beliefs against the referee's truth.
+/// A game of `rules` seeded with `seed`, random deployments (unless dealt) and up to
+/// `plies` random plies, all drawn from `Rng::new(seed)`; the generator is returned to
+/// draw on.
+fn random_game(rules: &Arc<RuleSet>, seed: u64, plies: usize) -> (Game, Rng) {
+    let mut game = Game::with_rules(rules.clone(), seed);
+    let mut rng = Rng::new(seed);
+    if !rules.deals() {
+        for &side in rules.sides() {
+            game.deploy_random(side, rng.next_u64()).unwrap();
+        }
+    }
+    for _ in 0..plies {
+        if game.result().is_some() {
+            break;
+        }
+        let legal = game.legal_actions();
+        game.play(legal[rng.below(legal.len())]).unwrap();
+    }
+    (game, rng)
+}
+
 fn check_sound(game: &Game, beliefs: &Beliefs, label: &str, ply: usize) {
     let player = beliefs.player();
     assert!(
@@ -175,20 +196,7 @@ fn beliefs_are_sound_consistent_and_incremental_on_every_preset() {
 fn determinize_agrees_with_the_beliefs_and_the_seed() {
     for v in VARIANTS {
         let rules = rules_of(*v);
-        let mut game = Game::with_rules(rules.clone(), 5);
-        let mut rng = Rng::new(5);
-        if !rules.deals() {
-            for &side in rules.sides() {
-                game.deploy_random(side, rng.next_u64()).unwrap();
-            }
-        }
-        for _ in 0..120 {
-            if game.result().is_some() {
-                break;
-            }
-            let legal = game.legal_actions();
-            game.play(legal[rng.below(legal.len())]).unwrap();
-        }
+        let (game, _) = random_game(&rules, 5, 120);
         for &player in rules.sides() {
             let beliefs = game.beliefs(player);
             let a = game.determinize(player, 7);
@@ -242,20 +250,7 @@ fn observation_shape_and_content() {
     for v in VARIANTS {
         let rules = rules_of(*v);
         let spec = rules.observation_spec();
-        let mut game = Game::with_rules(rules.clone(), 9);
-        let mut rng = Rng::new(9);
-        if !rules.deals() {
-            for &side in rules.sides() {
-                game.deploy_random(side, rng.next_u64()).unwrap();
-            }
-        }
-        for _ in 0..60 {
-            if game.result().is_some() {
-                break;
-            }
-            let legal = game.legal_actions();
-            game.play(legal[rng.below(legal.len())]).unwrap();
-        }
+        let (game, _) = random_game(&rules, 9, 60);
         for &player in rules.sides() {
             let obs = game.observation(player);
             assert_eq!(obs.len(), spec.len());
@@ -306,20 +301,7 @@ fn beliefs_of_a_game_started_from_a_position_string() {
         let rules = rules_of(*v);
         let label = format!("{} {} started", v.0, v.1);
         let seed = 77 + i as u64;
-        let mut game = Game::with_rules(rules.clone(), seed);
-        let mut rng = Rng::new(seed);
-        if !rules.deals() {
-            for &side in rules.sides() {
-                game.deploy_random(side, rng.next_u64()).unwrap();
-            }
-        }
-        for _ in 0..60 {
-            if game.result().is_some() {
-                break;
-            }
-            let legal = game.legal_actions();
-            game.play(legal[rng.below(legal.len())]).unwrap();
-        }
+        let (game, mut rng) = random_game(&rules, seed, 60);
         let mut started = Game::from_position_string_with(rules.clone(), &game.position_string(), seed).unwrap();
         let pos = started.position().clone();
         assert_ne!(pos.phase(), Phase::Deploy);
@@ -392,20 +374,7 @@ fn samples_and_drawn_games_agree_with_the_beliefs() {
     for v in VARIANTS {
         let rules = rules_of(*v);
         let shared = rules.options().allies_see_each_other;
-        let mut game = Game::with_rules(rules.clone(), 11);
-        let mut rng = Rng::new(11);
-        if !rules.deals() {
-            for &side in rules.sides() {
-                game.deploy_random(side, rng.next_u64()).unwrap();
-            }
-        }
-        for _ in 0..80 {
-            if game.result().is_some() {
-                break;
-            }
-            let legal = game.legal_actions();
-            game.play(legal[rng.below(legal.len())]).unwrap();
-        }
+        let (game, _) = random_game(&rules, 11, 80);
         let pos = game.position();
         for &player in rules.sides() {
             let b = game.beliefs(player);

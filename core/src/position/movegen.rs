@@ -328,17 +328,7 @@ impl<'a, S: PointBits> LandGen<'a, S> {
                 pos.slots[usize::from(pos.cells[from.index()])]
             ));
             for w in 0..S::WORDS {
-                let mut bits = t.word_at(w);
-                if bits == 0 {
-                    continue; // most pieces of the back rows have no move
-                }
-                // A map over a range has an exact length the vector trusts: one
-                // capacity check per word, then plain stores.
-                out.extend((0..bits.count_ones()).map(|_| {
-                    let to = Point((w * 64) as u8 | bits.trailing_zeros() as u8);
-                    bits &= bits.wrapping_sub(1);
-                    crate::Action::Move { from, to }
-                }));
+                extend_by_word(out, w, t.word_at(w), |to| crate::Action::Move { from, to });
             }
         });
     }
@@ -377,6 +367,22 @@ impl<'a, S: PointBits> LandGen<'a, S> {
         let gen = LandGen::<S>::new(pos, army)?;
         Some(mobile.any(|p| !gen.targets(p, class_at(pos, classes, p)).is_empty()))
     }
+}
+
+/// Appends `action(p)` for every point `p` of word `w` of a set (its bits `bits`), in
+/// increasing order. A map over a range has an exact length the vector trusts: one
+/// capacity check, then plain stores; an empty word (most pieces of the back rows have
+/// no move) appends nothing.
+#[inline(always)]
+pub(crate) fn extend_by_word(out: &mut Vec<crate::Action>, w: usize, mut bits: u64, action: impl Fn(Point) -> crate::Action) {
+    if bits == 0 {
+        return;
+    }
+    out.extend((0..bits.count_ones()).map(|_| {
+        let p = Point((w * 64) as u8 | bits.trailing_zeros() as u8);
+        bits &= bits.wrapping_sub(1);
+        action(p)
+    }));
 }
 
 /// The points of `candidates` (occupied, face up) whose piece may not be attacked

@@ -49,17 +49,9 @@ impl Position {
                 self.moves_into::<PointSet>(army, out);
             }
         }
-        // 翻棋's flips, word by word: a map over a range has an exact length the vector
-        // trusts (one capacity check a word, then plain stores).
-        for (w, &word) in self.hidden.0.iter().enumerate() {
-            let mut bits = word;
-            if bits != 0 {
-                out.extend((0..bits.count_ones()).map(|_| {
-                    let at = Point((w * 64) as u8 | bits.trailing_zeros() as u8);
-                    bits &= bits.wrapping_sub(1);
-                    Action::Flip { at }
-                }));
-            }
+        // 翻棋's flips, word by word.
+        for (w, &bits) in self.hidden.0.iter().enumerate() {
+            crate::position::movegen::extend_by_word(out, w, bits, |at| Action::Flip { at });
         }
     }
 
