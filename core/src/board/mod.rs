@@ -217,10 +217,6 @@ pub struct Board {
     pub(crate) words: Option<Box<WordTables>>,
 }
 
-/// Most straight railway rays a point may leave by in [`WordTables`]; a point with
-/// more (no built-in board has one) runs them by walking.
-pub(crate) const WORD_RAYS: usize = 4;
-
 /// The move tables of a board of at most 64 points as plain `u64` words, indexed by
 /// point id masked to six bits: the hot loop of move generation reads them with no
 /// conversion from [`PointSet`] and no bounds check. Built by [`Board::from_spec`]
@@ -233,19 +229,13 @@ pub(crate) struct WordTables {
     pub(crate) rail: [u64; 64],
     /// The points a railway edge touches.
     pub(crate) on_rail: u64,
-    /// The straight railway rays leaving each point whose ids rise or fall all along
-    /// (see [`RaySet`]), as masks with whether they rise; unused entries are empty.
-    pub(crate) rays: [[(u64, bool); WORD_RAYS]; 64],
-    /// Points with a ray whose ids neither rise nor fall all along (or with more than
-    /// [`WORD_RAYS`] rays): their straight runs walk the ray instead.
-    pub(crate) walk_rays: u64,
     /// Piers: a railway run may end on one but not pass through it.
     pub(crate) piers: u64,
 }
 
 impl WordTables {
     /// The word tables of a board of at most 64 points (`None` for a larger one).
-    fn of(n: usize, step: &[PointSet], rail: &[PointSet], ray_of: &[(u32, u32)], ray_sets: &[RaySet], piers: PointSet) -> Option<Box<WordTables>> {
+    fn of(n: usize, step: &[PointSet], rail: &[PointSet], piers: PointSet) -> Option<Box<WordTables>> {
         if n > 64 {
             return None;
         }
@@ -253,8 +243,6 @@ impl WordTables {
             step: [0; 64],
             rail: [0; 64],
             on_rail: 0,
-            rays: [[(0, false); WORD_RAYS]; 64],
-            walk_rays: 0,
             piers: piers.0[0],
         });
         for p in 0..n {
@@ -263,32 +251,12 @@ impl WordTables {
             if rail[p] != PointSet::EMPTY {
                 w.on_rail |= 1 << p;
             }
-            let (first, last) = ray_of[p];
-            let rays = &ray_sets[first as usize..last as usize];
-            if rays.len() > WORD_RAYS || rays.iter().any(|r| r.order == IdOrder::Mixed) {
-                w.walk_rays |= 1 << p;
-                continue;
-            }
-            for (slot, r) in w.rays[p].iter_mut().zip(rays) {
-                *slot = (r.points.0[0], r.order == IdOrder::Rising);
-            }
         }
         Some(w)
     }
 }
 
 const NO_PAIR: u16 = u16::MAX;
-
-/// A straight railway ray as a set of points. When point ids rise (or fall) along
-/// the ray, the first occupied point on it is the lowest (highest) occupied point of
-/// the set, and a run along it is a few word operations instead of a walk.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RaySet {
-    /// The ray's points.
-    pub(crate) points: PointSet,
-    /// How point ids run along the ray.
-    pub(crate) order: IdOrder,
-}
 
 /// A piece of a straight railway ray for runs over sets of any size: the longest
 /// stretch of consecutive ray points whose ids lie in one word of a [`PointSet`] and
@@ -360,30 +328,6 @@ impl Board {
             of.push((start, segments.len() as u32));
         }
         (of, segments)
-    }
-}
-
-/// How point ids run along a ray ([`RaySet`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum IdOrder {
-    /// Each point's id is higher than the one before it.
-    Rising,
-    /// Each point's id is lower than the one before it.
-    Falling,
-    /// Neither.
-    Mixed,
-}
-
-impl RaySet {
-    fn of(ray: &[Point]) -> RaySet {
-        let order = if ray.windows(2).all(|w| w[0] < w[1]) {
-            IdOrder::Rising
-        } else if ray.windows(2).all(|w| w[0] > w[1]) {
-            IdOrder::Falling
-        } else {
-            IdOrder::Mixed
-        };
-        RaySet { points: ray.iter().copied().collect(), order }
     }
 }
 
@@ -574,10 +518,6 @@ impl Board {
         }
         let rail_mask: Vec<PointSet> = rail.iter().map(|l| l.iter().copied().collect()).collect();
         let (ray_of, ray_spans, ray_points) = flat_rays(n, &lines);
-        let ray_sets: Vec<RaySet> = ray_spans
-            .iter()
-            .map(|&(start, end)| RaySet::of(&ray_points[start as usize..end as usize]))
-            .collect();
         let (air_ray_of, air_ray_spans, air_ray_points) = flat_rays(n, &air_lines);
         let set_of = |f: &dyn Fn(Role) -> bool| -> PointSet {
             (0..n).filter(|&i| f(roles[i])).map(|i| Point(i as u8)).collect()
@@ -691,7 +631,7 @@ impl Board {
         let width = spec.points.iter().map(|p| p.x + 1).max().unwrap_or(0);
         let height = spec.points.iter().map(|p| p.y + 1).max().unwrap_or(0);
         let shared_names = spec.points.iter().map(|p| Arc::from(p.name.as_str())).collect();
-        let words = WordTables::of(n, &step, &rail_mask, &ray_of, &ray_sets, piers);
+        let words = WordTables::of(n, &step, &rail_mask, piers);
         Ok(Board {
             spec,
             names,

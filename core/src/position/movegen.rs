@@ -476,20 +476,16 @@ pub(crate) fn land_run<S: PointBits>(
 ) -> S {
     if S::ONE_WORD {
         if let Some(words) = rules.board().words.as_deref() {
-            if let Some(t) = word_run(rules, words, occupied.word(), from, mobility, forbidden.word()) {
-                return S::from_word(t);
-            }
+            return S::from_word(word_run(rules, words, occupied.word(), from, mobility, forbidden.word()));
         }
     }
     walked_run(rules, occupied, from, mobility, forbidden)
 }
 
 /// [`land_run`] on a board of at most 64 points, from its [`WordTables`]: a road step
-/// is one mask, a straight railway run along a ray whose ids rise (fall) ends at the
-/// lowest (highest) occupied point of the ray, and the engineer's turning run is a
-/// flood fill over the railway masks. `None` where the run must walk instead (a
-/// straight run of at most `rail_max_steps` steps, or a ray whose ids do not run one
-/// way).
+/// is one mask, straight railway runs read the rule set's ray segments
+/// ([`straight_runs`]), and the engineer's turning run is a flood fill over the
+/// railway masks.
 #[inline(always)]
 fn word_run(
     rules: &crate::rules::RuleSet,
@@ -498,11 +494,11 @@ fn word_run(
     from: Point,
     mobility: Mobility,
     forbidden: u64,
-) -> Option<u64> {
+) -> u64 {
     let i = from.index() & 63;
     let mut t = words.step[i] & !forbidden;
     if !matches!(mobility, Mobility::RailStraight | Mobility::RailTurn) || words.on_rail >> i & 1 == 0 {
-        return Some(t);
+        return t;
     }
     let opts = rules.options();
     if mobility == Mobility::RailTurn || opts.rail_all_turn {
@@ -529,31 +525,14 @@ fn word_run(
             t |= layer & !forbidden;
             depth += 1;
         }
-        return Some(t);
+        return t;
     }
-    if opts.rail_max_steps.is_some() || words.walk_rays >> i & 1 == 1 {
-        return None;
-    }
-    for &(ray, rising) in &words.rays[i] {
-        // The ray's first occupied point, and the points before it.
-        let blockers = ray & occupied;
-        let (first, open) = if rising {
-            let first = blockers & blockers.wrapping_neg();
-            (first, ray & first.wrapping_sub(1))
-        } else if blockers == 0 {
-            (0, ray)
-        } else {
-            let first = 1u64 << (63 - blockers.leading_zeros());
-            (first, ray & !(first | (first - 1)))
-        };
-        t |= open | first & !forbidden;
-    }
-    Some(t)
+    straight_runs(rules, from, occupied, forbidden, &mut t);
+    t
 }
 
-/// [`land_run`] over the board's set tables, walking the railway rays. (Out of line:
-/// on the built-in one-word boards only straight runs of at most `rail_max_steps`
-/// steps come here.)
+/// [`land_run`] over the board's set tables (boards of more than 64 points): straight
+/// runs by the rule set's ray segments, turning runs layer by layer. (Out of line.)
 #[inline(never)]
 fn walked_run<S: PointBits>(
     rules: &crate::rules::RuleSet,
