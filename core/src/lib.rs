@@ -156,7 +156,7 @@ pub mod vector;
 pub use action::{parse_point, Action, NotationError};
 pub use agent::{Agent, AgentError, AgentSpec, InfoState};
 pub use board::{Board, BoardError, BoardSpec, EdgeKind, Point, PointSet, PointSetIter, Role, STRIKE_RANGE};
-pub use inference::{Beliefs, KindSet, ObservationSpec, Observer, Sample, SampleError, Turn};
+pub use inference::{Beliefs, KindSet, ModelError, ObservationSpec, Observer, OpponentModel, Probabilities, Sample, SampleError, Turn};
 pub use error::{Error, ErrorKind};
 pub use combat::{Attack, CombatOutcome, Resolution};
 pub use piece::{Arm, PieceClass, PieceKind, Side, SideSet, UnknownKind, UnknownSide};

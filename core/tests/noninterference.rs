@@ -240,6 +240,14 @@ fn same_inference(a: &Game, b: &Game, player: Side, label: &str) {
     assert!(ia == ib, "[{label}] {player}'s information states differ");
     assert!(ia.determinize(3).same_state(&ib.determinize(3)), "[{label}] {player}'s sampled positions differ");
     assert_eq!(a.observation(player), b.observation(player), "[{label}] {player}'s observations differ");
+    // Modelled beliefs: any one model (here counted from game A's own pieces) weighs
+    // what the player saw the same way in both games.
+    let mut model = junqi::OpponentModel::empty(a.rules(), "test");
+    model.count(a);
+    let (pa, pb) = (a.beliefs(player).probabilities(&model), b.beliefs(player).probabilities(&model));
+    for p in a.board().points() {
+        assert_eq!(pa.at(p), pb.at(p), "[{label}] {player}'s modelled probabilities on {} differ", a.board().name_of(p));
+    }
     for seed in [1, 2] {
         let (da, db) = (a.determinize(player, seed), b.determinize(player, seed));
         let seen = |g: &Game| {

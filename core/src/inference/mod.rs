@@ -36,6 +36,7 @@
 
 mod events;
 mod matching;
+mod model;
 mod observe;
 mod sample;
 mod start;
@@ -52,6 +53,7 @@ use crate::referee::{Event, GameError};
 use crate::rules::{Ability, Mobility, RuleSet};
 use crate::setup::Setup;
 
+pub use model::{cli as model_cli, ModelError, OpponentModel, Probabilities, BUCKET_NAMES, MOVE_BUCKETS};
 pub use observe::{ObservationSpec, Observer, Turn};
 pub(crate) use events::event_from_json;
 pub use sample::{Sample, SampleError};
@@ -143,6 +145,9 @@ pub struct Beliefs {
     /// The attacker and defender of the last combat: (slot, point before the action).
     last_att: (u8, u8),
     last_def: (u8, u8),
+    /// How each piece has played (moves by kind of move, turns on the board), for
+    /// modelled beliefs ([`OpponentModel`]); public facts only.
+    evidence: model::Evidence,
 }
 
 /// Two beliefs are equal when they hold the same information about the same rule set:
@@ -159,6 +164,7 @@ impl PartialEq for Beliefs {
             && self.flags == o.flags
             && self.cell == o.cell
             && self.consistent == o.consistent
+            && self.evidence == o.evidence
     }
 }
 
@@ -208,6 +214,7 @@ impl Beliefs {
             in_action: false,
             last_att: (NONE, NONE),
             last_def: (NONE, NONE),
+            evidence: model::Evidence::new(),
         };
         if rules.deals() {
             // Every deployable point of every side holds a face-down piece of either army.
@@ -468,6 +475,7 @@ impl Beliefs {
     }
 
     fn remove(&mut self, slot: usize) {
+        self.note_removed(slot);
         let at = self.at[slot];
         if at != NONE && self.cell[at as usize] == slot as u8 {
             self.cell[at as usize] = NONE;
@@ -568,30 +576,34 @@ impl Beliefs {
                 self.start_action();
                 self.deploy(side);
             }
-            Event::Moved { side: _, from, to } => {
+            Event::Moved { side, from, to } => {
                 self.start_action();
+                self.note_move(side, from, to, false);
                 self.moved(from, to);
             }
             Event::Attacked {
-                side: _,
+                side,
                 from,
                 to,
                 outcome,
             } => {
                 self.start_action();
+                self.note_move(side, from, to, true);
                 self.combat(from, to, outcome, false);
             }
             Event::Struck {
-                side: _,
+                side,
                 from,
                 to,
                 outcome,
             } => {
                 self.start_action();
+                self.note_move(side, from, to, true);
                 self.combat(from, to, outcome, true);
             }
-            Event::ShotDown { side: _, from, at } => {
+            Event::ShotDown { side, from, at } => {
                 self.start_action();
+                self.note_turn(side);
                 self.shot_down(from, at);
             }
             Event::Flipped {

@@ -283,6 +283,21 @@ impl Game {
     }
 }
 
+/// The drawing-grid coordinates of `p` turned so that `seat` sits south: its own back
+/// rows have the smallest `y`, and `y` grows towards the other side of the board.
+pub(crate) fn seat_frame(board: &crate::board::Board, seat: Side, p: Point) -> (i32, i32) {
+    let (w, h) = board.grid_size();
+    let (w, h) = (w as i32, h as i32);
+    let (x, y) = board.coords(p);
+    let (x, y) = (x as i32, y as i32);
+    match seat {
+        Side::South => (x, y),
+        Side::North => (w - 1 - x, h - 1 - y),
+        Side::East => (y, w - 1 - x),
+        Side::West => (h - 1 - y, x),
+    }
+}
+
 /// Encodes one player's observations of a rule set (see the module documentation of
 /// `inference::observe` for the channels). Build once per (rule set, seat); encoding
 /// allocates nothing.
@@ -318,18 +333,7 @@ impl Observer {
     pub fn new(rules: Arc<RuleSet>, player: Side) -> Observer {
         let layout = Layout::of(&rules);
         let board = rules.board();
-        let (w, h) = board.grid_size();
-        let (w, h) = (w as i32, h as i32);
-        let rotate = |p: Point| -> (i32, i32) {
-            let (x, y) = board.coords(p);
-            let (x, y) = (x as i32, y as i32);
-            match player {
-                Side::South => (x, y),
-                Side::North => (w - 1 - x, h - 1 - y),
-                Side::East => (y, w - 1 - x),
-                Side::West => (h - 1 - y, x),
-            }
-        };
+        let rotate = |p: Point| seat_frame(board, player, p);
         let mut order: Vec<Point> = board.points().collect();
         order.sort_by_key(|&p| {
             let (x, y) = rotate(p);

@@ -1,0 +1,654 @@
+//! Modelled beliefs: how likely each candidate identity is, given how the piece has
+//! played.
+//!
+//! [`Beliefs`] keeps, for every piece, the identities it *can* have; between those,
+//! the plain beliefs count every consistent army as likely as another. Players read
+//! more than that: a piece that charges up the railway is seldom a platoon leader, a
+//! piece that has not moved in eighty plies next to a headquarters seldom a battalion
+//! commander, and the engine's own deployments put the flag in a headquarters and the
+//! mines around it. An [`OpponentModel`] says how each kind plays, from counts taken
+//! from self-play games of the engine's agents; [`Beliefs::probabilities`] turns it into
+//! a probability for every candidate of every piece.
+//!
+//! **The evidence** a player's [`Beliefs`] keep per piece is public: the point it
+//! started on, and every move it made, counted in one of [`MOVE_BUCKETS`] kinds of move
+//! ([`BUCKET_NAMES`]: a step forward, sideways or back; a longer run forward or
+//! elsewhere; an attack on a piece whose identity was not public, on a public weak
+//! one, or on a public strong one — strong when it defeats at least half of the
+//! army's kinds); and the turns of its army it stood on the board. Forward is towards
+//! the other side of the board from the mover's seat. (In rule sets that deal face
+//! down, every piece that moves is face up: there is nothing to read, and the model
+//! is plain.)
+//!
+//! **The model** of a kind `k`: a rate `λ_k(b)` per kind of move `b` (moves of that
+//! kind per piece and turn on the board) and, per point `p`, the share `π(k | p)` of
+//! the pieces that started on `p` that were of kind `k`. A piece with evidence `e`
+//! (moves `n_b`, turns `T`, origin `p`) weighs each candidate `k` by
+//!
+//! ```text
+//! w(k) = π(k | p) · Π_b λ_k(b)^n_b · exp(−T · Σ_b λ_k(b))
+//! ```
+//!
+//! — each kind of move a Poisson process whose rate depends on the kind. The counts are
+//! smoothed (`λ_k(b) = (moves + ½) / (turns + 1)`, `π(k | p) = (pieces of k on p + s_k)
+//! / (pieces on p + 1)` with `s_k` the kind's share of the army), so no candidate ever
+//! weighs 0: a modelled belief stays sound.
+//!
+//! **Joint consistency.** The weights of all pieces are combined with the army's
+//! composition by iterative proportional fitting (Sinkhorn scaling): the matrix of
+//! pieces × types (candidates only, weighted) is scaled until every piece's row sums to
+//! 1 and every type's column to the number of pieces of that type whose identity is
+//! not fixed. With a plain model this is the count-weighted share of the types; with
+//! weights it is the maximum-entropy approximation of the posterior marginals (exact
+//! marginals would need a permanent). A piece with one candidate keeps it at 1.
+
+mod tool;
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use crate::board::{Point, MAX_POINTS};
+use crate::combat::CombatOutcome;
+use crate::limits::MAX_PIECES;
+use crate::piece::{PieceKind, Side};
+use crate::referee::Game;
+use crate::rules::RuleSet;
+
+use super::{bits, single, Beliefs, NONE, PUBLIC};
+
+pub use tool::cli;
+
+/// How many kinds of move the evidence tells apart.
+pub const MOVE_BUCKETS: usize = 8;
+
+/// The kinds of move, in bucket order (the names in a model's JSON).
+pub const BUCKET_NAMES: [&str; MOVE_BUCKETS] = [
+    "step_forward",
+    "step_sideways",
+    "step_back",
+    "run_forward",
+    "run_other",
+    "attack_hidden",
+    "attack_public_weak",
+    "attack_public_strong",
+];
+
+/// The tag that opens a model's JSON (`"format"`).
+const FORMAT: &str = "junqi-opponent-model 1";
+
+/// Per piece (belief slot): what it has done in public.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Evidence {
+    /// Moves by bucket (saturating).
+    moves: [[u8; MOVE_BUCKETS]; MAX_PIECES],
+    /// The army's turns when the piece left the board, plus one (0: still on it).
+    left: [u16; MAX_PIECES],
+    /// Turns each army (by index in the rule set's sides) has played.
+    turns: [u16; 4],
+}
+
+impl Evidence {
+    pub(crate) const fn new() -> Evidence {
+        Evidence {
+            moves: [[0; MOVE_BUCKETS]; MAX_PIECES],
+            left: [0; MAX_PIECES],
+            turns: [0; 4],
+        }
+    }
+}
+
+impl Beliefs {
+    /// The army (index in the rule set's sides) a slot belongs to, where the slots
+    /// follow the armies' deployments (not under a deal).
+    fn army_of_slot(&self, slot: usize) -> usize {
+        slot / self.rules.army_size().max(1)
+    }
+
+    /// Counts a turn of `side`'s army.
+    pub(super) fn note_turn(&mut self, side: Side) {
+        if self.rules.deals() {
+            return;
+        }
+        if let Some(i) = self.side_index(side) {
+            let t = &mut self.evidence.turns[i % 4];
+            *t = t.saturating_add(1);
+        }
+    }
+
+    /// Counts a move (or, with `attack`, an attack or strike) of the piece on `from` to
+    /// `to`, read before the beliefs follow it.
+    pub(super) fn note_move(&mut self, side: Side, from: Point, to: Point, attack: bool) {
+        self.note_turn(side);
+        if self.rules.deals() {
+            return;
+        }
+        let Some(s) = self.slot_at(from) else { return };
+        let bucket = if attack {
+            match self.slot_at(to) {
+                Some(d) if self.flags[d] & PUBLIC != 0 && single(self.mask[d]) => {
+                    let kind = PieceKind::ALL[self.mask[d].trailing_zeros() as usize % 32];
+                    if strong(&self.rules, kind) {
+                        7
+                    } else {
+                        6
+                    }
+                }
+                _ => 5,
+            }
+        } else {
+            let board = self.rules.board();
+            let army = self.rules.sides()[self.army_of_slot(s) % self.rules.sides().len()];
+            let dy = super::observe::seat_frame(board, army, to).1 - super::observe::seat_frame(board, army, from).1;
+            let short = board.step[from.index()].contains(to);
+            match (short, dy.signum()) {
+                (true, 1) => 0,
+                (true, 0) => 1,
+                (true, _) => 2,
+                (false, 1) => 3,
+                (false, _) => 4,
+            }
+        };
+        let n = &mut self.evidence.moves[s][bucket];
+        *n = n.saturating_add(1);
+    }
+
+    /// Notes the turn a piece leaves the board (its time on it ends).
+    pub(super) fn note_removed(&mut self, slot: usize) {
+        if self.rules.deals() || self.at[slot] == NONE || self.evidence.left[slot] != 0 {
+            return;
+        }
+        let army = self.army_of_slot(slot);
+        self.evidence.left[slot] = self.evidence.turns[army % 4].saturating_add(1);
+    }
+
+    /// The turns of its army a slot's piece stood on the board.
+    fn exposure(&self, slot: usize) -> u16 {
+        match self.evidence.left[slot] {
+            0 => self.evidence.turns[self.army_of_slot(slot) % 4],
+            n => n - 1,
+        }
+    }
+
+    /// The evidence of the piece on `p`: its moves by bucket ([`BUCKET_NAMES`]) and the
+    /// turns of its army it has stood on the board. `None` if the point is empty.
+    pub fn evidence(&self, p: Point) -> Option<([u8; MOVE_BUCKETS], u16)> {
+        let s = self.slot_at(p)?;
+        Some((self.evidence.moves[s], self.exposure(s)))
+    }
+
+    /// The probability of every candidate identity of every piece under `model` (see
+    /// the module documentation of `inference::model`; [`OpponentModel::plain`] for
+    /// the count-weighted plain beliefs). Pieces off the board take part (their kinds
+    /// still count) but are not reported.
+    ///
+    /// ```
+    /// use junqi::{Game, OpponentModel, PieceKind, Side};
+    /// let mut game = Game::new("classic", 1).unwrap();
+    /// game.deploy_random(Side::South, 1).unwrap();
+    /// game.deploy_random(Side::North, 2).unwrap();
+    /// let beliefs = game.beliefs(Side::South);
+    /// let model = OpponentModel::for_rules(game.rules());
+    /// let p = beliefs.probabilities(&model);
+    /// let c12 = game.board().point("c12").unwrap();
+    /// let sum: f64 = p.at(c12).iter().map(|(_, _, q)| q).sum();
+    /// assert!((sum - 1.0).abs() < 1e-6);
+    /// // The engine's own deployments put a mine on the middle of the back row.
+    /// let plain = beliefs.probabilities(&OpponentModel::plain());
+    /// assert!(p.kind(c12, PieceKind::Mine) > 2.0 * plain.kind(c12, PieceKind::Mine));
+    /// ```
+    pub fn probabilities(&self, model: &OpponentModel) -> Probabilities {
+        let n = self.slots as usize;
+        let mut start = [0u16; MAX_PIECES + 1];
+        let mut entries: Vec<(u8, f64)> = Vec::with_capacity(n * 8);
+        let mut rem = [0f64; 128];
+        for t in bits(self.types) {
+            rem[t] = self.counts[t] as f64;
+        }
+        let mut free: Vec<usize> = Vec::with_capacity(n);
+        for s in 0..n {
+            start[s] = entries.len() as u16;
+            let m = self.mask[s];
+            if self.origin[s] == NONE || m == 0 {
+                continue;
+            }
+            if single(m) {
+                let t = m.trailing_zeros() as usize;
+                entries.push((t as u8, 1.0));
+                rem[t] = (rem[t] - 1.0).max(0.0);
+                continue;
+            }
+            free.push(s);
+            let first = entries.len();
+            let mut top = f64::NEG_INFINITY;
+            for t in bits(m) {
+                let ll = model.log_weight(self, s, t);
+                top = top.max(ll);
+                entries.push((t as u8, ll));
+            }
+            // Relative weights, never below e^-200 of the best: sound (no candidate is
+            // ever 0) and finite.
+            for e in &mut entries[first..] {
+                e.1 = (e.1 - top).max(-200.0).exp();
+            }
+        }
+        start[n] = entries.len() as u16;
+        for s in n..MAX_PIECES {
+            start[s + 1] = entries.len() as u16;
+        }
+        let row = |s: usize| start[s] as usize..start[s + 1] as usize;
+        // Sinkhorn: columns to their counts, rows to 1, until the columns fit.
+        for _ in 0..100 {
+            for &s in &free {
+                let r = row(s);
+                let sum: f64 = entries[r.clone()].iter().map(|e| e.1).sum();
+                if sum > 0.0 {
+                    entries[r].iter_mut().for_each(|e| e.1 /= sum);
+                }
+            }
+            let mut col = [0f64; 128];
+            for &s in &free {
+                for e in &entries[row(s)] {
+                    col[e.0 as usize] += e.1;
+                }
+            }
+            let mut worst = 0f64;
+            for t in bits(self.types) {
+                if col[t] > 0.0 {
+                    worst = worst.max((col[t] - rem[t]).abs());
+                }
+            }
+            if worst < 1e-9 {
+                break;
+            }
+            for &s in &free {
+                for e in &mut entries[row(s)] {
+                    let c = col[e.0 as usize];
+                    if c > 0.0 && rem[e.0 as usize] > 0.0 {
+                        e.1 *= rem[e.0 as usize] / c;
+                    }
+                }
+            }
+        }
+        // Rows last: every piece's probabilities sum to 1.
+        for &s in &free {
+            let r = row(s);
+            let sum: f64 = entries[r.clone()].iter().map(|e| e.1).sum();
+            if sum > 0.0 {
+                entries[r].iter_mut().for_each(|e| e.1 /= sum);
+            }
+        }
+        let mut cell = [NONE; MAX_POINTS];
+        cell.copy_from_slice(&self.cell);
+        Probabilities {
+            rules: self.rules.clone(),
+            cell,
+            start,
+            entries,
+        }
+    }
+}
+
+/// Whether a kind counts as strong for the evidence: it defeats at least half of its
+/// army's kinds when it attacks them.
+fn strong(rules: &RuleSet, kind: PieceKind) -> bool {
+    let kinds: Vec<PieceKind> = rules.army().filter(|(_, n)| *n > 0).map(|(k, _)| k).collect();
+    let wins = kinds.iter().filter(|&&d| rules.combat_outcome(kind, d) == CombatOutcome::Win).count();
+    2 * wins >= kinds.len()
+}
+
+/// The probabilities of every candidate identity of every piece on the board, from one
+/// player's [`Beliefs`] and an [`OpponentModel`] ([`Beliefs::probabilities`]).
+#[derive(Clone, Debug)]
+pub struct Probabilities {
+    rules: Arc<RuleSet>,
+    /// Per point: the slot standing there.
+    cell: [u8; MAX_POINTS],
+    /// Per slot: where its entries start in `entries` (and end, at the next slot's).
+    start: [u16; MAX_PIECES + 1],
+    /// (type `army_index * 32 + kind`, probability).
+    entries: Vec<(u8, f64)>,
+}
+
+impl Probabilities {
+    /// The identities the piece on `p` may have, each with its probability (they sum
+    /// to 1); empty if the point is empty.
+    pub fn at(&self, p: Point) -> Vec<(Side, PieceKind, f64)> {
+        let Some(&s) = self.cell.get(p.index()) else { return Vec::new() };
+        if s == NONE {
+            return Vec::new();
+        }
+        let sides = self.rules.sides();
+        self.entries[self.start[s as usize] as usize..self.start[s as usize + 1] as usize]
+            .iter()
+            .map(|&(t, q)| (sides[t as usize / 32], PieceKind::ALL[t as usize % 32], q))
+            .collect()
+    }
+
+    /// The probability that the piece on `p` is of `kind` (whatever its army); 0 for
+    /// an empty point.
+    pub fn kind(&self, p: Point, kind: PieceKind) -> f64 {
+        self.at(p).iter().filter(|e| e.1 == kind).map(|e| e.2).sum()
+    }
+
+    /// The most likely kind of the piece on `p` (ties: the lowest kind index), `None`
+    /// for an empty point.
+    pub fn most_likely(&self, p: Point) -> Option<PieceKind> {
+        let mut by_kind = [0f64; PieceKind::COUNT];
+        let at = self.at(p);
+        for &(_, k, q) in &at {
+            by_kind[k as usize] += q;
+        }
+        at.iter()
+            .map(|e| e.1)
+            .max_by(|a, b| by_kind[*a as usize].total_cmp(&by_kind[*b as usize]).then(b.cmp(a)))
+    }
+}
+
+/// How each kind of piece plays, as counts from games (see the module documentation of
+/// `inference::model`), for [`Beliefs::probabilities`]. The shipped models
+/// ([`OpponentModel::for_rules`]) were fitted to self-play games of the engine's
+/// agents by `junqi model fit`; [`OpponentModel::plain`] weighs every candidate alike.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpponentModel {
+    /// The rule set the counts come from (`None`: the plain model).
+    rules: Option<String>,
+    /// What the counts were taken from (free text: agents, seeds).
+    source: String,
+    games: u64,
+    /// Per kind: moves by bucket.
+    moves: [[u64; MOVE_BUCKETS]; PieceKind::COUNT],
+    /// Per kind: turns of its army its pieces stood on the board, summed.
+    turns: [u64; PieceKind::COUNT],
+    /// Per point (index): the pieces of each kind that started there.
+    origins: Vec<[u32; PieceKind::COUNT]>,
+    /// Per kind: each kind's share of the army (for the origin prior's smoothing).
+    share: [f64; PieceKind::COUNT],
+    /// Derived: ln λ_k(b), Σ_b λ_k(b), ln π(k | p).
+    log_rate: [[f64; MOVE_BUCKETS]; PieceKind::COUNT],
+    total_rate: [f64; PieceKind::COUNT],
+    log_origin: Vec<[f64; PieceKind::COUNT]>,
+}
+
+/// Why a model was refused ([`OpponentModel::from_json`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ModelError {
+    /// Not JSON, or not an object.
+    #[error("the model is not valid JSON: {0}")]
+    Json(String),
+    /// The `format` field is missing or names another format.
+    #[error("not an opponent model: \"format\" must be \"{FORMAT}\"")]
+    Format,
+    /// A field is missing or of the wrong type.
+    #[error("the model's \"{0}\" is missing or malformed")]
+    Field(String),
+    /// A kind the rule set's armies do not have.
+    #[error("the model counts the kind \"{0}\", which the rule set's armies do not have")]
+    UnknownKind(String),
+    /// A point the rule set's board does not have.
+    #[error("the model counts pieces on \"{0}\", which is no point of the rule set's board")]
+    UnknownPoint(String),
+}
+
+impl crate::error::Error for ModelError {
+    fn kind(&self) -> crate::ErrorKind {
+        match self {
+            ModelError::UnknownKind(_) | ModelError::UnknownPoint(_) => crate::ErrorKind::UnknownName,
+            ModelError::Json(_) | ModelError::Format | ModelError::Field(_) => crate::ErrorKind::InvalidJson,
+        }
+    }
+}
+
+/// The shipped models: (rule set name, JSON).
+const SHIPPED: &[(&str, &str)] = &[("classic", include_str!("../../../data/models/classic.json"))];
+
+impl OpponentModel {
+    /// The plain model: every candidate weighs alike (the probabilities are the
+    /// count-weighted shares of the types, kept consistent with the composition).
+    pub fn plain() -> OpponentModel {
+        OpponentModel {
+            rules: None,
+            source: String::new(),
+            games: 0,
+            moves: [[0; MOVE_BUCKETS]; PieceKind::COUNT],
+            turns: [0; PieceKind::COUNT],
+            origins: Vec::new(),
+            share: [0.0; PieceKind::COUNT],
+            log_rate: [[0.0; MOVE_BUCKETS]; PieceKind::COUNT],
+            total_rate: [0.0; PieceKind::COUNT],
+            log_origin: Vec::new(),
+        }
+    }
+
+    /// The shipped model of a rule set: the one fitted to its own games if the
+    /// engine ships one for its name and it fits the rule set's board and armies,
+    /// else the plain model (rule sets that deal face down, custom rule sets).
+    pub fn for_rules(rules: &RuleSet) -> OpponentModel {
+        SHIPPED
+            .iter()
+            .find(|(name, _)| *name == rules.name())
+            .and_then(|(_, text)| OpponentModel::from_json(rules, text).ok())
+            .unwrap_or_else(OpponentModel::plain)
+    }
+
+    /// Whether this is the plain model.
+    pub fn is_plain(&self) -> bool {
+        self.rules.is_none()
+    }
+
+    /// The rule set the counts come from (`None` for the plain model).
+    pub fn rules_name(&self) -> Option<&str> {
+        self.rules.as_deref()
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// An empty model of `rules` (no games yet), to [`OpponentModel::count`] games into.
+    pub fn empty(rules: &RuleSet, source: &str) -> OpponentModel {
+        let mut m = OpponentModel::plain();
+        m.rules = Some(rules.name().to_owned());
+        m.source = source.to_owned();
+        m.origins = vec![[0; PieceKind::COUNT]; rules.board().len()];
+        let size = rules.army_size().max(1) as f64;
+        for (k, n) in rules.army() {
+            m.share[k as usize] = n as f64 / size;
+        }
+        m.derive();
+        m
+    }
+
+    /// Counts a game's pieces into the model: for every army, its pieces' evidence as
+    /// an opponent's beliefs hold it, by their true kinds. Games of another rule set
+    /// (by name and board) and games that deal face down are skipped (returns false).
+    pub fn count(&mut self, game: &Game) -> bool {
+        let rules = game.rules();
+        if self.rules.as_deref() != Some(rules.name()) || self.origins.len() != rules.board().len() || rules.deals() {
+            return false;
+        }
+        let sides = rules.sides();
+        for (a, &army) in sides.iter().enumerate() {
+            let Some(&observer) = sides.iter().find(|&&o| !rules.team_of(army).contains(o)) else {
+                continue;
+            };
+            let seen = game.beliefs(observer);
+            let own = game.beliefs(army);
+            let size = rules.army_size();
+            for s in a * size..(a + 1) * size {
+                if own.origin[s] == NONE || !single(own.mask[s]) {
+                    continue;
+                }
+                let k = own.mask[s].trailing_zeros() as usize % 32;
+                for (b, &n) in seen.evidence.moves[s].iter().enumerate() {
+                    self.moves[k][b] += n as u64;
+                }
+                self.turns[k] += seen.exposure(s) as u64;
+                self.origins[own.origin[s] as usize][k] += 1;
+            }
+        }
+        self.games += 1;
+        self.derive();
+        true
+    }
+
+    /// Adds another model's counts (of the same rule set) to this one's: models fitted
+    /// on several machines merge into the one all the games would give.
+    pub fn merge(&mut self, other: &OpponentModel) -> bool {
+        if other.rules != self.rules || other.origins.len() != self.origins.len() {
+            return false;
+        }
+        for k in 0..PieceKind::COUNT {
+            for b in 0..MOVE_BUCKETS {
+                self.moves[k][b] += other.moves[k][b];
+            }
+            self.turns[k] += other.turns[k];
+        }
+        for (a, b) in self.origins.iter_mut().zip(&other.origins) {
+            for k in 0..PieceKind::COUNT {
+                a[k] += b[k];
+            }
+        }
+        self.games += other.games;
+        self.derive();
+        true
+    }
+
+    /// Works out the smoothed rates and priors from the counts.
+    fn derive(&mut self) {
+        if self.rules.is_none() {
+            return;
+        }
+        for k in 0..PieceKind::COUNT {
+            let mut total = 0.0;
+            for b in 0..MOVE_BUCKETS {
+                let rate = (self.moves[k][b] as f64 + 0.5) / (self.turns[k] as f64 + 1.0);
+                self.log_rate[k][b] = rate.ln();
+                total += rate;
+            }
+            self.total_rate[k] = total;
+        }
+        self.log_origin = self
+            .origins
+            .iter()
+            .map(|o| {
+                let n: f64 = o.iter().map(|&c| c as f64).sum();
+                let mut l = [0.0; PieceKind::COUNT];
+                for k in 0..PieceKind::COUNT {
+                    l[k] = ((o[k] as f64 + self.share[k]) / (n + 1.0)).max(1e-300).ln();
+                }
+                l
+            })
+            .collect();
+    }
+
+    /// ln w(type `t`) of slot `s` of `beliefs` (0 for the plain model).
+    fn log_weight(&self, beliefs: &Beliefs, s: usize, t: usize) -> f64 {
+        if self.rules.is_none() || beliefs.rules.deals() {
+            return 0.0;
+        }
+        let k = t % 32;
+        if k >= PieceKind::COUNT {
+            return 0.0;
+        }
+        let mut ll = self.log_origin.get(beliefs.origin[s] as usize).map_or(0.0, |o| o[k]);
+        let moves = &beliefs.evidence.moves[s];
+        for b in 0..MOVE_BUCKETS {
+            if moves[b] != 0 {
+                ll += moves[b] as f64 * self.log_rate[k][b];
+            }
+        }
+        ll - beliefs.exposure(s) as f64 * self.total_rate[k]
+    }
+
+    /// The model as JSON (its counts; the rates and priors are worked out from them
+    /// when it is read), one kind and one point per line. `rules` names the points.
+    pub fn to_json(&self, rules: &RuleSet) -> String {
+        if self.rules.is_none() {
+            return json!({"format": FORMAT, "plain": true}).to_string() + "\n";
+        }
+        let mut out = String::new();
+        let line = |out: &mut String, key: &str, v: Value, last: bool| {
+            out.push_str(&format!("  {}: {}{}\n", json!(key), v, if last { "" } else { "," }));
+        };
+        out.push_str("{\n");
+        line(&mut out, "format", json!(FORMAT), false);
+        line(&mut out, "rules", json!(self.rules), false);
+        line(&mut out, "source", json!(self.source), false);
+        line(&mut out, "games", json!(self.games), false);
+        line(&mut out, "buckets", json!(BUCKET_NAMES), false);
+        out.push_str("  \"kinds\": {\n");
+        let kinds: Vec<PieceKind> = rules.army().filter(|(_, n)| *n > 0).map(|(k, _)| k).collect();
+        for (i, k) in kinds.iter().enumerate() {
+            let v = json!({"moves": self.moves[*k as usize].to_vec(), "turns": self.turns[*k as usize]});
+            out.push_str(&format!("    {}: {}{}\n", json!(k.id()), v, if i + 1 < kinds.len() { "," } else { "" }));
+        }
+        out.push_str("  },\n  \"origins\": {\n");
+        let mut rows = Vec::new();
+        for p in rules.board().points() {
+            let Some(o) = self.origins.get(p.index()) else { continue };
+            let mut m = Map::new();
+            for &k in &kinds {
+                if o[k as usize] > 0 {
+                    m.insert(k.id().to_owned(), json!(o[k as usize]));
+                }
+            }
+            if !m.is_empty() {
+                rows.push(format!("    {}: {}", json!(rules.board().name_of(p)), Value::Object(m)));
+            }
+        }
+        out.push_str(&rows.join(",\n"));
+        out.push_str("\n  }\n}\n");
+        out
+    }
+
+    /// Reads a model written by [`OpponentModel::to_json`] for `rules` (its kinds and
+    /// points must be the rule set's).
+    pub fn from_json(rules: &RuleSet, text: &str) -> Result<OpponentModel, ModelError> {
+        let v: Value = serde_json::from_str(text).map_err(|e| ModelError::Json(e.to_string()))?;
+        let obj = v.as_object().ok_or_else(|| ModelError::Json("not an object".into()))?;
+        if obj.get("format").and_then(Value::as_str) != Some(FORMAT) {
+            return Err(ModelError::Format);
+        }
+        if obj.get("plain").and_then(Value::as_bool) == Some(true) {
+            return Ok(OpponentModel::plain());
+        }
+        let field = |name: &str| ModelError::Field(name.to_owned());
+        let source = obj.get("source").and_then(Value::as_str).unwrap_or("");
+        let mut m = OpponentModel::empty(rules, source);
+        if let Some(name) = obj.get("rules").and_then(Value::as_str) {
+            m.rules = Some(name.to_owned());
+        }
+        m.games = obj.get("games").and_then(Value::as_u64).ok_or_else(|| field("games"))?;
+        let buckets = obj.get("buckets").and_then(Value::as_array).ok_or_else(|| field("buckets"))?;
+        if buckets.len() != MOVE_BUCKETS || buckets.iter().zip(BUCKET_NAMES).any(|(b, n)| b.as_str() != Some(n)) {
+            return Err(field("buckets"));
+        }
+        let in_army = |name: &str| -> Result<PieceKind, ModelError> {
+            name.parse::<PieceKind>()
+                .ok()
+                .filter(|k| rules.army().any(|(a, n)| a == *k && n > 0))
+                .ok_or_else(|| ModelError::UnknownKind(name.to_owned()))
+        };
+        for (name, entry) in obj.get("kinds").and_then(Value::as_object).ok_or_else(|| field("kinds"))? {
+            let k = in_army(name)? as usize;
+            let moves = entry.get("moves").and_then(Value::as_array).filter(|a| a.len() == MOVE_BUCKETS);
+            let moves = moves.ok_or_else(|| field(&format!("kinds.{name}.moves")))?;
+            for (b, n) in moves.iter().enumerate() {
+                m.moves[k][b] = n.as_u64().ok_or_else(|| field(&format!("kinds.{name}.moves")))?;
+            }
+            m.turns[k] = entry.get("turns").and_then(Value::as_u64).ok_or_else(|| field(&format!("kinds.{name}.turns")))?;
+        }
+        for (point, counts) in obj.get("origins").and_then(Value::as_object).ok_or_else(|| field("origins"))? {
+            let p = rules.board().point(point).ok_or_else(|| ModelError::UnknownPoint(point.clone()))?;
+            for (name, n) in counts.as_object().ok_or_else(|| field(&format!("origins.{point}")))? {
+                let k = in_army(name)? as usize;
+                let n = n.as_u64().and_then(|n| u32::try_from(n).ok());
+                m.origins[p.index()][k] = n.ok_or_else(|| field(&format!("origins.{point}.{name}")))?;
+            }
+        }
+        m.derive();
+        Ok(m)
+    }
+}

@@ -1,0 +1,375 @@
+//! `junqi model`: fits an [`OpponentModel`] to self-play games of the engine's agents,
+//! and measures how much it tells (docs/inference.md, "Modelled beliefs").
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use crate::agent::{self, Agent};
+use crate::piece::Side;
+use crate::referee::Game;
+use crate::rng::Rng;
+use crate::rules::RuleSet;
+
+use super::OpponentModel;
+
+const USAGE: &str = "\
+usage: junqi model fit --rules R [--games N] [--agents A[,B...]] [--seed S] [--max-plies P]
+                       [--threads T] [--out FILE]
+       junqi model measure --rules R [--games N] [--agents A[,B...]] [--seed S] [--max-plies P]
+                       [--threads T] [--model FILE|shipped|plain] [--every K] [--samples M]
+
+fit      plays N self-play games (default 2000) between the agents (one spec per seat,
+         cycled; default greedy), counts how every kind played and where it started,
+         and writes the model's JSON to FILE (default: standard output). The same
+         arguments give the same model, whatever the thread count.
+measure  plays N other games (default 200, seeds apart from fit's) and, every K plies
+         (default 10), compares for every enemy piece not yet identified the probability
+         each belief gives its true kind: plain (the share of M uniformly drawn
+         consistent armies, default 64, that give it), and modelled (the model's), with
+         the share of pieces whose most likely kind is the true one and the mean
+         log-likelihood; by ply, and by the agent whose pieces are guessed.
+";
+
+/// Runs `junqi model ...` (`args` after `model`); `None` if `args` do not start with
+/// `model`.
+pub fn cli(args: &[String]) -> Option<ExitCode> {
+    if args.first().map(String::as_str) != Some("model") {
+        return None;
+    }
+    let result = match args.get(1).map(String::as_str) {
+        Some("fit") => Opts::parse(&args[2..]).and_then(|o| fit(&o)),
+        Some("measure") => Opts::parse(&args[2..]).and_then(|o| measure(&o)),
+        Some("--help" | "-h") => {
+            print!("{USAGE}");
+            return Some(ExitCode::SUCCESS);
+        }
+        _ => Err("junqi model: say fit or measure".to_owned()),
+    };
+    Some(match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            eprint!("{USAGE}");
+            ExitCode::from(2)
+        }
+    })
+}
+
+struct Opts {
+    rules: Arc<RuleSet>,
+    games: Option<usize>,
+    agents: Vec<String>,
+    seed: u64,
+    max_plies: u32,
+    threads: usize,
+    out: Option<String>,
+    model: String,
+    every: u32,
+    samples: u32,
+}
+
+impl Opts {
+    fn parse(args: &[String]) -> Result<Opts, String> {
+        let mut o = Opts {
+            rules: RuleSet::preset("classic").map_err(|e| e.to_string())?,
+            games: None,
+            agents: vec!["greedy".into()],
+            seed: 1,
+            max_plies: 1000,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            out: None,
+            model: "shipped".into(),
+            every: 10,
+            samples: 64,
+        };
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let mut value = || it.next().cloned().ok_or_else(|| format!("junqi model: {a} needs a value"));
+            let number = |v: String| v.parse::<u64>().map_err(|_| format!("junqi model: {a} takes a number, not {v:?}"));
+            match a.as_str() {
+                "--rules" => {
+                    let v = value()?;
+                    let text = match std::path::Path::new(&v).is_file() {
+                        true => std::fs::read_to_string(&v).map_err(|e| format!("junqi model: reading {v}: {e}"))?,
+                        false => v,
+                    };
+                    o.rules = RuleSet::load(&text).map_err(|e| format!("junqi model: {e}"))?;
+                }
+                "--games" => o.games = Some(number(value()?)? as usize),
+                "--agents" => o.agents = value()?.split(',').map(str::to_owned).collect(),
+                "--seed" => o.seed = number(value()?)?,
+                "--max-plies" => o.max_plies = number(value()?)? as u32,
+                "--threads" => o.threads = (number(value()?)? as usize).max(1),
+                "--out" => o.out = Some(value()?),
+                "--model" => o.model = value()?,
+                "--every" => o.every = (number(value()?)? as u32).max(1),
+                "--samples" => o.samples = (number(value()?)? as u32).max(1),
+                _ => return Err(format!("junqi model: unknown argument {a}")),
+            }
+        }
+        for spec in &o.agents {
+            agent::by_name(spec, 0).map_err(|e| format!("junqi model: {e}"))?;
+        }
+        if o.rules.deals() {
+            return Err(format!(
+                "junqi model: {} deals face down: every piece that moves is face up, so there is nothing to model",
+                o.rules.name()
+            ));
+        }
+        Ok(o)
+    }
+
+    /// The seed of game `i` (measure's games are apart from fit's).
+    fn game_seed(&self, i: usize, measuring: bool) -> u64 {
+        let mut r = Rng::new(self.seed ^ if measuring { 0x6D65_6173_7572_6521 } else { 0 });
+        for _ in 0..=(i % 4) {
+            r.next_u64();
+        }
+        r.next_u64() ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+/// Plays one self-play game, calling `each` after every ply.
+fn play(o: &Opts, seed: u64, mut each: impl FnMut(&Game)) -> Result<Game, String> {
+    let mut game = Game::with_rules(o.rules.clone(), seed);
+    let sides: Vec<Side> = o.rules.sides().to_vec();
+    let mut agents: Vec<Box<dyn Agent>> = (0..sides.len())
+        .map(|i| agent::by_name(&o.agents[i % o.agents.len()], seed ^ (i as u64 + 1)).expect("checked"))
+        .collect();
+    while game.result().is_none() && game.position().ply() < o.max_plies {
+        let mut acted = false;
+        for (i, &side) in sides.iter().enumerate() {
+            if agent::act(&mut game, side, agents[i].as_mut()).map_err(|e| e.to_string())?.is_some() {
+                acted = true;
+                each(&game);
+            }
+        }
+        if !acted {
+            break;
+        }
+    }
+    Ok(game)
+}
+
+/// Runs `work(i)` for every game index on `threads` threads, in order of index within
+/// each thread; prints progress to standard error.
+fn parallel<T: Send>(n: usize, threads: usize, work: impl Fn(usize) -> Result<T, String> + Sync) -> Result<Vec<T>, String> {
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Result<Vec<(usize, T)>, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.min(n).max(1))
+            .map(|t| {
+                let (work, done) = (&work, &done);
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    for i in (t..n).step_by(threads.min(n).max(1)) {
+                        out.push((i, work(i)?));
+                        let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        if d * 10 / n != (d - 1) * 10 / n {
+                            eprint!("\r{d}/{n} games");
+                            let _ = std::io::stderr().flush();
+                        }
+                    }
+                    Ok(out)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a worker panicked".into()))).collect()
+    });
+    eprintln!();
+    let mut all: Vec<(usize, T)> = Vec::with_capacity(n);
+    for r in results {
+        all.extend(r?);
+    }
+    all.sort_by_key(|e| e.0);
+    Ok(all.into_iter().map(|e| e.1).collect())
+}
+
+fn fit(o: &Opts) -> Result<(), String> {
+    let n = o.games.unwrap_or(2000);
+    let source = format!(
+        "{n} self-play games of {}, seed {}, at most {} plies: junqi model fit --rules {} --games {n} --agents {} --seed {} --max-plies {}",
+        o.agents.join(" against "),
+        o.seed,
+        o.max_plies,
+        o.rules.name(),
+        o.agents.join(","),
+        o.seed,
+        o.max_plies
+    );
+    let parts = parallel(n, o.threads, |i| {
+        let game = play(o, o.game_seed(i, false), |_| {})?;
+        let mut m = OpponentModel::empty(&o.rules, &source);
+        m.count(&game);
+        Ok(m)
+    })?;
+    let mut model = OpponentModel::empty(&o.rules, &source);
+    for p in &parts {
+        model.merge(p);
+    }
+    let text = model.to_json(&o.rules);
+    match &o.out {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("junqi model: writing {path}: {e}"))?,
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+/// Sums of one row of the measurement table.
+#[derive(Clone, Copy, Default)]
+struct Row {
+    pieces: f64,
+    plain: f64,
+    plain_top: f64,
+    modelled: f64,
+    modelled_top: f64,
+    plain_ll: f64,
+    modelled_ll: f64,
+}
+
+impl Row {
+    fn add(&mut self, o: &Row) {
+        self.pieces += o.pieces;
+        self.plain += o.plain;
+        self.plain_top += o.plain_top;
+        self.modelled += o.modelled;
+        self.modelled_top += o.modelled_top;
+        self.plain_ll += o.plain_ll;
+        self.modelled_ll += o.modelled_ll;
+    }
+}
+
+const PLY_BANDS: [(u32, u32); 6] = [(0, 20), (20, 40), (40, 80), (80, 160), (160, 320), (320, u32::MAX)];
+
+fn band(ply: u32) -> usize {
+    PLY_BANDS.iter().position(|&(a, b)| ply >= a && ply < b).unwrap_or(PLY_BANDS.len() - 1)
+}
+
+fn measure(o: &Opts) -> Result<(), String> {
+    let n = o.games.unwrap_or(200);
+    let model = match o.model.as_str() {
+        "shipped" => OpponentModel::for_rules(&o.rules),
+        "plain" => OpponentModel::plain(),
+        path => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("junqi model: reading {path}: {e}"))?;
+            OpponentModel::from_json(&o.rules, &text).map_err(|e| format!("junqi model: {path}: {e}"))?
+        }
+    };
+    let seats = o.rules.sides().len();
+    // Per game: [seat whose pieces are guessed][ply band].
+    let tables = parallel(n, o.threads, |i| {
+        let mut table = vec![[Row::default(); PLY_BANDS.len()]; seats];
+        let seed = o.game_seed(i, true);
+        let mut err = Ok(());
+        let mut last = None;
+        play(o, seed, |game| {
+            let ply = game.position().ply();
+            if ply % o.every != 0 || err.is_err() || last == Some(ply) || game.phase() == crate::Phase::Deploy {
+                return;
+            }
+            last = Some(ply);
+            for (pi, &player) in o.rules.sides().iter().enumerate() {
+                let beliefs = game.beliefs(player);
+                let modelled = beliefs.probabilities(&model);
+                let plain = beliefs.probabilities(&OpponentModel::plain());
+                let samples: Vec<_> = (0..o.samples)
+                    .filter_map(|k| beliefs.sample(seed ^ (ply as u64) << 20 ^ (pi as u64) << 40 ^ k as u64))
+                    .collect();
+                for p in game.board().points() {
+                    let Some((owner, kind)) = game.position().piece_at(p) else { continue };
+                    if o.rules.team_of(player).contains(owner) || beliefs.candidates(p).len() < 2 {
+                        continue;
+                    }
+                    let seat = o.rules.sides().iter().position(|&s| s == owner).unwrap_or(0);
+                    let hits = samples.iter().filter(|s| s.identity(p).map(|x| x.1) == Some(kind)).count();
+                    let share = hits as f64 / samples.len().max(1) as f64;
+                    let q = modelled.kind(p, kind);
+                    let row = Row {
+                        pieces: 1.0,
+                        plain: share,
+                        plain_top: (most_sampled(&samples, p) == Some(kind)) as u8 as f64,
+                        modelled: q,
+                        modelled_top: (modelled.most_likely(p) == Some(kind)) as u8 as f64,
+                        plain_ll: plain.kind(p, kind).max(1e-300).ln(),
+                        modelled_ll: q.max(1e-300).ln(),
+                    };
+                    if q <= 0.0 {
+                        err = Err(format!("game {i} (seed {seed}), ply {ply}: the modelled beliefs give the true kind 0"));
+                    }
+                    table[seat][band(ply)].add(&row);
+                }
+            }
+        })?;
+        err.map(|_| table)
+    })?;
+    let mut total = vec![[Row::default(); PLY_BANDS.len()]; seats];
+    for t in &tables {
+        for (a, b) in total.iter_mut().zip(t) {
+            for (x, y) in a.iter_mut().zip(b) {
+                x.add(y);
+            }
+        }
+    }
+    println!(
+        "{} games of {} ({}), model: {} ({} games), every {} plies, plain from {} drawn armies",
+        n,
+        o.rules.name(),
+        o.agents.join(" against "),
+        o.model,
+        model.games(),
+        o.every,
+        o.samples
+    );
+    println!("| pieces of | plies | pieces | P(true) plain | P(true) modelled | ratio | top-1 plain | top-1 modelled | log-lik. plain | log-lik. modelled |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (seat, rows) in total.iter().enumerate() {
+        let who = format!("{} ({})", o.rules.sides()[seat], o.agents[seat % o.agents.len()]);
+        let who = &who;
+        let mut late = Row::default();
+        for (b, r) in rows.iter().enumerate() {
+            if b >= 2 {
+                late.add(r);
+            }
+            print_row(who, &band_name(b), r);
+        }
+        print_row(who, "40 on", &late);
+    }
+    Ok(())
+}
+
+fn band_name(b: usize) -> String {
+    match PLY_BANDS[b] {
+        (a, u32::MAX) => format!("{a} on"),
+        (a, z) => format!("{a}–{}", z - 1),
+    }
+}
+
+fn print_row(who: &str, plies: &str, r: &Row) {
+    if r.pieces == 0.0 {
+        return;
+    }
+    let n = r.pieces;
+    println!(
+        "| {who} | {plies} | {:.0} | {:.3} | {:.3} | {:.2} | {:.3} | {:.3} | {:.3} | {:.3} |",
+        n,
+        r.plain / n,
+        r.modelled / n,
+        r.modelled / r.plain.max(1e-12),
+        r.plain_top / n,
+        r.modelled_top / n,
+        r.plain_ll / n,
+        r.modelled_ll / n
+    );
+}
+
+/// The kind drawn most often for the piece on `p` (ties: the lowest kind index).
+fn most_sampled(samples: &[super::super::Sample], p: crate::board::Point) -> Option<crate::piece::PieceKind> {
+    let mut n = [0u32; crate::piece::PieceKind::COUNT];
+    for s in samples {
+        if let Some((_, k)) = s.identity(p) {
+            n[k as usize] += 1;
+        }
+    }
+    let best = (0..n.len()).max_by(|&a, &b| n[a].cmp(&n[b]).then(b.cmp(&a)))?;
+    (n[best] > 0).then(|| crate::piece::PieceKind::ALL[best])
+}
