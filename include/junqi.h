@@ -1759,6 +1759,31 @@ junqi_status junqi_game_beliefs_json(const junqi_game *game, int side, char **js
 junqi_status junqi_game_beliefs_mask(const junqi_game *game, int side, uint8_t *buf, size_t len);
 
 /**
+ * One player's modelled beliefs: the probability of every kind for the piece on every
+ * point, weighed by how each piece has played under an opponent model and kept
+ * consistent with the armies' composition (docs/inference.md, "Modelled beliefs"):
+ * `buf[point * JUNQI_PIECE_KIND_COUNT + kind]`, each occupied point's row summing to
+ * 1, all 0 for an empty point; a piece the player knows has 1 on its kind. Derived
+ * only from what that player was told.
+ *
+ * - `model`: `"shipped"` or NULL for the model the engine ships for the rule set
+ *   (the plain model where it ships none), `"plain"` for the plain beliefs (every
+ *   consistent army alike), or a model's JSON as `junqi model fit` writes it.
+ * - `buf`, `len`: at least `points × JUNQI_PIECE_KIND_COUNT` doubles; `buf` may be
+ *   NULL when `len` is 0.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `UNKNOWN_NAME`
+ * (no such model, or a model counting kinds or points the rule set does not have);
+ * `INVALID_JSON` (a malformed model); `INVALID_UTF8`; `BUFFER_TOO_SMALL` (nothing
+ * written); `POISONED`. Thread safety: see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `model` is NULL or a NUL-terminated string;
+ * `buf` is NULL or has `len` writable doubles.
+ */
+junqi_status junqi_game_probabilities(const junqi_game *game, int side, const char *model, double *buf, size_t len);
+
+/**
  * One player's observation tensor (float32, `[channels, points]` row-major, from the
  * player's seat; see `junqi_rules_observation_spec_json` and docs/inference.md),
  * written into the caller's buffer.

@@ -3,12 +3,12 @@
 
 use std::ffi::{c_char, c_int};
 
-use junqi_core::{Observer, PieceKind};
+use junqi_core::{Observer, OpponentModel, PieceKind};
 use serde_json::json;
 
 use crate::boundary::guard;
 use crate::game::{game_ref, give_game, junqi_game, playing_side};
-use crate::ptr::{handle_ref, Out, OutSlice};
+use crate::ptr::{handle_ref, str_arg, Out, OutSlice};
 use crate::rules::{junqi_rules, string_out};
 use crate::status::junqi_status;
 
@@ -98,6 +98,54 @@ pub unsafe extern "C" fn junqi_game_beliefs_mask(
         b.mask_into(&mut mask);
         let bytes: Vec<u8> = mask.into_iter().map(u8::from).collect();
         buf.fill(&bytes)
+    })
+}
+
+/// One player's modelled beliefs: the probability of every kind for the piece on every
+/// point, weighed by how each piece has played under an opponent model and kept
+/// consistent with the armies' composition (docs/inference.md, "Modelled beliefs"):
+/// `buf[point * JUNQI_PIECE_KIND_COUNT + kind]`, each occupied point's row summing to
+/// 1, all 0 for an empty point; a piece the player knows has 1 on its kind. Derived
+/// only from what that player was told.
+///
+/// - `model`: `"shipped"` or NULL for the model the engine ships for the rule set
+///   (the plain model where it ships none), `"plain"` for the plain beliefs (every
+///   consistent army alike), or a model's JSON as `junqi model fit` writes it.
+/// - `buf`, `len`: at least `points × JUNQI_PIECE_KIND_COUNT` doubles; `buf` may be
+///   NULL when `len` is 0.
+///
+/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `UNKNOWN_NAME`
+/// (no such model, or a model counting kinds or points the rule set does not have);
+/// `INVALID_JSON` (a malformed model); `INVALID_UTF8`; `BUFFER_TOO_SMALL` (nothing
+/// written); `POISONED`. Thread safety: see `junqi_game`.
+///
+/// # Safety
+/// `game` is NULL or a live `junqi_game`; `model` is NULL or a NUL-terminated string;
+/// `buf` is NULL or has `len` writable doubles.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_probabilities(
+    game: *const junqi_game,
+    side: c_int,
+    model: *const c_char,
+    buf: *mut f64,
+    len: usize,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `game`.
+        let game = unsafe { game_ref(game) }?;
+        let spec = if model.is_null() {
+            "shipped"
+        } else {
+            // SAFETY: forwarded caller contract: a NUL-terminated string.
+            unsafe { str_arg(model, "model") }?
+        };
+        // SAFETY: forwarded caller contract: NULL or `len` writable elements.
+        let buf = unsafe { OutSlice::new(buf, len, "buf") }?;
+        let side = playing_side(&game, side)?;
+        let model = OpponentModel::load(game.rules(), spec)?;
+        let mut v = vec![0.0f64; game.board().len() * PieceKind::COUNT];
+        game.beliefs(side).probabilities(&model).kinds_into(&mut v);
+        buf.fill(&v)
     })
 }
 

@@ -81,6 +81,38 @@ static void check_rules(const char *name, uint64_t seed) {
     }
     EXPECT(ones > 0);
     EXPECT_STATUS(JUNQI_STATUS_BUFFER_TOO_SMALL, junqi_game_beliefs_mask(game, JUNQI_SIDE_NORTH, mask, 3));
+
+    /* Modelled beliefs: every occupied point's row sums to 1, a probability only where
+     * the mask allows the kind, and the same for NULL as for "shipped". */
+    double *prob = malloc(mlen * sizeof(double));
+    double *prob2 = malloc(mlen * sizeof(double));
+    EXPECT(prob != NULL && prob2 != NULL);
+    CHECK(junqi_game_probabilities(game, JUNQI_SIDE_NORTH, NULL, prob, mlen));
+    CHECK(junqi_game_probabilities(game, JUNQI_SIDE_NORTH, "shipped", prob2, mlen));
+    EXPECT(memcmp(prob, prob2, mlen * sizeof(double)) == 0);
+    size_t rows = 0;
+    for (size_t p = 0; p < points; p++) {
+        double sum = 0;
+        for (size_t k = 0; k < JUNQI_PIECE_KIND_COUNT; k++) {
+            double q = prob[p * JUNQI_PIECE_KIND_COUNT + k];
+            EXPECT(q >= 0 && q <= 1.0 + 1e-9);
+            EXPECT(q == 0 || mask[p * JUNQI_PIECE_KIND_COUNT + k] == 1);
+            sum += q;
+        }
+        if (sum > 0) {
+            EXPECT(sum > 1 - 1e-9 && sum < 1 + 1e-9);
+            rows++;
+        }
+    }
+    EXPECT(rows > 0);
+    CHECK(junqi_game_probabilities(game, JUNQI_SIDE_NORTH, "plain", prob2, mlen));
+    EXPECT_STATUS(JUNQI_STATUS_UNKNOWN_NAME, junqi_game_probabilities(game, JUNQI_SIDE_NORTH, "psychic", prob2, mlen));
+    EXPECT_STATUS(JUNQI_STATUS_INVALID_JSON, junqi_game_probabilities(game, JUNQI_SIDE_NORTH, "{\"format\": 1}", prob2, mlen));
+    EXPECT(strstr(junqi_last_error_message(), "format") != NULL);
+    EXPECT_STATUS(JUNQI_STATUS_BUFFER_TOO_SMALL, junqi_game_probabilities(game, JUNQI_SIDE_NORTH, NULL, prob2, 3));
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, junqi_game_probabilities(NULL, JUNQI_SIDE_NORTH, NULL, prob2, mlen));
+    free(prob);
+    free(prob2);
     free(mask);
 
     /* Determinization: seeded, a game of its own. */

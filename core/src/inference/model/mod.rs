@@ -331,6 +331,27 @@ impl Probabilities {
         self.at(p).iter().filter(|e| e.1 == kind).map(|e| e.2).sum()
     }
 
+    /// Every point's probabilities by kind (whatever the army) into `out`:
+    /// `out[point * PieceKind::COUNT + kind]` (points in the board's order, kinds by
+    /// index), 0 for empty points and for kinds a piece cannot be — the layout of
+    /// [`Beliefs::mask_into`].
+    ///
+    /// # Panics
+    /// If `out` is shorter than points × [`PieceKind::COUNT`].
+    pub fn kinds_into(&self, out: &mut [f64]) {
+        let n = self.rules.board().len();
+        let out = &mut out[..n * PieceKind::COUNT];
+        out.fill(0.0);
+        for (i, &s) in self.cell[..n].iter().enumerate() {
+            if s == NONE {
+                continue;
+            }
+            for &(t, q) in &self.entries[self.start[s as usize] as usize..self.start[s as usize + 1] as usize] {
+                out[i * PieceKind::COUNT + t as usize % 32] += q;
+            }
+        }
+    }
+
     /// The most likely kind of the piece on `p` (ties: the lowest kind index), `None`
     /// for an empty point.
     pub fn most_likely(&self, p: Point) -> Option<PieceKind> {
@@ -385,6 +406,9 @@ pub enum ModelError {
     /// A kind the rule set's armies do not have.
     #[error("the model counts the kind \"{0}\", which the rule set's armies do not have")]
     UnknownKind(String),
+    /// A model name other than `shipped` and `plain` (and not JSON).
+    #[error("no model is called \"{0}\": say shipped, plain, or give a model's JSON")]
+    UnknownModel(String),
     /// A point the rule set's board does not have.
     #[error("the model counts pieces on \"{0}\", which is no point of the rule set's board")]
     UnknownPoint(String),
@@ -393,7 +417,7 @@ pub enum ModelError {
 impl crate::error::Error for ModelError {
     fn kind(&self) -> crate::ErrorKind {
         match self {
-            ModelError::UnknownKind(_) | ModelError::UnknownPoint(_) => crate::ErrorKind::UnknownName,
+            ModelError::UnknownKind(_) | ModelError::UnknownPoint(_) | ModelError::UnknownModel(_) => crate::ErrorKind::UnknownName,
             ModelError::Json(_) | ModelError::Format | ModelError::Field(_) => crate::ErrorKind::InvalidJson,
         }
     }
@@ -429,6 +453,25 @@ impl OpponentModel {
             .find(|(name, _)| *name == rules.name())
             .and_then(|(_, text)| OpponentModel::from_json(rules, text).ok())
             .unwrap_or_else(OpponentModel::plain)
+    }
+
+    /// The model a caller names, as every surface (C, Python, WebAssembly, the CLI)
+    /// reads it: `"shipped"` (or nothing) for [`OpponentModel::for_rules`], `"plain"`
+    /// for [`OpponentModel::plain`], or a model's JSON ([`OpponentModel::from_json`]).
+    ///
+    /// ```
+    /// let rules = junqi::RuleSet::preset("classic").unwrap();
+    /// assert!(!junqi::OpponentModel::load(&rules, "shipped").unwrap().is_plain());
+    /// assert!(junqi::OpponentModel::load(&rules, "plain").unwrap().is_plain());
+    /// assert!(junqi::OpponentModel::load(&rules, "psychic").is_err());
+    /// ```
+    pub fn load(rules: &RuleSet, spec: &str) -> Result<OpponentModel, ModelError> {
+        match spec.trim() {
+            "" | "shipped" => Ok(OpponentModel::for_rules(rules)),
+            "plain" => Ok(OpponentModel::plain()),
+            t if t.starts_with('{') => OpponentModel::from_json(rules, t),
+            other => Err(ModelError::UnknownModel(other.chars().take(64).collect())),
+        }
     }
 
     /// Whether this is the plain model.

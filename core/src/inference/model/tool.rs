@@ -247,14 +247,11 @@ fn band(ply: u32) -> usize {
 
 fn measure(o: &Opts) -> Result<(), String> {
     let n = o.games.unwrap_or(200);
-    let model = match o.model.as_str() {
-        "shipped" => OpponentModel::for_rules(&o.rules),
-        "plain" => OpponentModel::plain(),
-        path => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("junqi model: reading {path}: {e}"))?;
-            OpponentModel::from_json(&o.rules, &text).map_err(|e| format!("junqi model: {path}: {e}"))?
-        }
+    let text = match std::path::Path::new(&o.model).is_file() {
+        true => std::fs::read_to_string(&o.model).map_err(|e| format!("junqi model: reading {}: {e}", o.model))?,
+        false => o.model.clone(),
     };
+    let model = OpponentModel::load(&o.rules, &text).map_err(|e| format!("junqi model: {}: {e}", o.model))?;
     let seats = o.rules.sides().len();
     // Per game: [seat whose pieces are guessed][ply band].
     let tables = parallel(n, o.threads, |i| {
