@@ -5,7 +5,8 @@
 //!   200, against a count-only baseline (every kind of the army whose pieces have not
 //!   all been shown on the board);
 //! - the cost of updating one player's beliefs by one ply's events (`Beliefs::observe`);
-//! - `Beliefs::sample` and `Game::determinize` per second in mid-game (ply 100);
+//! - `Beliefs::sample`, `ModelledSampler::sample` (the shipped model) and
+//!   `Game::determinize` per second in mid-game (ply 100);
 //! - the observation encode time (`Observer::encode`).
 
 use std::hint::black_box;
@@ -177,6 +178,26 @@ fn bench(name: &str, games: usize) {
     }
     let el = t.elapsed().as_secs_f64();
     println!("Beliefs::sample (ply 100): {:.0} samples/s", count as f64 / el);
+    // Modelled sampling: the rule set's shipped model (plain where none is shipped),
+    // the sampler built once per position as a search would.
+    let model = junqi::OpponentModel::for_rules(mid[0].0.rules());
+    let t = Instant::now();
+    let samplers: Vec<_> = beliefs.iter().map(|b| b.sampler(&model)).collect();
+    let build = t.elapsed().as_secs_f64() / beliefs.len() as f64;
+    let t = Instant::now();
+    let mut count = 0u64;
+    for s in &samplers {
+        for i in 0..n {
+            black_box(s.sample(i as u64));
+            count += 1;
+        }
+    }
+    println!(
+        "ModelledSampler::sample (ply 100, {} model): {:.0} samples/s, {:.1} µs to build a sampler",
+        if model.is_plain() { "plain" } else { "shipped" },
+        count as f64 / t.elapsed().as_secs_f64(),
+        build * 1e6
+    );
     let t = Instant::now();
     let mut count = 0u64;
     for (b, (g, _)) in beliefs.iter().zip(&mid) {

@@ -37,6 +37,11 @@ impl Rng {
             items.swap(i, self.below(i + 1));
         }
     }
+
+    /// A uniform number in `[0, 1)` (53 random bits).
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
 }
 
 /// A seed from the operating system's random source, for games created without one.

@@ -98,6 +98,38 @@ impl Beliefs {
         PyArray1::from_vec(py, v).reshape([n, junqi::PieceKind::COUNT])
     }
 
+    /// The probability of every kind for the piece on every point, as a numpy
+    /// ``float64`` array ``[points, kinds]`` in the layout of ``mask()``: each occupied
+    /// point's row sums to 1, an empty point's row is 0. ``model``: ``"shipped"`` (the
+    /// model the engine ships for the rule set: how each kind played in self-play
+    /// games of the engine's agents; the plain model where it ships none), ``"plain"``
+    /// (every consistent army alike), or a model's JSON as ``junqi model fit`` writes
+    /// it. Derived only from the player's own information (docs/inference.md,
+    /// "Modelled beliefs").
+    #[pyo3(signature = (model = "shipped"))]
+    fn probabilities<'py>(&self, py: Python<'py>, model: &str) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let m = junqi::OpponentModel::load(self.inner.rules(), model).map_err(err)?;
+        let n = self.board.len();
+        let mut v = vec![0.0f64; n * junqi::PieceKind::COUNT];
+        py.detach(|| self.inner.probabilities(&m).kinds_into(&mut v));
+        PyArray1::from_vec(py, v).reshape([n, junqi::PieceKind::COUNT])
+    }
+
+    /// What the piece on ``point`` has done in public, as modelled beliefs read it: a
+    /// dict of its moves by kind of move (``step_forward``, ``step_sideways``,
+    /// ``step_back``, ``run_forward``, ``run_other``, ``attack_hidden``,
+    /// ``attack_public_weak``, ``attack_public_strong``) and ``turns``, the turns of
+    /// its army it has stood on the board; ``None`` for an empty point.
+    fn evidence(&self, point: &str) -> PyResult<Option<std::collections::BTreeMap<&'static str, u32>>> {
+        let p = self.point(point)?;
+        Ok(self.inner.evidence(p).map(|(moves, turns)| {
+            let mut d: std::collections::BTreeMap<&'static str, u32> =
+                junqi::inference::BUCKET_NAMES.iter().zip(moves).map(|(n, m)| (*n, m as u32)).collect();
+            d.insert("turns", turns as u32);
+            d
+        }))
+    }
+
     fn __repr__(&self) -> String {
         let (total, n) = self.inner.unseen_candidate_total();
         format!(

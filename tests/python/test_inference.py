@@ -130,3 +130,47 @@ def test_batched_observations_refuse_a_game_on_another_board() -> None:
     twin = junqi.Game.from_record(game.record())
     batch = junqi.observations([game, twin], ["south", "north"])
     assert numpy.array_equal(batch[1], twin.observation("north"))
+
+
+def test_modelled_probabilities_sum_to_one_within_the_candidates() -> None:
+    game = started(plies=60)
+    b = game.beliefs("south")
+    mask = b.mask()
+    for model in ("shipped", "plain"):
+        p = b.probabilities(model)
+        assert p.dtype == numpy.float64 and p.shape == mask.shape
+        occupied = p.sum(axis=1) > 0
+        assert numpy.allclose(p.sum(axis=1)[occupied], 1.0)
+        assert not (p[~mask] > 0).any(), "a probability outside the candidates"
+        # North's pieces, as North sees them: the true kind is never at 0.
+        index = {point: i for i, point in enumerate(game.board.points)}
+        north = [piece for piece in game.view("north").pieces if piece.owner == junqi.Side.NORTH]
+        assert north
+        for piece in north:
+            assert p[index[piece.point], int(piece.kind)] > 0, piece.point
+    # The shipped classic model is not the plain one: the engine's deployments show.
+    assert not numpy.allclose(b.probabilities(), b.probabilities("plain"))
+    # The same model as JSON gives the same numbers.
+    assert numpy.array_equal(b.probabilities("plain"), b.probabilities('{"format": "junqi-opponent-model 1", "plain": true}'))
+
+
+def test_unknown_and_malformed_models_are_refused() -> None:
+    b = started().beliefs("north")
+    with pytest.raises(junqi.UnknownNameError, match="psychic"):
+        b.probabilities("psychic")
+    with pytest.raises(junqi.JsonError, match="format"):
+        b.probabilities('{"format": 2}')
+    with pytest.raises(ValueError):
+        b.probabilities("{")
+
+
+def test_evidence_counts_the_moves_of_a_piece() -> None:
+    game = started(plies=0)
+    south_first = game.to_act
+    move = game.legal_actions()[0]
+    game.play(move)
+    other = junqi.Side.NORTH if south_first == junqi.Side.SOUTH else junqi.Side.SOUTH
+    ev = game.beliefs(other).evidence(move.to)
+    assert ev is not None and ev["turns"] == 1
+    assert sum(v for k, v in ev.items() if k != "turns") == 1
+    assert game.beliefs(other).evidence(move.from_) is None

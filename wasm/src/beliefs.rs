@@ -79,6 +79,46 @@ impl Beliefs {
         Ok(self.inner.has_moved(p))
     }
 
+    /// The identities the piece on `point` may have, each with its probability under
+    /// an opponent model, as `[army, kind, probability]` (they sum to 1; empty for an
+    /// empty point). `model`: `"shipped"` (default: how each kind played in the
+    /// engine's self-play games, where the engine ships a model for the rule set),
+    /// `"plain"` (every consistent army alike), or a model's JSON. See docs/inference.md,
+    /// "Modelled beliefs".
+    #[wasm_bindgen(unchecked_return_type = "[string, string, number][]")]
+    pub fn probabilities(&self, point: &str, model: Option<String>) -> Result<Vec<JsValue>, JsValue> {
+        let p = self.point(point)?;
+        let m = junqi::OpponentModel::load(self.inner.rules(), model.as_deref().unwrap_or("shipped")).map_err(err)?;
+        Ok(self
+            .inner
+            .probabilities(&m)
+            .at(p)
+            .into_iter()
+            .map(|(s, k, q)| crate::js(&serde_json::json!([s.name(), k.id(), q])))
+            .collect())
+    }
+
+    /// What the piece on `point` has done in public, as modelled beliefs read it: its
+    /// moves by kind of move (`step_forward`, `step_sideways`, `step_back`,
+    /// `run_forward`, `run_other`, `attack_hidden`, `attack_public_weak`,
+    /// `attack_public_strong`) and `turns`, the turns of its army it has stood on the
+    /// board; `undefined` for an empty point.
+    #[wasm_bindgen(unchecked_return_type = "Record<string, number> | undefined")]
+    pub fn evidence(&self, point: &str) -> Result<JsValue, JsValue> {
+        let p = self.point(point)?;
+        Ok(match self.inner.evidence(p) {
+            None => JsValue::UNDEFINED,
+            Some((moves, turns)) => {
+                let mut m = serde_json::Map::new();
+                for (name, n) in junqi::inference::BUCKET_NAMES.iter().zip(moves) {
+                    m.insert((*name).to_owned(), n.into());
+                }
+                m.insert("turns".into(), turns.into());
+                crate::js(&serde_json::Value::Object(m))
+            }
+        })
+    }
+
     /// The points that hold a piece.
     pub fn occupied(&self) -> Vec<String> {
         let board = self.inner.rules().board();

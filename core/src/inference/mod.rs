@@ -53,7 +53,7 @@ use crate::referee::{Event, GameError};
 use crate::rules::{Ability, Mobility, RuleSet};
 use crate::setup::Setup;
 
-pub use model::{cli as model_cli, ModelError, OpponentModel, Probabilities, BUCKET_NAMES, MOVE_BUCKETS};
+pub use model::{cli as model_cli, ModelError, ModelledSampler, OpponentModel, Probabilities, BUCKET_NAMES, MOVE_BUCKETS};
 pub use observe::{ObservationSpec, Observer, Turn};
 pub(crate) use events::event_from_json;
 pub use sample::{Sample, SampleError};

@@ -75,13 +75,18 @@ impl Beliefs {
         if !self.sample_into(&mut Rng::new(seed), &mut types) {
             return None;
         }
+        Some(self.sample_of(types))
+    }
+
+    /// The [`Sample`] of drawn types (per slot).
+    pub(crate) fn sample_of(&self, types: [u8; MAX_PIECES]) -> Sample {
         let mut cell = [NONE; crate::board::MAX_POINTS];
         cell.copy_from_slice(&self.cell);
-        Some(Sample {
+        Sample {
             rules: self.rules.clone(),
             types,
             cell,
-        })
+        }
     }
 
     /// Draws a type for every slot into `out` (per slot; `NONE` for unused slots).
@@ -333,11 +338,23 @@ impl Beliefs {
     /// Fails if the beliefs are about another rule set or another game (pieces on other
     /// points), or are inconsistent.
     pub fn determinize(&self, game: &Game, seed: u64) -> Result<Game, SampleError> {
+        self.determinize_by(game, seed, |rng, types| self.sample_into(rng, types))
+    }
+
+    /// [`Beliefs::determinize`] with the identities drawn by `draw` (a sampler of these
+    /// beliefs).
+    pub(crate) fn determinize_by(
+        &self,
+        game: &Game,
+        seed: u64,
+        draw: impl FnOnce(&mut Rng, &mut [u8; MAX_PIECES]) -> bool,
+    ) -> Result<Game, SampleError> {
         self.check_about(game.position())?;
         let mut types = [NONE; MAX_PIECES];
-        let position = self
-            .sampled_position(game.position(), &mut Rng::new(seed), &mut types)
-            .ok_or(SampleError::Inconsistent)?;
+        if !draw(&mut Rng::new(seed), &mut types) {
+            return Err(SampleError::Inconsistent);
+        }
+        let position = self.rebuild(game.position(), &types);
         let rules = self.rules.clone();
         let sides = rules.sides();
         let deals = rules.deals();

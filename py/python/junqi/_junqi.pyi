@@ -907,6 +907,11 @@ class Beliefs:
     def has_moved(self, point: str) -> bool: ...
     def off_board(self) -> list[list[tuple[Side, PieceKind]]]: ...
     def mask(self) -> npt.NDArray[numpy.bool_]: ...
+    def probabilities(self, model: str = "shipped") -> npt.NDArray[numpy.float64]:
+        """Every kind's probability on every point, ``[points, kinds]``, under an
+        opponent model (``"shipped"``, ``"plain"`` or a model's JSON)."""
+    def evidence(self, point: str) -> dict[str, int] | None:
+        """The piece's moves by kind of move and its ``turns`` on the board."""
 
 @final
 class Game:

@@ -289,6 +289,19 @@ test("rule sets, beliefs, observations and pictures", () => {
   assert.ok(b.candidates(enemy.point).length > 1);
   const own = game.view("south").pieces.find((p) => p.owner === "south");
   assert.deepEqual(b.candidates(own.point), [own.kind]);
+  // Modelled beliefs: a probability per candidate, summing to 1; the plain model and
+  // the shipped one differ on the enemy's back row (the engine's deployments show).
+  for (const model of [undefined, "shipped", "plain"]) {
+    const p = b.probabilities(enemy.point, model);
+    assert.deepEqual(p.map(([s, k]) => [s, k]), b.candidateIdentities(enemy.point));
+    assert.ok(Math.abs(p.reduce((a, [, , q]) => a + q, 0) - 1) < 1e-9);
+  }
+  const mine = (m) => b.probabilities("c12", m).find(([, k]) => k === "mine")?.[2] ?? 0;
+  assert.ok(mine("shipped") > 2 * mine("plain"), `${mine("shipped")} vs ${mine("plain")}`);
+  assert.deepEqual(b.probabilities(own.point), [["south", own.kind, 1]]);
+  assert.throws(() => b.probabilities(own.point, "psychic"), refused("unknown_name"));
+  assert.deepEqual(b.evidence(own.point).turns, 0);
+  assert.equal(b.evidence("c4"), undefined); // a camp: empty at the start
   const spec = rules.observationSpec();
   const obs = game.observation("south");
   assert.ok(obs instanceof Float32Array);

@@ -42,6 +42,7 @@
 //! weights it is the maximum-entropy approximation of the posterior marginals (exact
 //! marginals would need a permanent). A piece with one candidate keeps it at 1.
 
+mod sampler;
 mod tool;
 
 use std::sync::Arc;
@@ -57,6 +58,7 @@ use crate::rules::RuleSet;
 
 use super::{bits, single, Beliefs, NONE, PUBLIC};
 
+pub use sampler::ModelledSampler;
 pub use tool::cli;
 
 /// How many kinds of move the evidence tells apart.

@@ -1,0 +1,314 @@
+//! Drawing hidden armies from modelled beliefs.
+//!
+//! The target: an assignment of types to the pieces whose identity is open, consistent
+//! with every candidate set and every count, with probability proportional to the
+//! product of the pieces' model weights `Π_s w_s(t_s)` (see the module documentation of
+//! `inference::model`). A draw is made in two steps:
+//!
+//! 1. **Sequential, weighted**: as [`Beliefs::sample`] (fewest candidates first, ties at
+//!    random, restarts, a matching after 64 failures), but each piece draws a type with
+//!    probability proportional to (pieces of that type still unassigned) × its weight.
+//!    This alone over-weights the pieces drawn first.
+//! 2. **Swaps**: [`SWEEPS`] sweeps of Metropolis moves, each proposing to exchange the
+//!    types of two pieces of the same group (each type among the other's candidates),
+//!    accepted with probability `min(1, w_i(t_j) w_j(t_i) / (w_i(t_i) w_j(t_j)))`. A swap
+//!    keeps the counts and the candidates, and the moves leave the target distribution
+//!    unchanged, so they pull the first step's draw towards it.
+//!
+//! The weights are worked out once per [`ModelledSampler`]; a draw allocates nothing.
+
+use crate::limits::MAX_PIECES;
+use crate::referee::Game;
+use crate::rng::Rng;
+
+use super::super::{bits, single, Beliefs, Sample, SampleError, NONE};
+use super::OpponentModel;
+
+/// Sweeps of swap moves after the sequential draw (one sweep: as many proposals as
+/// pieces with an open identity).
+pub const SWEEPS: usize = 8;
+
+/// Draws hidden armies from one player's beliefs weighted by an [`OpponentModel`]
+/// ([`Beliefs::sampler`]); see the module documentation of `inference::model::sampler`.
+#[derive(Clone, Debug)]
+pub struct ModelledSampler<'a> {
+    beliefs: &'a Beliefs,
+    /// The slots whose identity is open.
+    free: Vec<u8>,
+    /// Per slot: its (type, weight) candidates, from `start[s]` to `start[s + 1]`.
+    start: Vec<u16>,
+    entries: Vec<(u8, f64)>,
+    /// Per type: pieces of that type whose identity is open.
+    rem: [u16; 128],
+    /// The fixed slots' types (the open ones are drawn).
+    fixed: [u8; MAX_PIECES],
+    /// Per slot and type: the weight (0 for a type that is no candidate).
+    dense: Vec<f64>,
+}
+
+impl Beliefs {
+    /// A sampler of hidden armies weighted by `model` (the plain model draws as
+    /// [`Beliefs::sample`] does, followed by swaps that keep every consistent army
+    /// alike).
+    ///
+    /// ```
+    /// use junqi::{Game, OpponentModel, Side};
+    /// let mut game = Game::new("classic", 1).unwrap();
+    /// game.deploy_random(Side::South, 1).unwrap();
+    /// game.deploy_random(Side::North, 2).unwrap();
+    /// let beliefs = game.beliefs(Side::South);
+    /// let model = OpponentModel::for_rules(game.rules());
+    /// let sampler = beliefs.sampler(&model);
+    /// let a = sampler.sample(7).unwrap();
+    /// assert_eq!(a, sampler.sample(7).unwrap());
+    /// let world = sampler.determinize(&game, 7).unwrap();
+    /// assert_eq!(world.position().occupied(), game.position().occupied());
+    /// ```
+    pub fn sampler(&self, model: &OpponentModel) -> ModelledSampler<'_> {
+        let n = self.slots as usize;
+        let mut rem = [0u16; 128];
+        for t in bits(self.types) {
+            rem[t] = self.counts[t] as u16;
+        }
+        let mut fixed = [NONE; MAX_PIECES];
+        let mut free = Vec::new();
+        let mut start = Vec::with_capacity(n + 1);
+        let mut entries = Vec::new();
+        for s in 0..n {
+            start.push(entries.len() as u16);
+            let m = self.mask[s];
+            if self.origin[s] == NONE || m == 0 {
+                continue;
+            }
+            if single(m) {
+                let t = m.trailing_zeros() as usize;
+                fixed[s] = t as u8;
+                rem[t] = rem[t].saturating_sub(1);
+                continue;
+            }
+            free.push(s as u8);
+            let first = entries.len();
+            let mut top = f64::NEG_INFINITY;
+            for t in bits(m) {
+                let ll = model.log_weight(self, s, t);
+                top = top.max(ll);
+                entries.push((t as u8, ll));
+            }
+            for e in &mut entries[first..] {
+                e.1 = (e.1 - top).max(-200.0).exp();
+            }
+        }
+        start.push(entries.len() as u16);
+        let mut s = ModelledSampler {
+            beliefs: self,
+            free,
+            start,
+            entries,
+            rem,
+            fixed,
+            dense: Vec::new(),
+        };
+        s.densify();
+        s
+    }
+}
+
+impl ModelledSampler<'_> {
+    /// Fills the dense table of weights from the rows.
+    fn densify(&mut self) {
+        let n = self.start.len().saturating_sub(1);
+        self.dense = vec![0.0; n * 128];
+        for s in 0..n {
+            for i in self.start[s] as usize..self.start[s + 1] as usize {
+                let (t, w) = self.entries[i];
+                self.dense[s * 128 + t as usize % 128] = w;
+            }
+        }
+    }
+}
+
+impl ModelledSampler<'_> {
+    fn row(&self, s: usize) -> &[(u8, f64)] {
+        &self.entries[self.start[s] as usize..self.start[s + 1] as usize]
+    }
+
+    /// The weight of type `t` for slot `s` (0 if not a candidate).
+    fn weight(&self, s: usize, t: u8) -> f64 {
+        self.dense[s * 128 + t as usize % 128]
+    }
+
+    /// One draw (see the module documentation), the same for the same seed; `None` only
+    /// if the beliefs are inconsistent.
+    pub fn sample(&self, seed: u64) -> Option<Sample> {
+        let mut types = [NONE; MAX_PIECES];
+        self.sample_into(&mut Rng::new(seed), &mut types).then(|| self.beliefs.sample_of(types))
+    }
+
+    /// A game drawn from the player's information, as [`Beliefs::determinize`], with
+    /// the identities drawn by this sampler.
+    pub fn determinize(&self, game: &Game, seed: u64) -> Result<Game, SampleError> {
+        self.beliefs.determinize_by(game, seed, |rng, types| self.sample_into(rng, types))
+    }
+
+    /// Draws a type for every slot into `out` (per slot; `NONE` for unused slots).
+    pub(crate) fn sample_into(&self, rng: &mut Rng, out: &mut [u8; MAX_PIECES]) -> bool {
+        if !self.beliefs.consistent {
+            return false;
+        }
+        *out = self.fixed;
+        let mut order = [0u8; MAX_PIECES];
+        let nf = self.free.len();
+        order[..nf].copy_from_slice(&self.free);
+        let order = &mut order[..nf];
+        let mask = &self.beliefs.mask;
+        let mut done = false;
+        for _ in 0..64 {
+            rng.shuffle(order);
+            order.sort_by_key(|&s| mask[s as usize].count_ones());
+            let mut left = self.rem;
+            let mut ok = true;
+            for &s in order.iter() {
+                let row = self.row(s as usize);
+                let total: f64 = row.iter().map(|&(t, w)| left[t as usize] as f64 * w).sum();
+                if total <= 0.0 {
+                    ok = false;
+                    break;
+                }
+                let mut r = rng.next_f64() * total;
+                let mut pick = NONE;
+                for &(t, w) in row {
+                    let x = left[t as usize] as f64 * w;
+                    if x > 0.0 {
+                        pick = t;
+                        if r < x {
+                            break;
+                        }
+                        r -= x;
+                    }
+                }
+                out[s as usize] = pick;
+                left[pick as usize] -= 1;
+            }
+            if ok {
+                done = true;
+                break;
+            }
+        }
+        if !done {
+            // Rare: the plain draw's matching completes it; the swaps then weigh it.
+            let mut plain = [NONE; MAX_PIECES];
+            if !self.beliefs.sample_into(rng, &mut plain) {
+                return false;
+            }
+            for &s in &self.free {
+                out[s as usize] = plain[s as usize];
+            }
+        }
+        // Swaps between pieces of one group (one army, or the pool under a deal).
+        let groups = !self.beliefs.rules.deals();
+        if nf < 2 {
+            return true;
+        }
+        for _ in 0..SWEEPS * nf {
+            let a = rng.below(nf);
+            let b = (a + 1 + rng.below(nf - 1)) % nf;
+            let (i, j) = (self.free[a] as usize, self.free[b] as usize);
+            let (ti, tj) = (out[i], out[j]);
+            if ti == tj || groups && ti / 32 != tj / 32 {
+                continue;
+            }
+            let (wij, wji) = (self.weight(i, tj), self.weight(j, ti));
+            if wij == 0.0 || wji == 0.0 {
+                continue;
+            }
+            let ratio = wij * wji / (self.weight(i, ti) * self.weight(j, tj));
+            if ratio >= 1.0 || rng.next_f64() < ratio {
+                out[i] = tj;
+                out[j] = ti;
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::Side;
+    use crate::rules::RuleSet;
+
+    /// A sampler over a hand-made problem: slot `s` has candidates `(type, weight)`,
+    /// type `t` occurs `counts[t]` times.
+    fn problem(rows: &[&[(u8, f64)]], counts: &[u8]) -> (Beliefs, Vec<Vec<(u8, f64)>>) {
+        let mut b = Beliefs::new(RuleSet::preset("classic").unwrap(), Side::South, None).unwrap();
+        b.counts = [0; 128];
+        b.types = 0;
+        for (t, &n) in counts.iter().enumerate() {
+            b.counts[t] = n;
+            b.types |= 1 << t;
+        }
+        for (s, row) in rows.iter().enumerate() {
+            b.mask[s] = row.iter().fold(0, |m, e| m | 1u128 << e.0);
+            b.origin[s] = s as u8;
+        }
+        b.slots = rows.len() as u8;
+        (b, rows.iter().map(|r| r.to_vec()).collect())
+    }
+
+    fn sampler<'a>(b: &'a Beliefs, rows: &[Vec<(u8, f64)>]) -> ModelledSampler<'a> {
+        let mut s = b.sampler(&OpponentModel::plain());
+        let mut start = Vec::new();
+        let mut entries = Vec::new();
+        for r in rows {
+            start.push(entries.len() as u16);
+            entries.extend(r.iter().copied());
+        }
+        start.push(entries.len() as u16);
+        s.start = start;
+        s.entries = entries;
+        s.densify();
+        s
+    }
+
+    #[test]
+    fn draws_follow_the_weights_jointly() {
+        // Three pieces, types 0, 1, 2 once each. Piece 0 may be 0 or 1 (weights 1 and
+        // 4), piece 1 may be anything (weights 1, 1, 1), piece 2 may be 1 or 2 (weights
+        // 2 and 1). Assignments and their weights: (0,1,2): 1·1·1 = 1, (0,2,1): 1·1·2 = 2,
+        // (1,0,2): 4·1·1 = 4, (1,2,?) impossible (piece 2 would need 0). Total 7.
+        let (b, rows) = problem(&[&[(0, 1.0), (1, 4.0)], &[(0, 1.0), (1, 1.0), (2, 1.0)], &[(1, 2.0), (2, 1.0)]], &[1, 1, 1]);
+        let s = sampler(&b, &rows);
+        let n = 14_000;
+        let mut seen = [0u32; 3];
+        for seed in 0..n {
+            let mut out = [NONE; MAX_PIECES];
+            assert!(s.sample_into(&mut Rng::new(seed), &mut out));
+            let i = match (out[0], out[1], out[2]) {
+                (0, 1, 2) => 0,
+                (0, 2, 1) => 1,
+                (1, 0, 2) => 2,
+                other => panic!("not an assignment: {other:?}"),
+            };
+            seen[i] += 1;
+        }
+        // Expected 2 000, 4 000, 8 000 (standard deviations about 40, 55, 60).
+        let want = [2000.0, 4000.0, 8000.0];
+        for (got, want) in seen.iter().zip(want) {
+            assert!((*got as f64 - want).abs() < 250.0, "{seen:?}");
+        }
+    }
+
+    #[test]
+    fn the_plain_model_draws_every_consistent_army_alike() {
+        let (b, _) = problem(&[&[(0, 1.0), (1, 1.0)], &[(0, 1.0), (1, 1.0), (2, 1.0)], &[(0, 1.0), (1, 1.0), (2, 1.0)]], &[1, 1, 1]);
+        let s = b.sampler(&OpponentModel::plain());
+        let zeros = (0..4000).filter(|&seed| {
+            let mut out = [NONE; MAX_PIECES];
+            assert!(s.sample_into(&mut Rng::new(seed), &mut out));
+            out[0] == 0
+        });
+        // Of the four assignments, two give piece 0 type 0.
+        let zeros = zeros.count();
+        assert!((1800..2200).contains(&zeros), "{zeros} of 4000");
+    }
+}
