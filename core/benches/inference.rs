@@ -182,6 +182,18 @@ fn bench(name: &str, games: usize) {
     // the sampler built once per position as a search would.
     let model = junqi::OpponentModel::for_rules(mid[0].0.rules());
     let t = Instant::now();
+    let reps = 2000 / beliefs.len() + 1;
+    for b in &beliefs {
+        for _ in 0..reps {
+            black_box(b.probabilities(black_box(&model)));
+        }
+    }
+    println!(
+        "Beliefs::probabilities (ply 100, {} model): {:.1} µs",
+        if model.is_plain() { "plain" } else { "shipped" },
+        t.elapsed().as_secs_f64() * 1e6 / (reps * beliefs.len()) as f64
+    );
+    let t = Instant::now();
     let samplers: Vec<_> = beliefs.iter().map(|b| b.sampler(&model)).collect();
     let build = t.elapsed().as_secs_f64() / beliefs.len() as f64;
     let t = Instant::now();

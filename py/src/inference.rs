@@ -103,12 +103,12 @@ impl Beliefs {
     /// point's row sums to 1, an empty point's row is 0. ``model``: ``"shipped"`` (the
     /// model the engine ships for the rule set: how each kind played in self-play
     /// games of the engine's agents; the plain model where it ships none), ``"plain"``
-    /// (every consistent army alike), or a model's JSON as ``junqi model fit`` writes
-    /// it. Derived only from the player's own information (docs/inference.md,
-    /// "Modelled beliefs").
-    #[pyo3(signature = (model = "shipped"))]
-    fn probabilities<'py>(&self, py: Python<'py>, model: &str) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let m = junqi::OpponentModel::load(self.inner.rules(), model).map_err(err)?;
+    /// (every consistent army alike), a model's JSON as ``junqi model fit`` writes
+    /// it, or an ``OpponentModel``. Derived only from the player's own information
+    /// (docs/inference.md, "Modelled beliefs").
+    #[pyo3(signature = (model = None))]
+    fn probabilities<'py>(&self, py: Python<'py>, model: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let m = model_arg(self.inner.rules(), model)?;
         let n = self.board.len();
         let mut v = vec![0.0f64; n * junqi::PieceKind::COUNT];
         py.detach(|| self.inner.probabilities(&m).kinds_into(&mut v));
@@ -137,6 +137,131 @@ impl Beliefs {
             self.inner.player(),
             if self.inner.is_consistent() { "True" } else { "False" }
         )
+    }
+}
+
+/// Reads a `model` argument: `None` or a name/JSON ([`junqi::OpponentModel::load`]),
+/// or an `OpponentModel`.
+fn model_arg(rules: &junqi::RuleSet, model: Option<&Bound<'_, PyAny>>) -> PyResult<junqi::OpponentModel> {
+    let Some(obj) = model.filter(|o| !o.is_none()) else {
+        return Ok(junqi::OpponentModel::for_rules(rules));
+    };
+    if let Ok(m) = obj.cast::<OpponentModel>() {
+        return Ok(m.get().inner.lock().unwrap_or_else(|e| e.into_inner()).clone());
+    }
+    let text: String = obj.extract().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err("model must be \"shipped\", \"plain\", a model's JSON or an OpponentModel")
+    })?;
+    junqi::OpponentModel::load(rules, &text).map_err(err)
+}
+
+/// How each kind of piece plays, as counts from games: the moves of each kind by kind
+/// of move, the turns its pieces stood on the board, and the pieces of each kind that
+/// started on each point (docs/inference.md, "Modelled beliefs"). ``OpponentModel(rules)``
+/// is an empty one to ``count`` games into; ``OpponentModel.shipped(rules)`` the one the
+/// engine ships; ``OpponentModel.plain()`` weighs every candidate alike.
+#[pyclass(frozen, module = "junqi._junqi")]
+pub struct OpponentModel {
+    inner: std::sync::Mutex<junqi::OpponentModel>,
+    rules: Option<Arc<junqi::RuleSet>>,
+}
+
+impl OpponentModel {
+    fn wrap(m: junqi::OpponentModel, rules: Option<Arc<junqi::RuleSet>>) -> OpponentModel {
+        OpponentModel { inner: std::sync::Mutex::new(m), rules }
+    }
+
+    fn get_model(&self) -> std::sync::MutexGuard<'_, junqi::OpponentModel> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[pymethods]
+impl OpponentModel {
+    /// An empty model of ``rules`` (no games counted yet); ``source`` says where its
+    /// games come from.
+    #[new]
+    #[pyo3(signature = (rules = None, source = ""))]
+    fn new(rules: Option<&Bound<'_, PyAny>>, source: &str) -> PyResult<OpponentModel> {
+        let rules = crate::rules::rules_arg(rules)?;
+        Ok(OpponentModel::wrap(junqi::OpponentModel::empty(&rules, source), Some(rules)))
+    }
+
+    /// The model the engine ships for ``rules`` (the plain model where it ships none).
+    #[staticmethod]
+    #[pyo3(signature = (rules = None))]
+    fn shipped(rules: Option<&Bound<'_, PyAny>>) -> PyResult<OpponentModel> {
+        let rules = crate::rules::rules_arg(rules)?;
+        Ok(OpponentModel::wrap(junqi::OpponentModel::for_rules(&rules), Some(rules)))
+    }
+
+    /// The plain model: every candidate alike.
+    #[staticmethod]
+    fn plain() -> OpponentModel {
+        OpponentModel::wrap(junqi::OpponentModel::plain(), None)
+    }
+
+    /// A model from its JSON (as ``to_json`` or ``junqi model fit`` writes it) for
+    /// ``rules``, whose kinds and points it must name.
+    #[staticmethod]
+    #[pyo3(signature = (text, rules = None))]
+    fn from_json(text: &str, rules: Option<&Bound<'_, PyAny>>) -> PyResult<OpponentModel> {
+        let rules = crate::rules::rules_arg(rules)?;
+        let m = junqi::OpponentModel::from_json(&rules, text).map_err(err)?;
+        Ok(OpponentModel::wrap(m, Some(rules)))
+    }
+
+    /// Counts a game's pieces into the model (every army's pieces' evidence as an
+    /// opponent saw it, by their true kinds); ``False`` (nothing counted) for a game of
+    /// another rule set or one that deals face down.
+    fn count(&self, py: Python<'_>, game: &crate::game::Game) -> bool {
+        let g = game.lock().clone();
+        py.detach(|| self.get_model().count(&g))
+    }
+
+    /// Adds another model's counts (same rule set); ``False`` if it is of another.
+    fn merge(&self, other: &OpponentModel) -> bool {
+        if std::ptr::eq(self, other) {
+            let copy = self.get_model().clone();
+            return self.get_model().merge(&copy);
+        }
+        let o = other.get_model().clone();
+        self.get_model().merge(&o)
+    }
+
+    /// Games counted.
+    #[getter]
+    fn games(&self) -> u64 {
+        self.get_model().games()
+    }
+
+    /// Whether this is the plain model.
+    #[getter]
+    fn is_plain(&self) -> bool {
+        self.get_model().is_plain()
+    }
+
+    /// The rule set the counts come from (``None`` for the plain model).
+    #[getter]
+    fn rules_name(&self) -> Option<String> {
+        self.get_model().rules_name().map(str::to_owned)
+    }
+
+    /// The model's JSON (its counts, one kind and one point per line).
+    fn to_json(&self) -> String {
+        let m = self.get_model();
+        match &self.rules {
+            Some(r) => m.to_json(r),
+            None => m.to_json(&junqi::RuleSet::preset("classic").expect("classic is a preset")),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let m = self.get_model();
+        match m.rules_name() {
+            None => "OpponentModel.plain()".to_owned(),
+            Some(r) => format!("OpponentModel(rules={r:?}, games={})", m.games()),
+        }
     }
 }
 

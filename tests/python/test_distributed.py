@@ -600,3 +600,23 @@ class TestTwoNodes:
         assert len(os.listdir(marks)) == 2, "both nodes played"
         assert rows(out) == rows(expected)
         assert rows(out, "steps") == rows(expected, "steps")
+
+
+def test_fit_model_counts_the_run_it_plays(tmp_path: pathlib.Path) -> None:
+    # Six greedy games in this process (no Ray): the model is the run's games counted
+    # one by one, the same whatever the batching, and it reads back from its JSON.
+    from junqi.distributed import count_run, fit_model
+
+    model = fit_model("classic", 6, tmp_path / "a", address="local-process", batch=4, seed=SEED,
+                      max_plies=120, progress=False)
+    assert model.games == 6 and model.rules_name == "classic"
+    by_hand = junqi.OpponentModel("classic")
+    for g in rows(tmp_path / "a"):
+        assert by_hand.count(junqi.Game.from_record(g["record"]))
+    assert json.loads(by_hand.to_json())["kinds"] == json.loads(model.to_json())["kinds"]
+    other = fit_model("classic", 6, tmp_path / "b", address="local-process", batch=3, seed=SEED,
+                      max_plies=120, progress=False)
+    assert json.loads(other.to_json())["origins"] == json.loads(model.to_json())["origins"]
+    assert count_run("classic", tmp_path / "b").games == 6
+    beliefs = junqi.Game.from_record(rows(tmp_path / "a")[0]["record"]).beliefs("south")
+    assert beliefs.probabilities(model).shape == beliefs.mask().shape

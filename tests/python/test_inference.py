@@ -147,7 +147,8 @@ def test_modelled_probabilities_sum_to_one_within_the_candidates() -> None:
         north = [piece for piece in game.view("north").pieces if piece.owner == junqi.Side.NORTH]
         assert north
         for piece in north:
-            assert p[index[piece.point], int(piece.kind)] > 0, piece.point
+            assert piece.kind is not None
+            assert p[index[piece.point]][int(piece.kind)] > 0, piece.point
     # The shipped classic model is not the plain one: the engine's deployments show.
     assert not numpy.allclose(b.probabilities(), b.probabilities("plain"))
     # The same model as JSON gives the same numbers.
@@ -174,3 +175,26 @@ def test_evidence_counts_the_moves_of_a_piece() -> None:
     assert ev is not None and ev["turns"] == 1
     assert sum(v for k, v in ev.items() if k != "turns") == 1
     assert game.beliefs(other).evidence(move.from_) is None
+
+
+def test_an_opponent_model_counts_games_merges_and_reads_back() -> None:
+    games = [started(plies=80, seed=s) for s in (1, 2, 3)]
+    whole = junqi.OpponentModel("classic", source="three games")
+    for g in games:
+        assert whole.count(g)
+    a, b = junqi.OpponentModel("classic", "three games"), junqi.OpponentModel("classic", "three games")
+    a.count(games[0])
+    b.count(games[1])
+    b.count(games[2])
+    assert a.merge(b) and a.games == 3
+    assert a.to_json() == whole.to_json()
+    again = junqi.OpponentModel.from_json(whole.to_json(), "classic")
+    assert again.to_json() == whole.to_json() and again.rules_name == "classic"
+    assert not whole.count(started("siguo", plies=4))
+    assert junqi.OpponentModel.plain().is_plain and not junqi.OpponentModel.shipped("classic").is_plain
+    assert "games=3" in repr(whole)
+    beliefs = games[0].beliefs("south")
+    assert numpy.array_equal(beliefs.probabilities(whole), beliefs.probabilities(whole.to_json()))
+    assert numpy.array_equal(beliefs.probabilities(junqi.OpponentModel.shipped("classic")), beliefs.probabilities())
+    with pytest.raises(TypeError):
+        beliefs.probabilities(3)  # type: ignore[arg-type]

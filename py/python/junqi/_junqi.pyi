@@ -26,6 +26,7 @@ __all__ = [
     "Arm",
     "Attack",
     "Beliefs",
+    "OpponentModel",
     "Board",
     "EdgeKind",
     "EndReason",
@@ -892,6 +893,27 @@ class FinishedGame:
     def game(self) -> Game: ...
 
 @final
+class OpponentModel:
+    """How each kind of piece plays, as counts from games (modelled beliefs)."""
+
+    def __new__(cls, rules: _Rules = None, source: str = "") -> OpponentModel: ...
+    @staticmethod
+    def shipped(rules: _Rules = None) -> OpponentModel: ...
+    @staticmethod
+    def plain() -> OpponentModel: ...
+    @staticmethod
+    def from_json(text: str, rules: _Rules = None) -> OpponentModel: ...
+    def count(self, game: Game) -> bool: ...
+    def merge(self, other: OpponentModel) -> bool: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def is_plain(self) -> bool: ...
+    @property
+    def rules_name(self) -> str | None: ...
+    def to_json(self) -> str: ...
+
+@final
 class Beliefs:
     """What one player may deduce: the candidate kinds of every piece it cannot see."""
 
@@ -907,9 +929,10 @@ class Beliefs:
     def has_moved(self, point: str) -> bool: ...
     def off_board(self) -> list[list[tuple[Side, PieceKind]]]: ...
     def mask(self) -> npt.NDArray[numpy.bool_]: ...
-    def probabilities(self, model: str = "shipped") -> npt.NDArray[numpy.float64]:
+    def probabilities(self, model: str | OpponentModel | None = None) -> npt.NDArray[numpy.float64]:
         """Every kind's probability on every point, ``[points, kinds]``, under an
-        opponent model (``"shipped"``, ``"plain"`` or a model's JSON)."""
+        opponent model (``None``/``"shipped"``, ``"plain"``, a model's JSON or an
+        ``OpponentModel``)."""
     def evidence(self, point: str) -> dict[str, int] | None:
         """The piece's moves by kind of move and its ``turns`` on the board."""
 

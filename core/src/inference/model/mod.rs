@@ -425,8 +425,17 @@ impl crate::error::Error for ModelError {
     }
 }
 
-/// The shipped models: (rule set name, JSON).
-const SHIPPED: &[(&str, &str)] = &[("classic", include_str!("../../../data/models/classic.json"))];
+/// The shipped models: (the rule sets each serves, JSON). A model serves the presets of
+/// its family that share its board and armies (the sanjun presets differ only in
+/// options; siguo-2p is siguo's board and armies with two players).
+const SHIPPED: &[(&[&str], &str)] = &[
+    (&["classic"], include_str!("../../../data/models/classic.json")),
+    (&["siguo", "siguo-2p"], include_str!("../../../data/models/siguo.json")),
+    (
+        &["sanjun-modern", "sanjun-hk", "sanjun-book", "sanjun-forum"],
+        include_str!("../../../data/models/sanjun-modern.json"),
+    ),
+];
 
 impl OpponentModel {
     /// The plain model: every candidate weighs alike (the probabilities are the
@@ -446,13 +455,14 @@ impl OpponentModel {
         }
     }
 
-    /// The shipped model of a rule set: the one fitted to its own games if the
-    /// engine ships one for its name and it fits the rule set's board and armies,
-    /// else the plain model (rule sets that deal face down, custom rule sets).
+    /// The shipped model of a rule set: the one fitted to self-play games of its
+    /// family (classic; siguo for siguo and siguo-2p; sanjun-modern for the four sanjun
+    /// presets) if the engine ships one for its name, else the plain model (翻棋, which
+    /// deals face down, and custom rule sets).
     pub fn for_rules(rules: &RuleSet) -> OpponentModel {
         SHIPPED
             .iter()
-            .find(|(name, _)| *name == rules.name())
+            .find(|(names, _)| names.contains(&rules.name()))
             .and_then(|(_, text)| OpponentModel::from_json(rules, text).ok())
             .unwrap_or_else(OpponentModel::plain)
     }

@@ -131,7 +131,7 @@ impl Opts {
 }
 
 /// Plays one self-play game, calling `each` after every ply.
-fn play(o: &Opts, seed: u64, mut each: impl FnMut(&Game)) -> Result<Game, String> {
+fn play(o: &Opts, seed: u64, mut each: impl FnMut(&Game, &crate::referee::Report)) -> Result<Game, String> {
     let mut game = Game::with_rules(o.rules.clone(), seed);
     let sides: Vec<Side> = o.rules.sides().to_vec();
     let mut agents: Vec<Box<dyn Agent>> = (0..sides.len())
@@ -140,9 +140,9 @@ fn play(o: &Opts, seed: u64, mut each: impl FnMut(&Game)) -> Result<Game, String
     while game.result().is_none() && game.position().ply() < o.max_plies {
         let mut acted = false;
         for (i, &side) in sides.iter().enumerate() {
-            if agent::act(&mut game, side, agents[i].as_mut()).map_err(|e| e.to_string())?.is_some() {
+            if let Some(report) = agent::act(&mut game, side, agents[i].as_mut()).map_err(|e| e.to_string())? {
                 acted = true;
-                each(&game);
+                each(&game, &report);
             }
         }
         if !acted {
@@ -198,7 +198,7 @@ fn fit(o: &Opts) -> Result<(), String> {
         o.max_plies
     );
     let parts = parallel(n, o.threads, |i| {
-        let game = play(o, o.game_seed(i, false), |_| {})?;
+        let game = play(o, o.game_seed(i, false), |_, _| {})?;
         let mut m = OpponentModel::empty(&o.rules, &source);
         m.count(&game);
         Ok(m)
@@ -259,14 +259,27 @@ fn measure(o: &Opts) -> Result<(), String> {
         let seed = o.game_seed(i, true);
         let mut err = Ok(());
         let mut last = None;
-        play(o, seed, |game| {
+        // Every player's beliefs, kept up to date report by report from the first ply.
+        let mut kept: Vec<super::Beliefs> = Vec::new();
+        play(o, seed, |game, report| {
+            if game.phase() == crate::Phase::Deploy {
+                return;
+            }
+            if kept.is_empty() {
+                kept = o.rules.sides().iter().map(|&p| game.beliefs(p)).collect();
+            } else {
+                for b in &mut kept {
+                    b.observe(&report.events_for(b.player()));
+                }
+            }
             let ply = game.position().ply();
-            if ply % o.every != 0 || err.is_err() || last == Some(ply) || game.phase() == crate::Phase::Deploy {
+            if ply % o.every != 0 || err.is_err() || last == Some(ply) {
                 return;
             }
             last = Some(ply);
             for (pi, &player) in o.rules.sides().iter().enumerate() {
-                let beliefs = game.beliefs(player);
+                let beliefs = &kept[pi];
+                debug_assert!(*beliefs == game.beliefs(player));
                 let modelled = beliefs.probabilities(&model);
                 let plain = beliefs.probabilities(&OpponentModel::plain());
                 let samples: Vec<_> = (0..o.samples)

@@ -11,6 +11,10 @@ measurements.
   of workers.
 - ``evaluate(rules, agents={name: policy}, games=N)``: a round robin between named
   agents, wins/draws/losses and Elo ratings with confidence intervals.
+- ``fit_model(rules, games, out, policy="greedy", address=None, seed=None)``: plays
+  self-play games with ``generate`` and counts them into an ``OpponentModel`` (the
+  modelled beliefs' data, docs/inference.md); ``count_run(rules, out)`` counts a run
+  already written.
 - ``python -m junqi.distributed generate|evaluate ...``: the same from the shell.
 
 A policy is ``"random"`` (the built-in random player), an agent's name (``"greedy"``,
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 from .cluster import LOCAL_PROCESS
 from .elo import EloRating, elo_ratings
+from .model import count_run, fit_model
 from .play import GameSpec, PlayedGame, Policy, Steps, play_batch
 from .progress import Progress
 from .seeds import GameSeeds, game_seeds
@@ -45,7 +50,9 @@ __all__ = [
     "Progress",
     "Steps",
     "elo_ratings",
+    "count_run",
     "evaluate",
+    "fit_model",
     "game_seeds",
     "generate",
     "play_batch",
