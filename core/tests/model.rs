@@ -97,12 +97,12 @@ fn at_the_start_the_plain_probabilities_are_the_count_weighted_shares() {
         }
     }
     for (kind, n) in rules.army() {
-        assert!((total[kind as usize] - n as f64).abs() < 1e-6, "{kind}: {} for {n} pieces", total[kind as usize]);
+        assert!((total[kind as usize] - n as f64).abs() < 1e-3, "{kind}: {} for {n} pieces", total[kind as usize]);
     }
     // Flags stand in an HQ: the two HQs share the one flag (and the rest), alike.
     let (b12, d12) = (game.board().point("b12").unwrap(), game.board().point("d12").unwrap());
-    assert!((probs.kind(b12, PieceKind::Flag) - 0.5).abs() < 1e-6);
-    assert!((probs.kind(d12, PieceKind::Flag) - 0.5).abs() < 1e-6);
+    assert!((probs.kind(b12, PieceKind::Flag) - 0.5).abs() < 1e-3);
+    assert!((probs.kind(d12, PieceKind::Flag) - 0.5).abs() < 1e-3);
 }
 
 #[test]
