@@ -354,3 +354,48 @@ fn a_player_record_of_a_game_left_by_an_escape_reads_back() {
         );
     }
 }
+
+/// In 翻棋 the first flip settles which army each player commands, and the south player
+/// may draw the army labelled north. Either way its observation shows the army it
+/// commands as its own and the other one, whatever its label, as an opponent's — never
+/// as a partner's (the army labelled with the player's own seat was once taken for one).
+#[test]
+fn a_fanqi_observation_tells_own_and_enemy_pieces_by_who_commands_them() {
+    use junqi::{Action, Observer};
+    for drawn in [Side::South, Side::North] {
+        let mut g = Game::new("fanqi", 4).unwrap();
+        let first = g.to_act().unwrap();
+        // Flips only, the first one of a piece of the army `drawn`.
+        for ply in 0..12 {
+            let pos = g.position();
+            let flip = g
+                .legal_actions()
+                .into_iter()
+                .find(|a| matches!(a, Action::Flip { at } if ply > 0 || pos.owner_at(*at) == Some(drawn)))
+                .unwrap();
+            g.play(flip).unwrap();
+        }
+        assert_eq!(g.position().army_of(first), Some(drawn));
+        let spec = g.rules().observation_spec();
+        let n = spec.points;
+        let plane = |name: &str| spec.channels.iter().position(|c| c == name).unwrap() * n;
+        let own: Vec<usize> = (0..spec.channels.len()).filter(|&c| spec.channels[c].starts_with("own:")).map(|c| c * n).collect();
+        for &player in g.rules().sides() {
+            let army = g.position().army_of(player).unwrap();
+            let obs = g.observation(player);
+            let mut seen = [0; 2];
+            for (i, &p) in Observer::new(g.rules().clone(), player).order().iter().enumerate() {
+                let pos = g.position();
+                let Some(owner) = pos.owner_at(p).filter(|_| !pos.is_face_down(p)) else { continue };
+                let mine = owner == army;
+                let what = format!("{player} (commanding {army}) sees {owner}'s piece on {}", g.board().name_of(p));
+                let own_planes: f32 = own.iter().map(|&c| obs[c + i]).sum();
+                assert_eq!(own_planes, if mine { 1.0 } else { 0.0 }, "{what}: own");
+                assert_eq!(obs[plane("enemy") + i], if mine { 0.0 } else { 1.0 }, "{what}: enemy");
+                assert_eq!(obs[plane("ally") + i], 0.0, "{what}: ally");
+                seen[mine as usize] += 1;
+            }
+            assert!(seen[0] > 0 && seen[1] > 0, "both armies have face-up pieces");
+        }
+    }
+}

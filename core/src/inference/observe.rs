@@ -422,14 +422,17 @@ impl Observer {
             }
         }
         // How the observer sees each army's pieces (by army index): its own (0), a
-        // partner's (1) or an opponent's (2).
+        // partner's (1) or an opponent's (2), by the player commanding the army: under a
+        // deal (翻棋), the one it was assigned to (the south player may command the army
+        // labelled north), else the side it is labelled with.
         let team = self.rules.team_of(self.player);
         let army = beliefs.army;
         let mut seen = [2u8; 4];
         for (c, &o) in seen.iter_mut().zip(self.rules.sides()) {
+            let commander = self.rules.sides().iter().copied().find(|&p| beliefs.armies[p as usize] == Some(o));
             *c = if army == Some(o) {
                 0
-            } else if team.contains(o) || army.is_some_and(|a| self.rules.team_of(a).contains(o)) {
+            } else if team.contains(commander.unwrap_or(o)) {
                 1
             } else {
                 2
