@@ -5,7 +5,7 @@
 //! Determinizations agree with the beliefs, and observations have the documented shape.
 use std::sync::Arc;
 
-use junqi::{Beliefs, Game, Observer, Rng, RuleSet, Setup, Side};
+use junqi::{Beliefs, Game, Observer, PieceKind, Point, Rng, Role, RuleSet, Setup, Side, Turn};
 
 const VARIANTS: &[(&str, &str)] = &[
     ("classic", "{}"),
@@ -285,6 +285,182 @@ fn observation_shape_and_content() {
             observer.encode_batch(&[(&b, game.turn()), (&b, game.turn())], &mut batch);
             assert_eq!(&batch[..observer.len()], &obs[..]);
             assert_eq!(&batch[observer.len()..], &obs[..]);
+        }
+    }
+}
+
+/// `b`'s observation worked out from the table in the documentation of
+/// `inference::observe` with the public API alone (the beliefs' candidates, owners and
+/// marks, who commands each army, the board and `turn`), in plane order `order`.
+fn expected_observation(game: &Game, b: &Beliefs, turn: Turn, order: &[Point]) -> Vec<f32> {
+    let rules = b.rules();
+    let board = rules.board();
+    let player = b.player();
+    let sides = rules.sides();
+    let kinds: Vec<PieceKind> = rules.army().filter(|(_, n)| *n > 0).map(|(k, _)| k).collect();
+    let roles: Vec<Role> = Role::ALL.into_iter().filter(|r| board.points().any(|p| board.role(p) == *r)).collect();
+    let kix = |kind: PieceKind| kinds.iter().position(|&x| x == kind).unwrap();
+    let k = kinds.len();
+    let (ally, enemy, face_down, known, moved, role) = (3 * k, 3 * k + 1, 3 * k + 2, 3 * k + 3, 3 * k + 4, 3 * k + 5);
+    let railway = role + roles.len();
+    let to_act = railway + 1;
+    let ply = to_act + sides.len();
+    let no_capture = ply + 1;
+    let n = order.len();
+    let mut out = vec![0.0f32; (no_capture + 1) * n];
+    // Pieces of each identity not yet fixed: the army's count less the pieces (on the
+    // board or off it) with that one candidate.
+    let on: Vec<Point> = board.points().filter(|&p| b.occupied().contains(p)).collect();
+    let mut rem: Vec<((Side, PieceKind), usize)> = Vec::new();
+    for &s in sides {
+        rem.extend(rules.army().map(|(kind, c)| ((s, kind), c as usize)));
+    }
+    for ids in on.iter().map(|&p| b.candidate_identities(p)).chain(b.off_board()) {
+        if let [id] = ids[..] {
+            let r = &mut rem.iter_mut().find(|(x, _)| *x == id).unwrap().1;
+            *r = r.saturating_sub(1);
+        }
+    }
+    let rem_of = |id: (Side, PieceKind)| rem.iter().find(|(x, _)| *x == id).unwrap().1;
+    for (i, &p) in order.iter().enumerate() {
+        out[(role + roles.iter().position(|r| *r == board.role(p)).unwrap()) * n + i] = 1.0;
+        if board.is_railway(p) {
+            out[railway * n + i] = 1.0;
+        }
+        if !on.contains(&p) {
+            continue;
+        }
+        if b.has_moved(p) {
+            out[moved * n + i] = 1.0;
+        }
+        let ids = b.candidate_identities(p);
+        match b.owner(p) {
+            None => out[face_down * n + i] = 1.0,
+            Some(o) if b.army() == Some(o) => {
+                assert_eq!(ids.len(), 1, "own pieces are known");
+                out[kix(ids[0].1) * n + i] = 1.0;
+                continue;
+            }
+            // A partner's army or an opponent's: by the player commanding it (under a
+            // deal, the army labelled with a side may be another side's).
+            Some(o) => {
+                let commander = game.position().player_of(o).unwrap();
+                let c = if rules.team_of(player).contains(commander) { ally } else { enemy };
+                out[c * n + i] = 1.0;
+            }
+        }
+        if b.is_known(p) {
+            out[known * n + i] = 1.0;
+        }
+        let total: usize = ids.iter().map(|&id| rem_of(id)).sum();
+        for &id in &ids {
+            let c = kix(id.1);
+            out[(k + c) * n + i] = 1.0;
+            out[(2 * k + c) * n + i] += if ids.len() == 1 {
+                1.0
+            } else if total == 0 {
+                1.0 / ids.len() as f32
+            } else {
+                rem_of(id) as f32 / total as f32
+            };
+        }
+    }
+    let seat_of = |s: Side| sides.iter().position(|&x| x == s).unwrap();
+    if let Some(s) = turn.to_act {
+        let seat = (seat_of(s) + sides.len() - seat_of(player)) % sides.len();
+        out[(to_act + seat) * n..(to_act + seat + 1) * n].fill(1.0);
+    }
+    out[ply * n..(ply + 1) * n].fill((turn.ply as f32 / 1000.0).min(1.0));
+    let limit = match rules.options().no_capture_draw_plies {
+        0 => 100,
+        l => l,
+    };
+    out[no_capture * n..(no_capture + 1) * n].fill((turn.no_capture as f32 / limit as f32).min(1.0));
+    out
+}
+
+/// Every float of the observation tensor, as the table in the documentation of
+/// `inference::observe` has it: games of every variant (and of one whose no-capture draw
+/// is off, one whose army lists a kind 0 times) at the start, mid-game and late, for
+/// every player, with their own turn and counters and made-up ones (every seat to act or
+/// none, counters past their caps). Also the channel names and the accessors of the spec
+/// and the observer.
+#[test]
+fn observation_channels_hold_what_the_beliefs_say() {
+    let mut variants: Vec<(String, Arc<RuleSet>)> = VARIANTS.iter().map(|v| (format!("{} {}", v.0, v.1), rules_of(*v))).collect();
+    variants.push(("no draw".into(), rules_of(("classic", r#"{"no_capture_draw_plies": 0}"#))));
+    let army = r#"{"flag": 1, "commander": 1, "army_commander": 1, "division_commander": 2, "brigade_commander": 2,
+        "regiment_commander": 2, "battalion_commander": 2, "company_commander": 3, "platoon_leader": 3, "engineer": 5,
+        "mine": 3, "bomb": 0}"#;
+    let no_bombs = RuleSet::from_json(&format!(r#"{{"extends": "classic", "name": "test", "army": {army}}}"#)).unwrap();
+    assert!(no_bombs.army().any(|(k, n)| k == PieceKind::Bomb && n == 0));
+    variants.push(("no bombs".into(), Arc::new(no_bombs)));
+    for (label, rules) in variants {
+        let board = rules.board();
+        let spec = rules.observation_spec();
+        let kinds: Vec<PieceKind> = rules.army().filter(|(_, n)| *n > 0).map(|(k, _)| k).collect();
+        let mut names: Vec<String> = Vec::new();
+        for prefix in ["own", "candidate", "probability"] {
+            names.extend(kinds.iter().map(|k| format!("{prefix}:{}", k.id())));
+        }
+        names.extend(["ally", "enemy", "face_down", "known", "moved"].map(String::from));
+        let roles = Role::ALL.into_iter().filter(|r| board.points().any(|p| board.role(p) == *r));
+        names.extend(roles.map(|r| format!("role:{}", r.name())));
+        names.push("railway".into());
+        names.extend((0..rules.sides().len()).map(|i| format!("to_act:{i}")));
+        names.extend(["ply", "no_capture"].map(String::from));
+        assert_eq!(spec.channels, names, "[{label}]");
+        assert_eq!(spec.points, board.len());
+        assert_eq!(spec.shape(), [names.len(), board.len()]);
+        assert_eq!(spec.len(), names.len() * board.len());
+        assert!(!spec.is_empty());
+        let empty = junqi::ObservationSpec { channels: Vec::new(), points: spec.points };
+        assert!(empty.is_empty() && empty.len() == 0 && empty.shape() == [0, spec.points]);
+        for &player in rules.sides() {
+            let observer = Observer::new(rules.clone(), player);
+            assert_eq!(observer.spec(), spec);
+            assert_eq!((observer.len(), observer.points()), (spec.len(), spec.points));
+            assert!(!observer.is_empty());
+            assert_eq!(observer.kinds(), &kinds[..]);
+            // The plane order: every point once, the surface before the air.
+            let order = observer.order();
+            let mut sorted = order.to_vec();
+            sorted.sort_by_key(|p| p.index());
+            assert_eq!(sorted, board.points().collect::<Vec<_>>(), "[{label}]");
+            assert!(order.windows(2).all(|w| board.is_air(w[0]) <= board.is_air(w[1])));
+        }
+        for (seed, plies) in [(5, 0), (9, 60), (13, 300)] {
+            let (game, _) = random_game(&rules, seed, plies);
+            for &player in rules.sides() {
+                let observer = Observer::new(rules.clone(), player);
+                let b = game.beliefs(player);
+                let mut turns = vec![game.turn()];
+                for (i, &s) in rules.sides().iter().enumerate() {
+                    turns.push(Turn { to_act: Some(s), ply: 1 + 333 * i as u32, no_capture: 7 * i as u32 });
+                }
+                turns.push(Turn { to_act: None, ply: 1500, no_capture: 400 });
+                // Written over garbage (NaN): every float of the observation is written,
+                // none past it.
+                let mut out = vec![f32::NAN; observer.len() + 3];
+                for turn in turns {
+                    out[..observer.len()].fill(f32::NAN);
+                    observer.encode(&b, turn, &mut out);
+                    let want = expected_observation(&game, &b, turn, observer.order());
+                    let n = observer.points();
+                    for (j, (&got, &want)) in out.iter().zip(&want).enumerate() {
+                        assert!(
+                            (got - want).abs() <= 1e-6,
+                            "[{label}] seed {seed} ply {}: {player}'s {} on {} is {got}, not {want} ({turn:?})",
+                            game.position().ply(),
+                            spec.channels[j / n],
+                            board.name_of(observer.order()[j % n])
+                        );
+                    }
+                    assert!(out[observer.len()..].iter().all(|x| x.is_nan()), "[{label}] wrote past the observation");
+                }
+                observer.encode(&b, game.turn(), &mut out);
+                assert_eq!(game.observation(player), out[..observer.len()], "[{label}]");
+            }
         }
     }
 }
