@@ -503,3 +503,109 @@ impl Observer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The channels of candidate set `m` by the rule of [`Classes::of`], worked out
+    /// directly: per kind (the armies merged) in kind order, its plane offset and
+    /// `Σ r_t / Σ_{t∈m} r_t` over its types (1 for a single type; uniform when all the
+    /// `r_t` are 0).
+    fn expected(m: u128, l: &Layout, n: usize, rem: &[u16; 128]) -> Vec<(u16, f32)> {
+        let types: Vec<usize> = (0..128).filter(|t| m >> t & 1 == 1).collect();
+        let total: u32 = types.iter().map(|&t| rem[t] as u32).sum();
+        let mut w = vec![0.0f32; l.kinds.len()];
+        for &t in &types {
+            w[l.kind_ix[t % 32] as usize] += if types.len() == 1 {
+                1.0
+            } else if total == 0 {
+                1.0 / types.len() as f32
+            } else {
+                rem[t] as f32 / total as f32
+            };
+        }
+        let present = types.iter().map(|&t| l.kind_ix[t % 32] as usize);
+        (0..l.kinds.len()).filter(|k| present.clone().any(|x| x == *k)).map(|k| ((k * n) as u16, w[k])).collect()
+    }
+
+    fn check(classes: &mut Classes, m: u128, l: &Layout, n: usize, rem: &[u16; 128], what: &str) {
+        let got = classes.of(m, l, n, rem).to_vec();
+        let want = expected(m, l, n, rem);
+        assert_eq!(got.len(), want.len(), "{what}: mask {m:#x}: {got:?}, not {want:?}");
+        for (g, w) in got.iter().zip(&want) {
+            assert!(g.0 == w.0 && (g.1 - w.1).abs() < 1e-6, "{what}: mask {m:#x}: {got:?}, not {want:?}");
+        }
+    }
+
+    /// More distinct candidate sets than the cache holds (48), first of few kinds (the set
+    /// count runs out), then of many (the entries run out): the sets met beyond the cache
+    /// get the same channels as the cached ones, and every set met again its own.
+    #[test]
+    fn candidate_sets_beyond_the_cache_get_their_own_channels() {
+        let rules = RuleSet::preset("siguo").unwrap();
+        let l = Layout::of(&rules);
+        let n = rules.board().len();
+        let k = l.kinds.len();
+        let types = |army: usize, kinds: &[usize]| kinds.iter().fold(0u128, |m, &i| m | 1u128 << (army * 32 + l.kinds[i] as usize));
+        let mut rem = [0u16; 128];
+        for a in 0..4 {
+            for (i, &kind) in l.kinds.iter().enumerate() {
+                rem[a * 32 + kind as usize] = (1 + (i + a) % 3) as u16;
+            }
+        }
+        // 80 pairs of kinds (20 of each army): the 48 sets run out; then 60 sets of all
+        // kinds of an army but two or three: the 384 entries run out first.
+        let small: Vec<u128> = (0..80).map(|i| types(i % 4, &[i / 4 % k, (i / 4 + 1 + i / 4 / k) % k])).collect();
+        let large: Vec<u128> = (0..60)
+            .map(|i| {
+                let keep: Vec<usize> = (0..k).filter(|&j| j != i / 4 % k && j != (i / 4 + 3) % k && (i < 40 || j != (i / 4 + 6) % k)).collect();
+                types(i % 4, &keep)
+            })
+            .collect();
+        assert!(k >= 9 && small.iter().chain(&large).all(|&m| m.count_ones() >= 2));
+        let mut distinct = small.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert!(distinct.len() > CLASSES, "{} distinct small sets", distinct.len());
+        let entries: usize = large.iter().map(|m| m.count_ones() as usize).sum();
+        assert!(entries > ENTRIES && large.len() < CLASSES * 2);
+        let mut classes = Classes::new();
+        for masks in [&small, &large] {
+            classes.clear();
+            for (i, &m) in masks.iter().enumerate() {
+                check(&mut classes, m, &l, n, &rem, &format!("set {i}"));
+                // Met again: its own channels, not another set's.
+                check(&mut classes, masks[i / 2], &l, n, &rem, &format!("set {} again", i / 2));
+            }
+        }
+        // One of each kind (probability 1), and the counts of other encodings forgotten.
+        classes.clear();
+        for (i, &kind) in l.kinds.iter().enumerate() {
+            check(&mut classes, 1u128 << (32 + kind as usize), &l, n, &rem, &format!("single {i}"));
+        }
+        let other = rem.map(|r| 4 - r);
+        classes.clear();
+        check(&mut classes, small[0], &l, n, &other, "after clear");
+    }
+
+    /// Candidates of several armies (a face-down piece of 翻棋) merge by kind, weighted by
+    /// the counts left; with nothing left to count (never in consistent beliefs: a
+    /// piece's true type is left) they are uniform over the candidate types.
+    #[test]
+    fn candidates_merge_by_kind_and_fall_back_to_uniform() {
+        let rules = RuleSet::preset("fanqi").unwrap();
+        let l = Layout::of(&rules);
+        let n = rules.board().len();
+        let (a, b) = (l.kinds[0] as usize, l.kinds[3] as usize);
+        let m = 1u128 << a | 1u128 << (32 + a) | 1u128 << (32 + b);
+        let mut rem = [0u16; 128];
+        let mut classes = Classes::new();
+        check(&mut classes, m, &l, n, &rem, "nothing left");
+        assert_eq!(classes.of(m, &l, n, &rem), &[(0, 2.0 / 3.0), ((3 * n) as u16, 1.0 / 3.0)]);
+        rem[a] = 1;
+        rem[32 + b] = 3;
+        classes.clear();
+        assert_eq!(classes.of(m, &l, n, &rem), &[(0, 0.25), ((3 * n) as u16, 0.75)]);
+    }
+}
