@@ -422,12 +422,23 @@ fn observation_channels_hold_what_the_beliefs_say() {
             assert_eq!((observer.len(), observer.points()), (spec.len(), spec.points));
             assert!(!observer.is_empty());
             assert_eq!(observer.kinds(), &kinds[..]);
-            // The plane order: every point once, the surface before the air.
-            let order = observer.order();
-            let mut sorted = order.to_vec();
-            sorted.sort_by_key(|p| p.index());
-            assert_eq!(sorted, board.points().collect::<Vec<_>>(), "[{label}]");
-            assert!(order.windows(2).all(|w| board.is_air(w[0]) <= board.is_air(w[1])));
+            // The plane order: the board turned so that the player sits south, read row
+            // by row from the player's own back row forward, each row from the player's
+            // left to its right (the surface first, then the air). Per seat, the grid
+            // directions (x, y) of "forward" and of "to the right".
+            let ((fx, fy), (rx, ry)) = match player {
+                Side::South => ((0, 1), (1, 0)),
+                Side::North => ((0, -1), (-1, 0)),
+                Side::East => ((-1, 0), (0, 1)),
+                Side::West => ((1, 0), (0, -1)),
+            };
+            let mut order: Vec<Point> = board.points().collect();
+            order.sort_by_key(|&p| {
+                let (x, y) = board.coords(p);
+                let (x, y) = (x as i32, y as i32);
+                (board.is_air(p), fx * x + fy * y, rx * x + ry * y, p.index())
+            });
+            assert_eq!(observer.order(), &order[..], "[{label}] {player}'s plane order");
         }
         for (seed, plies) in [(5, 0), (9, 60), (13, 300)] {
             let (game, _) = random_game(&rules, seed, plies);
