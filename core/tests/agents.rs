@@ -6,10 +6,10 @@ mod common;
 
 use std::sync::Arc;
 
-use junqi::agent::{self, Agent, AgentSpec, Budget};
+use junqi::agent::{self, Agent, AgentSpec, Budget, Worlds};
 use junqi::{Action, Game, Phase, RuleSet, Setup, Side};
 
-const AGENTS: &[&str] = &["random", "greedy", "search:iters=40"];
+const AGENTS: &[&str] = &["random", "greedy", "search:iters=40", "ismcts:iters=40", "ismcts:iters=40,beliefs=plain"];
 
 fn all_rules() -> Vec<Arc<RuleSet>> {
     let mut v: Vec<Arc<RuleSet>> = RuleSet::preset_names().into_iter().map(|n| RuleSet::preset(n).unwrap()).collect();
@@ -45,9 +45,10 @@ fn play(rules: &Arc<RuleSet>, specs: &[&str], seed: u64, plies: u32) -> Game {
 fn every_agent_plays_every_rule_set_legally() {
     for rules in all_rules() {
         for (i, spec) in AGENTS.iter().enumerate() {
-            let plies = if spec.starts_with("search") { 8 } else { 60 };
+            let searches = |s: &str| s.starts_with("search") || s.starts_with("ismcts");
+            let plies = if searches(spec) { 8 } else { 60 };
             let opponent = AGENTS[(i + 1) % AGENTS.len()];
-            let opponent = if opponent.starts_with("search") { "random" } else { opponent };
+            let opponent = if searches(opponent) { "random" } else { opponent };
             let g = play(&rules, &[spec, opponent], 11 + i as u64, plies);
             assert!(g.phase() != Phase::Deploy, "{}: {spec} never got past deployment", rules.name());
         }
@@ -59,7 +60,7 @@ fn the_same_seed_gives_the_same_game() {
     for name in ["classic", "fanqi", "siguo", "sanjun-modern"] {
         let rules = RuleSet::preset(name).unwrap();
         for spec in AGENTS {
-            let plies = if spec.starts_with("search") { 6 } else { 40 };
+            let plies = if spec.starts_with("search") || spec.starts_with("ismcts") { 6 } else { 40 };
             let a = play(&rules, &[spec, "greedy"], 5, plies);
             let b = play(&rules, &[spec, "greedy"], 5, plies);
             assert_eq!(a.record(), b.record(), "{name}: {spec} is not deterministic");
@@ -107,6 +108,56 @@ fn the_thread_count_changes_nothing_of_the_search() {
         }
     }
     assert!(searched >= 8, "only {searched} positions with a choice");
+}
+
+#[test]
+fn the_tree_search_spends_its_budget_and_is_deterministic_per_seed_and_thread_count() {
+    let mut searched = 0;
+    for name in ["classic", "siguo", "fanqi", "sanjun-modern"] {
+        let rules = RuleSet::preset(name).unwrap();
+        for (seed, plies) in [(3u64, 1u32), (5, 30)] {
+            let g = play(&rules, &["random"], seed, plies);
+            let Some(player) = g.to_act() else { continue };
+            let info = g.info_state(player);
+            if info.legal().len() < 2 {
+                continue;
+            }
+            let label = format!("{name}, seed {seed}, ply {}", g.position().ply());
+            for worlds in [Worlds::Modelled, Worlds::Plain] {
+                for threads in [1, 2, 3] {
+                    let budget = Budget::Iterations(300);
+                    let (action, stats) = agent::ismcts_stats(&info, budget, threads, worlds, seed);
+                    assert!(info.legal().contains(&action), "[{label}] an illegal choice");
+                    // Every iteration of every thread runs: a thread that dropped some shows.
+                    assert_eq!(stats.iterations, 300, "[{label}] {threads} threads");
+                    // Each iteration opens at most one node per tree, and the tree is
+                    // deeper than the root's children.
+                    assert!(stats.nodes > threads as u64 && stats.nodes <= 300 + threads as u64, "[{label}] {stats:?}");
+                    assert!(stats.depth >= 2, "[{label}] {threads} threads: depth {}", stats.depth);
+                    assert!(stats.plies >= stats.iterations, "[{label}] {stats:?}");
+                    assert_eq!(agent::ismcts_stats(&info, budget, threads, worlds, seed), (action, stats), "[{label}]");
+                }
+            }
+            searched += 1;
+        }
+    }
+    assert!(searched >= 6, "only {searched} positions with a choice");
+}
+
+#[test]
+fn the_tree_search_answers_within_its_time() {
+    let rules = RuleSet::preset("classic").unwrap();
+    let g = play(&rules, &["random"], 7, 20);
+    let info = g.info_state(g.to_act().unwrap());
+    // 150 ms of thinking: the clock is read as it goes, so the answer comes at the
+    // deadline, not after a budget worked out from a first phase. (Not a timing test of
+    // speed: the bound is the deadline plus a margin for a loaded machine.)
+    let t = std::time::Instant::now();
+    let (_, stats) = agent::ismcts_stats(&info, Budget::Millis(150), 1, Worlds::Modelled, 1);
+    let took = t.elapsed();
+    assert!(took >= std::time::Duration::from_millis(150), "answered after {took:?}");
+    assert!(took < std::time::Duration::from_millis(1500), "answered after {took:?}");
+    assert!(stats.iterations > 0);
 }
 
 /// Two games that differ only in enemy identities `player` has not seen: the same
@@ -305,13 +356,29 @@ fn principled_deployments_put_the_flag_in_a_headquarters() {
 
 #[test]
 fn agent_names_parse_and_print() {
-    for s in ["random", "greedy", "search:1", "search:5", "search:iters=300", "search:ms=250,threads=2", "search:2,threads=4"] {
+    for s in [
+        "random",
+        "greedy",
+        "search:1",
+        "search:5",
+        "search:iters=300",
+        "search:ms=250,threads=2",
+        "search:2,threads=4",
+        "ismcts:1",
+        "ismcts:iters=300,beliefs=plain",
+        "ismcts:ms=250,threads=2",
+    ] {
         let spec: AgentSpec = s.parse().unwrap();
         assert_eq!(spec.to_string(), s);
         assert_eq!(spec.build(1).name(), s);
     }
     assert_eq!("search".parse::<AgentSpec>().unwrap().to_string(), "search:3");
+    assert_eq!("ismcts".parse::<AgentSpec>().unwrap().to_string(), "ismcts:3");
+    assert_eq!("ismcts:2,beliefs=modelled".parse::<AgentSpec>().unwrap().to_string(), "ismcts:2");
     for (bad, starts) in [
+        ("ismcts:0", "search level"),
+        ("ismcts:beliefs=psychic", "unknown agent option"),
+        ("search:beliefs=plain", "unknown agent option"),
         ("grandmaster", "unknown agent"),
         ("search:0", "search level"),
         ("search:6", "search level"),

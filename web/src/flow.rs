@@ -351,9 +351,11 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
         // engine answers.
         let go_ms = match (left, spec) {
             (Some(ms), _) => u64::try_from(ms).unwrap_or(0),
-            (None, AgentSpec::Search { budget: Budget::Millis(ms), .. }) => u64::from(ms) * 2 + 1000,
-            (None, AgentSpec::Search { budget: Budget::Level(l), .. }) => u64::from(Budget::level_millis(l)) * 2 + 1000,
-            (None, _) => 10_000,
+            (None, spec) => match spec.budget() {
+                Some(Budget::Millis(ms)) => u64::from(ms) * 2 + 1000,
+                Some(Budget::Level(l)) => u64::from(Budget::level_millis(l)) * 2 + 1000,
+                _ => 10_000,
+            },
         };
         (spec, go_ms)
     };

@@ -242,4 +242,19 @@ impl InfoState {
             .expect("a referee's beliefs are consistent")
     }
 
+    /// Like [`InfoState::sample_position`], drawn by a sampler weighted by an opponent
+    /// model (made from these beliefs); the plain draw if the sampler finds none.
+    pub(crate) fn sample_position_by(
+        &self,
+        sampler: &crate::inference::ModelledSampler<'_>,
+        rng: &mut Rng,
+        types: &mut [u8; MAX_PIECES],
+    ) -> Position {
+        if sampler.sample_into(rng, types) {
+            self.beliefs.rebuild(&self.skeleton, types)
+        } else {
+            self.sample_position(rng, types)
+        }
+    }
+
 }

@@ -15,9 +15,13 @@
 //!   railways);
 //! - `search`: information-set search — many armies sampled from the beliefs, each root
 //!   action played out on them with short playouts and the greedy evaluation at the
-//!   leaves — under a budget of playouts (levels 1–5) or of time, on one or more threads.
+//!   leaves — under a budget of playouts (levels 1–5) or of time, on one or more threads;
+//! - `ismcts`: information-set Monte Carlo tree search — one tree over the player's
+//!   information, each iteration on a fresh army drawn from the opponent-modelled
+//!   beliefs, progressive widening guided by the greedy ordering — under a budget of
+//!   iterations (levels 1–5) or of time that it checks as it goes.
 //!
-//! Agents are named by an [`AgentSpec`] (`"random"`, `"greedy"`, `"search:3"`,
+//! Agents are named by an [`AgentSpec`] (`"random"`, `"greedy"`, `"search:3"`, `"ismcts:2"`,
 //! `"search:ms=500,threads=2"`); [`by_name`] builds one, [`act`] lets one play a seat.
 //!
 //! A game between two agents:
@@ -48,11 +52,13 @@ mod deploy;
 mod eval;
 mod greedy;
 mod info;
+mod ismcts;
 mod random;
 mod search;
 mod spec;
 
 pub use info::InfoState;
+pub use ismcts::{ismcts_stats, TreeStats, Worlds};
 pub use search::{search_stats, search_table, CandidateStats, Stats as SearchStats};
 pub use spec::{by_name, AgentError, AgentSpec, Budget};
 

@@ -3,13 +3,13 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{greedy::Greedy, random::RandomAgent, search::Search, Agent};
+use super::{greedy::Greedy, ismcts::{Ismcts, Worlds}, random::RandomAgent, search::Search, Agent};
 
 /// A refusal of an agent name, with a clear message.
 #[derive(Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AgentError {
     /// No agent has this name.
-    #[error("unknown agent {0:?}: expected \"random\", \"greedy\" or \"search\" (e.g. \"search:3\", \"search:iters=2000\", \"search:ms=500,threads=2\")")]
+    #[error("unknown agent {0:?}: expected \"random\", \"greedy\", \"search\" or \"ismcts\" (e.g. \"search:3\", \"search:iters=2000\", \"ismcts:ms=500,threads=2\")")]
     Unknown(String),
     /// A search level outside 1..=5.
     #[error("search level {0:?} is out of range: levels are 1 to 5")]
@@ -21,7 +21,7 @@ pub enum AgentError {
     #[error("bad thread count {0:?}: expected threads=N with N from 1 to 256")]
     Threads(String),
     /// An option the agent does not take.
-    #[error("unknown agent option {0:?}: the search takes a level (1-5), iters=N, ms=N and threads=N; random and greedy take none")]
+    #[error("unknown agent option {0:?}: search and ismcts take a level (1-5), iters=N, ms=N and threads=N, ismcts also beliefs=modelled|plain; random and greedy take none")]
     Option(String),
 }
 
@@ -75,7 +75,9 @@ const LEVEL1: u32 = 36_000;
 
 /// A parsed agent name: `"random"` | `"greedy"` | `"search"` (= `search:3`) |
 /// `"search:1"`..`"search:5"` | `"search:iters=N"` | `"search:ms=N"` (a time budget, not
-/// deterministic), with an optional `",threads=N"` (default 1), e.g. `"search:4,threads=2"`.
+/// deterministic), with an optional `",threads=N"` (default 1), e.g. `"search:4,threads=2"`;
+/// `"ismcts"` takes the same budgets and `",beliefs=plain"` (its worlds drawn without the
+/// opponent model).
 /// [`FromStr`] and [`Display`](fmt::Display) round-trip.
 ///
 /// ```
@@ -98,6 +100,17 @@ pub enum AgentSpec {
         /// Threads to search with (1 by default).
         threads: u16,
     },
+    /// Information-set Monte Carlo tree search (`"ismcts"`, `"ismcts:2"`,
+    /// `"ismcts:ms=500,threads=2,beliefs=plain"`).
+    Ismcts {
+        /// The budget per move.
+        budget: Budget,
+        /// Threads to search with (1 by default): one tree each, root visits summed.
+        threads: u16,
+        /// Which beliefs its worlds are drawn from (`beliefs=modelled`, the default, or
+        /// `beliefs=plain`).
+        worlds: Worlds,
+    },
 }
 
 impl FromStr for AgentSpec {
@@ -116,9 +129,10 @@ impl FromStr for AgentSpec {
                 }
                 Ok(if name.eq_ignore_ascii_case("random") { AgentSpec::Random } else { AgentSpec::Greedy })
             }
-            "search" => {
+            n @ ("search" | "ismcts") => {
                 let mut budget = None;
                 let mut threads = 1u16;
+                let mut worlds = Worlds::Modelled;
                 for part in opts.into_iter().flat_map(|o| o.split(',')) {
                     let part = part.trim();
                     let (key, value) = match part.split_once('=') {
@@ -142,13 +156,13 @@ impl FromStr for AgentSpec {
                                 .filter(|n| (1..=256).contains(n))
                                 .ok_or_else(|| AgentError::Threads(part.to_owned()))? as u16;
                         }
+                        "beliefs" if n == "ismcts" && value == Some("modelled") => worlds = Worlds::Modelled,
+                        "beliefs" if n == "ismcts" && value == Some("plain") => worlds = Worlds::Plain,
                         _ => return Err(AgentError::Option(part.to_owned())),
                     }
                 }
-                Ok(AgentSpec::Search {
-                    budget: budget.unwrap_or(Budget::Level(3)),
-                    threads,
-                })
+                let budget = budget.unwrap_or(Budget::Level(3));
+                Ok(if n == "search" { AgentSpec::Search { budget, threads } } else { AgentSpec::Ismcts { budget, threads, worlds } })
             }
             _ => Err(AgentError::Unknown(text.to_owned())),
         }
@@ -160,14 +174,18 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Greedy => f.write_str("greedy"),
-            AgentSpec::Search { budget, threads } => {
+            AgentSpec::Search { budget, threads } | AgentSpec::Ismcts { budget, threads, .. } => {
+                let name = if matches!(self, AgentSpec::Search { .. }) { "search" } else { "ismcts" };
                 match budget {
-                    Budget::Level(l) => write!(f, "search:{l}")?,
-                    Budget::Iterations(n) => write!(f, "search:iters={n}")?,
-                    Budget::Millis(n) => write!(f, "search:ms={n}")?,
+                    Budget::Level(l) => write!(f, "{name}:{l}")?,
+                    Budget::Iterations(n) => write!(f, "{name}:iters={n}")?,
+                    Budget::Millis(n) => write!(f, "{name}:ms={n}")?,
                 }
                 if *threads != 1 {
                     write!(f, ",threads={threads}")?;
+                }
+                if let AgentSpec::Ismcts { worlds: Worlds::Plain, .. } = self {
+                    f.write_str(",beliefs=plain")?;
                 }
                 Ok(())
             }
@@ -183,6 +201,24 @@ impl AgentSpec {
             AgentSpec::Random => Box::new(RandomAgent::new(seed)),
             AgentSpec::Greedy => Box::new(Greedy::new(seed)),
             AgentSpec::Search { budget, threads } => Box::new(Search::new(budget, threads as usize, seed)),
+            AgentSpec::Ismcts { budget, threads, worlds } => Box::new(Ismcts::new(budget, threads as usize, worlds, seed)),
+        }
+    }
+
+    /// The budget per move of a searching agent (`None` for `random` and `greedy`).
+    pub fn budget(&self) -> Option<Budget> {
+        match *self {
+            AgentSpec::Search { budget, .. } | AgentSpec::Ismcts { budget, .. } => Some(budget),
+            AgentSpec::Random | AgentSpec::Greedy => None,
+        }
+    }
+
+    /// The same agent with another budget per move (`random` and `greedy` unchanged).
+    pub fn with_budget(self, budget: Budget) -> AgentSpec {
+        match self {
+            AgentSpec::Search { threads, .. } => AgentSpec::Search { budget, threads },
+            AgentSpec::Ismcts { threads, worlds, .. } => AgentSpec::Ismcts { budget, threads, worlds },
+            other => other,
         }
     }
 }

@@ -71,14 +71,10 @@ pub fn fitted(spec: AgentSpec, go_ms: Option<u64>, clock: Option<(u64, u64)>) ->
         (None, None) => return spec,
     };
     let cap = cap.clamp(1, 1_000_000_000) as u32;
-    match spec {
-        AgentSpec::Search { budget: Budget::Level(l), threads } if Budget::level_millis(l) > cap => {
-            AgentSpec::Search { budget: Budget::Millis(cap), threads }
-        }
-        AgentSpec::Search { budget: Budget::Millis(ms), threads } => {
-            AgentSpec::Search { budget: Budget::Millis(ms.min(cap)), threads }
-        }
-        other => other,
+    match spec.budget() {
+        Some(Budget::Level(l)) if Budget::level_millis(l) > cap => spec.with_budget(Budget::Millis(cap)),
+        Some(Budget::Millis(ms)) => spec.with_budget(Budget::Millis(ms.min(cap))),
+        _ => spec,
     }
 }
 

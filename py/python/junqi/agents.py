@@ -10,7 +10,8 @@
     print(game.result)
 
 An agent is made from its name (``"random"``, ``"greedy"``, ``"search"`` = ``"search:3"``,
-``"search:1"`` … ``"search:5"``, ``"search:iters=N"``, ``"search:ms=N"``, with an optional
+``"search:1"`` … ``"search:5"``, ``"search:iters=N"``, ``"search:ms=N"``; ``"ismcts"`` with the
+same budgets and ``",beliefs=plain"``), with an optional
 ``",threads=N"``) and a seed; it sees only the information of the side it plays
 (``Agent.choose(game, side)`` gives it that side's information state, never the game).
 

@@ -1,0 +1,481 @@
+//! The `ismcts` agent: information-set Monte Carlo tree search (single observer).
+//!
+//! **How it decides.** One tree is grown over the player's information: a node is a
+//! sequence of actions from the present, and every action of every seat is public in
+//! these games (which piece moved from where to where; a flip's point), so the
+//! sequence is what the player would see. Each iteration draws a fresh world from the
+//! beliefs — weighted by the shipped opponent model ([`crate::OpponentModel::for_rules`])
+//! unless the agent is asked for `beliefs=plain` — and walks down the tree on it:
+//! - at every node only the children whose action is legal in this world compete, by
+//!   UCB with availability counts (a child's exploration term grows with the
+//!   iterations in which it *could* have been chosen, not with its parent's visits);
+//! - a node opens a new child only while it has fewer available children than
+//!   `1 + 1.5·√visits` (progressive widening); the action opened is the untried one
+//!   with the best prior: at the root the greedy one-ply score over a few drawn
+//!   worlds, elsewhere the capture gain *as the mover knows it* (a piece the mover has
+//!   not identified is not a known prize), so opponents in the tree do not play as if
+//!   they saw the player's pieces;
+//! - the new leaf is scored by a short playout in which each other seat answers once
+//!   (best capture of a piece it has identified, else a random action), then the static
+//!   evaluation, squashed into (−1, 1); a finished game scores ±1 or 0;
+//! - every node on the path adds the score as its mover sees it (its team's side).
+//!
+//! The action chosen is the root child visited most. With several threads, each grows
+//! its own tree on its own worlds (root parallelism) and the root visits are summed.
+//!
+//! **Levels.** Level *n* is 16 000 × 2ⁿ⁻¹ iterations a move (≈ 0.25 s at level 1 in
+//! classic mid-game on one core; each level doubles).
+//!
+//! **Determinism.** With a budget of iterations (a level or `iters=N`) the choice is a
+//! function of the information, the seed, the move number and the thread count. A time
+//! budget (`ms=N`) reads the clock every [`CLOCK_EVERY`] iterations and stops at the
+//! deadline, so it answers within the budget on a loaded machine too.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::eval::{Evaluator, WIN};
+use super::greedy::{self, one_ply};
+use super::{Agent, AgentSpec, Budget, InfoState};
+use crate::action::Action;
+use crate::combat::CombatOutcome;
+use crate::inference::{ModelledSampler, OpponentModel};
+use crate::limits::MAX_PIECES;
+use crate::piece::{PieceKind, Side, SideSet};
+use crate::position::{Phase, Position};
+use crate::rng::Rng;
+use crate::rules::{resolve, RuleSet};
+use crate::setup::Setup;
+
+/// Iterations between two readings of the clock under a time budget.
+pub(crate) const CLOCK_EVERY: u64 = 16;
+/// The exploration constant of UCB, for scores in (−1, 1).
+const EXPLORE: f32 = 0.9;
+/// Progressive widening: a node may have `1 + WIDEN·√visits` available children.
+const WIDEN: f32 = 1.5;
+/// The evaluation's scale, in piece-value units: `tanh(eval / SCALE)` is the score.
+const SCALE: f32 = 12.0;
+/// Iterations at level 1; each level doubles them (an iteration costs about twice a
+/// `search` playout: ≈ 0.25 s at level 1 on one core in classic mid-game).
+pub(crate) const LEVEL1: u64 = 16_000;
+/// Worlds drawn to order the root actions by the greedy one-ply score.
+const ROOT_ORDER_SAMPLES: usize = 4;
+
+/// Which beliefs the worlds are drawn from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Worlds {
+    /// Weighted by the rule set's shipped opponent model (the default).
+    Modelled,
+    /// Every army consistent with the sound deductions alike.
+    Plain,
+}
+
+/// Information-set MCTS (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Ismcts {
+    budget: Budget,
+    threads: usize,
+    worlds: Worlds,
+    seed: u64,
+    moves: u64,
+    rng: Rng,
+    eval: Option<Evaluator>,
+    model: Option<(Arc<RuleSet>, Arc<OpponentModel>)>,
+}
+
+/// What one move of the tree search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TreeStats {
+    /// Iterations run (each on a freshly drawn world).
+    pub iterations: u64,
+    /// Plies simulated (in the tree and in the playouts).
+    pub plies: u64,
+    /// Nodes in the trees.
+    pub nodes: u64,
+    /// The deepest node reached, in plies below the root.
+    pub depth: u32,
+}
+
+/// Runs the tree search for one move of `info`'s player and says what it did, beside
+/// the action chosen (the `ismcts` agent's first move from this seed): for benchmarks,
+/// tests and analysis.
+///
+/// ```
+/// use junqi::agent::{ismcts_stats, Budget, Worlds};
+/// use junqi::{Game, Side};
+/// let mut game = Game::new("classic", 1)?;
+/// game.deploy_random(Side::South, 1)?;
+/// game.deploy_random(Side::North, 2)?;
+/// let info = game.info_state(Side::South);
+/// let (action, stats) = ismcts_stats(&info, Budget::Iterations(200), 1, Worlds::Modelled, 7);
+/// assert_eq!(stats.iterations, 200);
+/// assert!(info.legal().contains(&action));
+/// assert_eq!(ismcts_stats(&info, Budget::Iterations(200), 1, Worlds::Modelled, 7), (action, stats));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn ismcts_stats(info: &InfoState, budget: Budget, threads: usize, worlds: Worlds, seed: u64) -> (Action, TreeStats) {
+    Ismcts::new(budget, threads, worlds, seed).choose_with_stats(info)
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    action: Action,
+    /// The seat that played `action`.
+    mover: Side,
+    visits: u32,
+    /// Iterations in which this node's action was legal when its parent was reached.
+    avail: u32,
+    /// The sum of the scores for `mover`'s team.
+    total: f32,
+    children: Vec<u32>,
+    /// Plies below the root.
+    depth: u32,
+}
+
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+struct Ctx<'a, 'b> {
+    info: &'a InfoState,
+    eval: &'a Evaluator,
+    sampler: Option<&'a ModelledSampler<'b>>,
+    player: Side,
+    team: SideSet,
+    horizon: u32,
+    /// The root's legal actions, best prior first.
+    root_order: &'a [Action],
+}
+
+impl Ismcts {
+    /// A tree search with a budget per move on `threads` threads, drawing its worlds
+    /// as `worlds` says.
+    pub fn new(budget: Budget, threads: usize, worlds: Worlds, seed: u64) -> Ismcts {
+        Ismcts {
+            budget,
+            threads: threads.max(1),
+            worlds,
+            seed,
+            moves: 0,
+            rng: Rng::new(seed ^ 0x15AC_7500_0000_0001),
+            eval: None,
+            model: None,
+        }
+    }
+
+    fn model(&mut self, rules: &Arc<RuleSet>) -> Arc<OpponentModel> {
+        match &self.model {
+            Some((r, m)) if Arc::ptr_eq(r, rules) || r.spec() == rules.spec() => m.clone(),
+            _ => {
+                let m = Arc::new(OpponentModel::for_rules(rules));
+                self.model = Some((rules.clone(), m.clone()));
+                m
+            }
+        }
+    }
+
+    /// Chooses, and says what the search did.
+    pub(crate) fn choose_with_stats(&mut self, info: &InfoState) -> (Action, TreeStats) {
+        let legal = info.legal();
+        self.moves += 1;
+        if legal.len() == 1 {
+            return (legal[0], TreeStats::default());
+        }
+        // The clock is read only for a time budget: WebAssembly in the browser has no
+        // std::time::Instant.
+        let started = matches!(self.budget, Budget::Millis(_)).then(Instant::now);
+        let player = info.player();
+        let move_seed = splitmix(self.seed ^ splitmix(self.moves));
+        let eval = greedy::evaluator(&mut self.eval, info.rules()).clone();
+        let model = match self.worlds {
+            Worlds::Modelled => Some(self.model(info.rules())),
+            Worlds::Plain => None,
+        };
+        let sampler = model.as_ref().map(|m| info.beliefs().sampler(m));
+        // The root's actions, best greedy one-ply score first.
+        let mut r = Rng::new(move_seed ^ 0xC0FFEE);
+        let positions = greedy::samples(info, &mut r, ROOT_ORDER_SAMPLES);
+        let scores = one_ply(&eval, &positions, legal, player);
+        let mut order: Vec<usize> = (0..legal.len()).collect();
+        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+        let root_order: Vec<Action> = order.iter().map(|&i| legal[i]).collect();
+        let ctx = Ctx {
+            info,
+            eval: &eval,
+            sampler: sampler.as_ref(),
+            player,
+            team: info.rules().team_of(player),
+            horizon: info.rules().sides().len() as u32 - 1,
+            root_order: &root_order,
+        };
+        let (iterations, deadline) = match self.budget {
+            Budget::Level(l) => (LEVEL1 << l.clamp(1, 5).saturating_sub(1), None),
+            Budget::Iterations(n) => (n as u64, None),
+            Budget::Millis(ms) => (u64::MAX, started.map(|t| t + Duration::from_millis(ms as u64))),
+        };
+        let threads = self.threads.min(iterations as usize).max(1);
+        let per = iterations.div_ceil(threads as u64);
+        let grow = |t: u64| -> (Vec<(Action, u32, f32)>, TreeStats) {
+            let mut rng = Rng::new(splitmix(move_seed ^ splitmix(t + 1)));
+            let n = if t + 1 == threads as u64 { iterations - per * t } else { per };
+            grow_tree(&ctx, &mut rng, n, deadline)
+        };
+        let results: Vec<_> = if threads == 1 {
+            vec![grow(0)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads as u64)
+                    .map(|t| {
+                        let grow = &grow;
+                        s.spawn(move || grow(t))
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("search thread")).collect()
+            })
+        };
+        let mut stats = TreeStats::default();
+        let mut visits = vec![(0u32, 0f32); root_order.len()];
+        for (root, s) in &results {
+            stats.iterations += s.iterations;
+            stats.plies += s.plies;
+            stats.nodes += s.nodes;
+            stats.depth = stats.depth.max(s.depth);
+            for &(a, v, total) in root {
+                if let Some(i) = root_order.iter().position(|&b| b == a) {
+                    visits[i].0 += v;
+                    visits[i].1 += total;
+                }
+            }
+        }
+        // The most visited; ties to the better mean, then to the better prior.
+        let best = (0..root_order.len())
+            .max_by(|&a, &b| {
+                let mean = |i: usize| if visits[i].0 == 0 { f32::NEG_INFINITY } else { visits[i].1 / visits[i].0 as f32 };
+                visits[a].0.cmp(&visits[b].0).then(mean(a).total_cmp(&mean(b))).then(b.cmp(&a))
+            })
+            .expect("two legal actions at least");
+        let _ = &mut self.rng;
+        (root_order[best], stats)
+    }
+}
+
+/// Grows one tree for `iterations` iterations (or until `deadline`) and returns the
+/// root's children: action, visits, summed score.
+fn grow_tree(ctx: &Ctx<'_, '_>, rng: &mut Rng, iterations: u64, deadline: Option<Instant>) -> (Vec<(Action, u32, f32)>, TreeStats) {
+    let mut tree = Tree {
+        nodes: vec![Node {
+            action: ctx.root_order[0],
+            mover: ctx.player,
+            visits: 0,
+            avail: 0,
+            total: 0.0,
+            children: Vec::new(),
+            depth: 0,
+        }],
+    };
+    let mut stats = TreeStats::default();
+    let mut types = [u8::MAX; MAX_PIECES];
+    let mut buf: Vec<Action> = Vec::with_capacity(128);
+    let mut path: Vec<u32> = Vec::with_capacity(64);
+    let mut i = 0u64;
+    while i < iterations {
+        if let Some(d) = deadline {
+            if i % CLOCK_EVERY == 0 && i > 0 && Instant::now() >= d {
+                break;
+            }
+        }
+        let world = match ctx.sampler {
+            Some(s) => ctx.info.sample_position_by(s, rng, &mut types),
+            None => ctx.info.sample_position(rng, &mut types),
+        };
+        let (value, plies) = iterate(ctx, &mut tree, world, rng, &mut buf, &mut path);
+        stats.plies += plies as u64;
+        for &n in &path {
+            let node = &mut tree.nodes[n as usize];
+            node.visits += 1;
+            node.total += if ctx.team.contains(node.mover) { value } else { -value };
+        }
+        tree.nodes[0].visits += 1;
+        i += 1;
+    }
+    stats.iterations = i;
+    stats.nodes = tree.nodes.len() as u64;
+    stats.depth = tree.nodes.iter().map(|n| n.depth).max().unwrap_or(0);
+    let root = tree.nodes[0]
+        .children
+        .iter()
+        .map(|&c| {
+            let n = &tree.nodes[c as usize];
+            (n.action, n.visits, n.total)
+        })
+        .collect();
+    (root, stats)
+}
+
+/// One iteration on `pos`: selection and expansion in the tree (the path into `path`),
+/// then the playout. Returns the score for the player's team and the plies simulated.
+fn iterate(ctx: &Ctx<'_, '_>, tree: &mut Tree, mut pos: Position, rng: &mut Rng, buf: &mut Vec<Action>, path: &mut Vec<u32>) -> (f32, u32) {
+    path.clear();
+    let mut node = 0usize;
+    let mut plies = 0u32;
+    loop {
+        if pos.phase() == Phase::Over {
+            return (terminal(ctx, &pos), plies);
+        }
+        let Some(mover) = pos.to_act() else { return (terminal(ctx, &pos), plies) };
+        pos.legal_actions_into(buf);
+        if buf.is_empty() {
+            break;
+        }
+        // Availability: every child legal in this world.
+        let mut available = 0usize;
+        let mut best: Option<(f32, usize)> = None;
+        let parent_visits = tree.nodes[node].visits;
+        for k in 0..tree.nodes[node].children.len() {
+            let c = tree.nodes[node].children[k] as usize;
+            let a = tree.nodes[c].action;
+            if !buf.contains(&a) {
+                continue;
+            }
+            available += 1;
+            let child = &mut tree.nodes[c];
+            child.avail += 1;
+            let score = if child.visits == 0 {
+                f32::INFINITY
+            } else {
+                child.total / child.visits as f32 + EXPLORE * ((child.avail as f32).ln() / child.visits as f32).sqrt()
+            };
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, c));
+            }
+        }
+        let room = available < buf.len() && (available as f32) < 1.0 + WIDEN * (parent_visits as f32).sqrt();
+        if room {
+            // Open the untried action with the best prior.
+            let action = if node == 0 {
+                let tried = |a: &Action| tree.nodes[0].children.iter().any(|&c| tree.nodes[c as usize].action == *a);
+                ctx.root_order.iter().copied().find(|a| buf.contains(a) && !tried(a))
+            } else {
+                let tried = |a: &Action| tree.nodes[node].children.iter().any(|&c| tree.nodes[c as usize].action == *a);
+                let mut pick: Option<(f32, Action)> = None;
+                for &a in buf.iter() {
+                    if tried(&a) {
+                        continue;
+                    }
+                    let p = prior(ctx.eval, &pos, a, mover) + rng.below(1024) as f32 * 1e-4;
+                    if pick.is_none_or(|(q, _)| p > q) {
+                        pick = Some((p, a));
+                    }
+                }
+                pick.map(|(_, a)| a)
+            };
+            if let Some(action) = action {
+                let depth = tree.nodes[node].depth + 1;
+                let id = tree.nodes.len() as u32;
+                tree.nodes.push(Node { action, mover, visits: 0, avail: 1, total: 0.0, children: Vec::new(), depth });
+                tree.nodes[node].children.push(id);
+                path.push(id);
+                pos.play_unchecked(action);
+                plies += 1;
+                break;
+            }
+        }
+        let Some((_, c)) = best else { break };
+        path.push(c as u32);
+        pos.play_unchecked(tree.nodes[c].action);
+        plies += 1;
+        node = c;
+    }
+    // The playout: each other seat answers once.
+    for _ in 0..ctx.horizon {
+        if pos.phase() == Phase::Over {
+            break;
+        }
+        let Some(mover) = pos.to_act() else { break };
+        pos.legal_actions_into(buf);
+        if buf.is_empty() {
+            break;
+        }
+        let a = policy(ctx.eval, &pos, buf, mover, rng);
+        pos.play_unchecked(a);
+        plies += 1;
+    }
+    if pos.phase() == Phase::Over {
+        return (terminal(ctx, &pos), plies);
+    }
+    ((ctx.eval.eval(&pos, ctx.player) / SCALE).tanh(), plies)
+}
+
+/// The score of a finished game for the player's team: 1, −1 or 0.
+fn terminal(ctx: &Ctx<'_, '_>, pos: &Position) -> f32 {
+    let v = ctx.eval.eval(pos, ctx.player);
+    if v >= WIN / 2.0 {
+        1.0
+    } else if v <= -WIN / 2.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+/// What `mover` expects to gain by `action` from what it knows: the value of a piece it
+/// has identified and would take (less its own piece if both go), the loss of its own
+/// piece where the known defender holds; 0 for an attack on a piece it has not
+/// identified and for every other action.
+fn prior(eval: &Evaluator, pos: &Position, action: Action, mover: Side) -> f32 {
+    let Action::Move { from, to } = action else { return 0.0 };
+    let rules = pos.rules();
+    let target = if pos.piece_at(to).is_some() { Some(to) } else { rules.board().below(to).filter(|&q| pos.piece_at(q).is_some()) };
+    let (Some((_, ka)), Some(t)) = (pos.piece_at(from), target) else { return 0.0 };
+    if !pos.knows(mover, t) || pos.is_face_down(t) {
+        return 0.0;
+    }
+    let Some((_, kd)) = pos.piece_at(t) else { return 0.0 };
+    match resolve(rules, ka, kd) {
+        CombatOutcome::Win if kd == PieceKind::Flag => WIN,
+        CombatOutcome::Win => eval.value(kd),
+        CombatOutcome::Both => eval.value(kd) - eval.value(ka),
+        _ => -eval.value(ka),
+    }
+}
+
+/// The playout policy: most of the time the best capture of a piece the mover has
+/// identified, else a random action.
+fn policy(eval: &Evaluator, pos: &Position, legal: &[Action], mover: Side, rng: &mut Rng) -> Action {
+    if rng.below(8) != 0 {
+        let mut best = None;
+        let mut best_gain = 0.5f32;
+        for &a in legal {
+            let gain = prior(eval, pos, a, mover);
+            if gain > best_gain {
+                best_gain = gain;
+                best = Some(a);
+            }
+        }
+        if let Some(a) = best {
+            return a;
+        }
+    }
+    legal[rng.below(legal.len())]
+}
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+impl Agent for Ismcts {
+    fn name(&self) -> String {
+        AgentSpec::Ismcts { budget: self.budget, threads: self.threads as u16, worlds: self.worlds }.to_string()
+    }
+
+    fn deploy(&mut self, rules: &Arc<RuleSet>, side: Side) -> Setup {
+        super::deploy::principled(rules, side, &mut self.rng)
+    }
+
+    fn choose(&mut self, info: &InfoState) -> Action {
+        self.choose_with_stats(info).0
+    }
+}
