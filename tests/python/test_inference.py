@@ -149,8 +149,15 @@ def test_modelled_probabilities_sum_to_one_within_the_candidates() -> None:
         for piece in north:
             assert piece.kind is not None
             assert p[index[piece.point]][int(piece.kind)] > 0, piece.point
-    # The shipped classic model is not the plain one: the engine's deployments show.
-    assert not numpy.allclose(b.probabilities(), b.probabilities("plain"))
+    # Random setups and random moves: nothing says North plays like the engine, so the
+    # model is not trusted and the shipped model's numbers are the plain ones.
+    assert numpy.allclose(b.probabilities(), b.probabilities("plain"), atol=1e-3)
+    # Against the engine's own deployments the shipped classic model is not the plain one.
+    engine = junqi.Game("classic", seed=1)
+    for i, side in enumerate(engine.rules.sides):
+        junqi.Agent("greedy", seed=5 + i).deploy(engine, side)
+    e = engine.beliefs("south")
+    assert not numpy.allclose(e.probabilities(), e.probabilities("plain"), atol=1e-3)
     # The same model as JSON gives the same numbers.
     assert numpy.array_equal(b.probabilities("plain"), b.probabilities('{"format": "junqi-opponent-model 1", "plain": true}'))
 

@@ -78,6 +78,9 @@ pub const BUCKET_NAMES: [&str; MOVE_BUCKETS] = [
 
 /// The tag that opens a model's JSON (`"format"`).
 const FORMAT: &str = "junqi-opponent-model 1";
+/// The prior log-odds that an army plays as the model says, before any evidence
+/// ([`OpponentModel::trust`]).
+const TRUST_PRIOR_LOG_ODDS: f64 = 0.0;
 
 /// Per piece (belief slot): what it has done in public.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -208,6 +211,7 @@ impl Beliefs {
             rem[t] = self.counts[t] as f64;
         }
         let mut free: Vec<usize> = Vec::with_capacity(n);
+        let trust = model.trust(self);
         for s in 0..n {
             start[s] = entries.len() as u16;
             let m = self.mask[s];
@@ -224,7 +228,7 @@ impl Beliefs {
             let first = entries.len();
             let mut top = f64::NEG_INFINITY;
             for t in bits(m) {
-                let ll = model.log_weight(self, s, t);
+                let ll = trust[self.army_of_slot(s) % 4] * model.log_weight(self, s, t);
                 top = top.max(ll);
                 entries.push((t as u8, ll));
             }
@@ -598,7 +602,86 @@ impl OpponentModel {
             .collect();
     }
 
-    /// ln w(type `t`) of slot `s` of `beliefs` (0 for the plain model).
+    /// How far each army (by index in the rule set's sides) plays as the model says, from
+    /// 0 (like any other army: the plain beliefs) to 1 (the model's weights in full): the
+    /// posterior probability, at even prior odds, that the army's public evidence comes
+    /// from the model's kind of play rather than from play that ignores identities
+    /// (every kind at the army's mean rates, deployed anywhere). Per piece, the model's
+    /// likelihood is averaged over the piece's candidates by their counts; the pieces are
+    /// taken as independent. The model's log-weights are scaled by it
+    /// ([`Beliefs::probabilities`] and [`Beliefs::sampler`] alike), so an opponent that
+    /// plays unlike the engine's agents (at random, say) soon gets the plain beliefs back.
+    pub(crate) fn trust(&self, beliefs: &Beliefs) -> [f64; 4] {
+        if self.rules.is_none() || beliefs.rules.deals() {
+            return [0.0; 4];
+        }
+        let rules = &beliefs.rules;
+        let movable = |k: usize| rules.mobility(PieceKind::ALL[k]) != crate::rules::Mobility::Immobile;
+        let mut log_odds = [TRUST_PRIOR_LOG_ODDS; 4];
+        let sides = beliefs.rules.sides();
+        let n = beliefs.slots as usize;
+        let mut terms = [0f64; 128];
+        for slot in 0..n {
+            let m = beliefs.mask[slot];
+            if beliefs.origin[slot] == NONE || m == 0 {
+                continue;
+            }
+            // Blind deployment: each kind as often as the army has it, among the kinds
+            // the rules let stand on the piece's origin.
+            let army = beliefs.army_of_slot(slot);
+            let side = sides[army % sides.len()];
+            let origin = crate::board::Point(beliefs.origin[slot]);
+            let plan = beliefs.rules.deploy_plan(side);
+            let allowed: f64 = plan.iter().filter(|(_, _, at)| at.contains(origin)).map(|&(_, c, _)| c as f64).sum();
+            // Blind play moves a movable piece as the model moves the movable pieces of
+            // this origin on average, whatever its kind: ln L̄ = ln Σ P(k | o) L(moves | k)
+            // − ln Σ P(k | o), over the movable kinds allowed there.
+            let log_origin = self.log_origin.get(beliefs.origin[slot] as usize);
+            let (mut joint, mut prior, mut nj) = ([0f64; PieceKind::COUNT], [0f64; PieceKind::COUNT], 0);
+            let mut here = [0f64; PieceKind::COUNT];
+            for &(kind, c, ref at) in plan.iter() {
+                let k = kind as usize;
+                if at.contains(origin) {
+                    here[k] += c as f64;
+                }
+            }
+            for k in (0..PieceKind::COUNT).filter(|&k| here[k] > 0.0 && movable(k)) {
+                joint[nj] = self.log_weight(beliefs, slot, k);
+                prior[nj] = log_origin.map_or(0.0, |o| o[k]);
+                nj += 1;
+            }
+            let blind_moves = log_sum_exp(&joint[..nj]) - log_sum_exp(&prior[..nj]);
+            // The piece's Bayes factor: Σ over its candidates of P(kind | origin) · L(moves |
+            // kind) under the model, against the blind deployment's share of the kind
+            // there times L̄ (for an immobile kind, the model's own L(moves | kind), as no
+            // play moves it). Summing over the candidates only takes what ruled the others
+            // out (a reveal, a combat) as evidence both hypotheses explain alike.
+            let (mut model_len, mut blind_len) = (0, 0);
+            let mut blind_terms = [0f64; 128];
+            for t in bits(m) {
+                let k = t % 32;
+                if k >= PieceKind::COUNT {
+                    continue;
+                }
+                let w = self.log_weight(beliefs, slot, t);
+                terms[model_len] = w;
+                model_len += 1;
+                if here[k] > 0.0 && allowed > 0.0 {
+                    let moves_term = if movable(k) { blind_moves } else { w - log_origin.map_or(0.0, |o| o[k]) };
+                    blind_terms[blind_len] = (here[k] / allowed).ln() + moves_term;
+                    blind_len += 1;
+                }
+            }
+            if model_len == 0 || blind_len == 0 || nj == 0 {
+                continue;
+            }
+            log_odds[army % 4] += log_sum_exp(&terms[..model_len]) - log_sum_exp(&blind_terms[..blind_len]);
+        }
+        log_odds.map(|x| 1.0 / (1.0 + (-x).exp()))
+    }
+
+    /// ln w(type `t`) of slot `s` of `beliefs` (0 for the plain model): ln P(kind |
+    /// origin) plus the log-likelihood of the piece's moves for the kind.
     fn log_weight(&self, beliefs: &Beliefs, s: usize, t: usize) -> f64 {
         if self.rules.is_none() || beliefs.rules.deals() {
             return 0.0;
@@ -705,5 +788,71 @@ impl OpponentModel {
         }
         m.derive();
         Ok(m)
+    }
+}
+
+/// ln Σ e^x, computed without overflow (−∞ for no terms).
+fn log_sum_exp(xs: &[f64]) -> f64 {
+    let top = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if top == f64::NEG_INFINITY {
+        return top;
+    }
+    top + xs.iter().map(|x| (x - top).exp()).sum::<f64>().ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent;
+    use crate::referee::Game;
+
+    /// Plays `south` against `north` for `plies` plies of classic from `seed`.
+    fn game(south: &str, north: &str, seed: u64, plies: u32) -> Game {
+        let mut g = Game::new("classic", seed).unwrap();
+        let mut a = agent::by_name(south, seed).unwrap();
+        let mut b = agent::by_name(north, seed + 1).unwrap();
+        while g.result().is_none() && g.position().ply() < plies {
+            agent::act(&mut g, Side::South, a.as_mut()).unwrap();
+            agent::act(&mut g, Side::North, b.as_mut()).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn the_model_is_trusted_for_an_army_that_plays_like_the_engine_and_not_for_a_random_one() {
+        let model = OpponentModel::for_rules(&crate::rules::RuleSet::preset("classic").unwrap());
+        let (mut engine_like, mut random) = (Vec::new(), Vec::new());
+        for seed in 1..=6 {
+            let g = game("greedy", "random", seed, 60);
+            // South (greedy) reads North's random army; North reads South's greedy one.
+            random.push(model.trust(&g.beliefs(Side::South))[1]);
+            engine_like.push(model.trust(&g.beliefs(Side::North))[0]);
+            // The plain model trusts nothing; trust is a probability.
+            assert_eq!(OpponentModel::plain().trust(&g.beliefs(Side::South)), [0.0; 4]);
+        }
+        assert!(random.iter().all(|t| (0.0..=1.0).contains(t)) && engine_like.iter().all(|t| (0.0..=1.0).contains(t)));
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        assert!(mean(&random) < 0.2, "a random army trusted: {random:?}");
+        assert!(mean(&engine_like) > 0.9, "an engine-like army distrusted: {engine_like:?}");
+    }
+
+    #[test]
+    fn an_army_the_model_is_not_trusted_for_gets_the_plain_probabilities() {
+        let g = game("greedy", "random", 3, 80);
+        let beliefs = g.beliefs(Side::South);
+        let model = OpponentModel::for_rules(g.rules());
+        assert!(model.trust(&beliefs)[1] < 1e-6, "{:?}", model.trust(&beliefs));
+        let (modelled, plain) = (beliefs.probabilities(&model), beliefs.probabilities(&OpponentModel::plain()));
+        let mut compared = 0;
+        for (p, owner, _) in g.position().pieces() {
+            if owner != Side::North {
+                continue;
+            }
+            for ((_, k, a), (_, _, b)) in modelled.at(p).into_iter().zip(plain.at(p)) {
+                assert!((a - b).abs() < 1e-3, "{k:?} on {}: {a} modelled, {b} plain", g.board().name_of(p));
+            }
+            compared += 1;
+        }
+        assert!(compared > 5);
     }
 }

@@ -74,6 +74,7 @@ impl Beliefs {
         let mut free = Vec::new();
         let mut start = Vec::with_capacity(n + 1);
         let mut entries = Vec::new();
+        let trust = model.trust(self);
         for s in 0..n {
             start.push(entries.len() as u16);
             let m = self.mask[s];
@@ -90,7 +91,7 @@ impl Beliefs {
             let first = entries.len();
             let mut top = f64::NEG_INFINITY;
             for t in bits(m) {
-                let ll = model.log_weight(self, s, t);
+                let ll = trust[self.army_of_slot(s) % 4] * model.log_weight(self, s, t);
                 top = top.max(ll);
                 entries.push((t as u8, ll));
             }
