@@ -230,3 +230,95 @@ impl Evaluator {
         score
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Point;
+
+    fn at(text: &str) -> (Position, Evaluator) {
+        let pos = Position::from_position_string(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let eval = Evaluator::new(pos.rules());
+        (pos, eval)
+    }
+
+    fn point(pos: &Position, name: &str) -> Point {
+        pos.rules().board().point(name).unwrap()
+    }
+
+    const S: SideSet = SideSet::single(Side::South);
+    const N: SideSet = SideSet::single(Side::North);
+
+    #[test]
+    fn mobility_and_threat_values_come_from_the_rules() {
+        let (_, e) = at("classic d1=SFL,a6=SRG,a7=NBN,b12=NFL move S 4 4");
+        assert!(e.mobile(PieceKind::Commander) && e.mobile(PieceKind::Engineer));
+        assert!(!e.mobile(PieceKind::Mine) && !e.mobile(PieceKind::Flag));
+        // A flag threatened counts as the game; any other piece as its value.
+        assert_eq!(e.threat_value(PieceKind::Flag), FLAG);
+        assert_eq!(e.threat_value(PieceKind::BattalionCommander), e.value(PieceKind::BattalionCommander));
+        assert!(e.value(PieceKind::Commander) > e.value(PieceKind::BattalionCommander));
+        assert!(e.value(PieceKind::BattalionCommander) > 0.0);
+    }
+
+    #[test]
+    fn the_best_capture_is_the_value_taken_less_the_value_lost() {
+        // South's regiment commander takes North's battalion commander; North's only
+        // capture would lose it, so North has none worth making.
+        let (pos, e) = at("classic d1=SFL,a6=SRG,a7=NBN,b12=NFL move S 4 4");
+        let bn = e.value(PieceKind::BattalionCommander);
+        assert_eq!(e.best_capture(&pos, S, N), bn);
+        assert_eq!(e.best_capture(&pos, N, S), 0.0);
+        // A bomb trades itself for the commander: the commander's value less the bomb's.
+        let (pos, e) = at("classic d1=SFL,a6=SBO*,a7=NGN,b12=NFL move S 4 4");
+        let trade = e.value(PieceKind::Commander) - e.value(PieceKind::Bomb);
+        assert!(trade > 0.0);
+        assert_eq!(e.best_capture(&pos, S, N), trade);
+        // Own pieces next to each other are no targets.
+        let (pos, e) = at("classic d1=SFL,a5=SBN,a6=SGN,b12=NFL move S 4 4");
+        assert_eq!(e.best_capture(&pos, S, N), 0.0);
+        // A piece that cannot move threatens nothing.
+        let (pos, e) = at("classic b1=SMI,d1=SFL,b2=NPL*,b12=NFL move S 4 4");
+        assert_eq!(e.best_capture(&pos, S, N), 0.0);
+        // The flag within reach: a capture worth the game.
+        let (pos, e) = at("classic d1=SFL,b11=SEN*,b12=NFL move S 4 4");
+        assert_eq!(e.best_capture(&pos, S, N), FLAG);
+    }
+
+    #[test]
+    fn the_evaluation_adds_material_pressure_and_threats_by_who_moves_next() {
+        for (to_move, ours_next) in [("S", true), ("N", false)] {
+            let (pos, e) = at(&format!("classic d1=SFL,a6=SRG,a7=NBN,b12=NFL move {to_move} 4 4"));
+            let (rg, bn) = (e.value(PieceKind::RegimentCommander), e.value(PieceKind::BattalionCommander));
+            let board = pos.rules().board();
+            let d = board.distance(point(&pos, "a6"), point(&pos, "b12")) as f32;
+            let pressure = 0.4 * (1.0 - d / e.span);
+            // South threatens the battalion commander; North threatens nothing.
+            let threat = if ours_next { THREAT * bn } else { OWN_THREAT * bn };
+            let want = rg - bn + pressure + threat;
+            let got = e.eval(&pos, Side::South);
+            assert!((got - want).abs() < 1e-4, "{to_move} to move: {got} != {want}");
+            // North's evaluation: its material and its loss to come, no pressure (its
+            // piece's nearest enemy flag is South's).
+            let d_n = board.distance(point(&pos, "a7"), point(&pos, "d1")) as f32;
+            let threat_n = if ours_next { -THREAT * bn } else { -OWN_THREAT * bn };
+            let want_n = bn - rg + 0.4 * (1.0 - d_n / e.span) + threat_n;
+            let got_n = e.eval(&pos, Side::North);
+            assert!((got_n - want_n).abs() < 1e-4, "{to_move} to move, North: {got_n} != {want_n}");
+        }
+        // A guard next to its own flag counts.
+        let (pos, e) = at("classic c1=SPL*,d1=SFL,b12=NFL,e12=NPL move N 4 4");
+        let board = pos.rules().board();
+        let d = board.distance(point(&pos, "c1"), point(&pos, "b12")) as f32;
+        let want = 0.4 * (1.0 - d / e.span) + 0.3;
+        let got = e.eval(&pos, Side::South);
+        assert!((got - want).abs() < 1e-4, "{got} != {want}");
+    }
+
+    #[test]
+    fn a_finished_game_is_worth_the_win_sooner_rather_than_later() {
+        let (pos, e) = at("classic d1=SFL,a6=SRG over N 4 4 result=S:flag_captured");
+        assert_eq!(e.eval(&pos, Side::South), WIN - pos.ply() as f32);
+        assert_eq!(e.eval(&pos, Side::North), -WIN + pos.ply() as f32);
+    }
+}
