@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 
 use super::eval::{Evaluator, WIN};
 use super::greedy::{self, one_ply};
+use super::search::splitmix;
 use super::{Agent, AgentSpec, Budget, InfoState};
 use crate::action::Action;
 use crate::combat::CombatOutcome;
@@ -457,13 +458,6 @@ fn policy(eval: &Evaluator, pos: &Position, legal: &[Action], mover: Side, rng: 
         }
     }
     legal[rng.below(legal.len())]
-}
-
-fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
 
 impl Agent for Ismcts {

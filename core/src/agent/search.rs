@@ -307,7 +307,9 @@ fn policy(eval: &Evaluator, pos: &Position, legal: &[Action], rng: &mut Rng) -> 
     legal[rng.below(legal.len())]
 }
 
-fn splitmix(mut x: u64) -> u64 {
+/// A 64-bit mix (SplitMix64's finalizer): the search agents' seeds per move, round
+/// and thread.
+pub(super) fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
