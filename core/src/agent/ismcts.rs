@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 
 use super::eval::{Evaluator, WIN};
 use super::greedy::{self, one_ply};
-use super::search::splitmix;
+use super::search::{capture_first, splitmix};
 use super::{Agent, AgentSpec, Budget, InfoState};
 use crate::action::Action;
 use crate::combat::CombatOutcome;
@@ -255,7 +255,6 @@ impl Ismcts {
                 visits[a].0.cmp(&visits[b].0).then(mean(a).total_cmp(&mean(b))).then(b.cmp(&a))
             })
             .expect("two legal actions at least");
-        let _ = &mut self.rng;
         (root_order[best], stats)
     }
 }
@@ -443,21 +442,7 @@ fn prior(eval: &Evaluator, pos: &Position, action: Action, mover: Side) -> f32 {
 /// The playout policy: most of the time the best capture of a piece the mover has
 /// identified, else a random action.
 fn policy(eval: &Evaluator, pos: &Position, legal: &[Action], mover: Side, rng: &mut Rng) -> Action {
-    if rng.below(8) != 0 {
-        let mut best = None;
-        let mut best_gain = 0.5f32;
-        for &a in legal {
-            let gain = prior(eval, pos, a, mover);
-            if gain > best_gain {
-                best_gain = gain;
-                best = Some(a);
-            }
-        }
-        if let Some(a) = best {
-            return a;
-        }
-    }
-    legal[rng.below(legal.len())]
+    capture_first(legal, rng, |a| prior(eval, pos, a, mover))
 }
 
 impl Agent for Ismcts {
