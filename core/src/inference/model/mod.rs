@@ -854,5 +854,22 @@ mod tests {
             compared += 1;
         }
         assert!(compared > 5);
+        // The sampler scales by the same trust: the kinds it draws for North's pieces
+        // are as often as the plain sampler's, within the noise of 400 draws (0.07 here;
+        // a sampler that ignored the trust is 0.5 away).
+        let north: Vec<Point> = g.position().pieces().filter(|&(_, o, _)| o == Side::North).map(|(p, _, _)| p).collect();
+        let freq = |sampler: &ModelledSampler<'_>| {
+            let mut f = vec![[0f64; PieceKind::COUNT]; north.len()];
+            for seed in 0..400 {
+                let drawn = sampler.sample(seed).unwrap();
+                for (i, &p) in north.iter().enumerate() {
+                    f[i][drawn.identity(p).unwrap().1 as usize] += 1.0 / 400.0;
+                }
+            }
+            f
+        };
+        let (a, b) = (freq(&beliefs.sampler(&model)), freq(&beliefs.sampler(&OpponentModel::plain())));
+        let distance: f64 = a.iter().zip(&b).map(|(x, y)| x.iter().zip(y).map(|(p, q)| (p - q).abs()).sum::<f64>() / 2.0).sum::<f64>() / north.len() as f64;
+        assert!(distance < 0.2, "mean total variation {distance} from the plain sampler");
     }
 }
