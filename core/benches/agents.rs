@@ -3,12 +3,13 @@
 //! takes for greedy and each search level (the calibration of the levels). Short runs:
 //! `cargo bench -p junqi --bench agents` (≈ 1 min). `JUNQI_BENCH_RULES=fanqi` (or any
 //! preset) measures another rule set; `JUNQI_BENCH_LEVELS=5` measures levels 1..5
-//! (default 1..3).
+//! (default 1..3). `JUNQI_BENCH_ONLY=ismcts` runs only the tree search's lines (e.g. under
+//! `valgrind --tool=callgrind`, whose instruction counts do not drift with the load).
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use junqi::agent::{self, search_stats, Budget};
+use junqi::agent::{self, ismcts_stats, search_stats, Budget, Worlds};
 use junqi::{Game, Position, RuleSet, Side};
 
 /// A mid-game position: both sides deployed by greedy, then random play for `plies`.
@@ -31,13 +32,15 @@ fn main() {
     let levels: u8 = std::env::var("JUNQI_BENCH_LEVELS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
     let rules = RuleSet::preset(&rules_name).unwrap();
 
+    let only_tree = std::env::var("JUNQI_BENCH_ONLY").as_deref() == Ok("ismcts");
+
     // The core's random play, for reference.
     let t = Instant::now();
     let mut plies = 0u64;
     let mut buf = Vec::new();
     let mut rng = junqi::Rng::new(1);
     let mut seed = 0;
-    while t.elapsed().as_secs_f64() < 2.0 {
+    while !only_tree && t.elapsed().as_secs_f64() < 2.0 {
         let mut pos = Position::random_start(rules.clone(), seed);
         seed += 1;
         while pos.result().is_none() && pos.ply() < 2000 {
@@ -49,7 +52,9 @@ fn main() {
             plies += 1;
         }
     }
-    println!("{rules_name}: random play (Position): {:.2} M plies/s", plies as f64 / t.elapsed().as_secs_f64() / 1e6);
+    if !only_tree {
+        println!("{rules_name}: random play (Position): {:.2} M plies/s", plies as f64 / t.elapsed().as_secs_f64() / 1e6);
+    }
 
     // Mid-game information states (ply 60), several games.
     let infos: Vec<_> = (0..4)
@@ -59,6 +64,11 @@ fn main() {
             Some(g.info_state(side))
         })
         .collect();
+
+    if only_tree {
+        tree_search(&rules_name, &infos);
+        return;
+    }
 
     // Sampled armies per second.
     let t = Instant::now();
@@ -93,6 +103,8 @@ fn main() {
     }
     println!("{rules_name}: search, 2 threads: {:.0} playouts/s", playouts as f64 / t.elapsed().as_secs_f64());
 
+    tree_search(&rules_name, &infos);
+
     // Time per move: greedy and the levels.
     let t = Instant::now();
     let mut g = agent::by_name("greedy", 1).unwrap();
@@ -109,6 +121,29 @@ fn main() {
             "{rules_name}: search:{level} ({} playouts): {:.0} ms/move",
             Budget::level_iterations(level),
             t.elapsed().as_secs_f64() * 1e3 / infos.len() as f64
+        );
+    }
+}
+
+/// The tree search's iterations and simulated plies a second on one core, with worlds
+/// drawn from each kind of beliefs.
+fn tree_search(rules_name: &str, infos: &[junqi::InfoState]) {
+    let iterations: u32 = std::env::var("JUNQI_BENCH_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(8_000);
+    for worlds in [Worlds::Modelled, Worlds::Plain] {
+        let (mut its, mut plies, mut depth) = (0u64, 0u64, 0u32);
+        let t = Instant::now();
+        for (i, info) in infos.iter().enumerate() {
+            let (_, st) = ismcts_stats(info, Budget::Iterations(iterations), 1, worlds, i as u64);
+            its += st.iterations;
+            plies += st.plies;
+            depth = depth.max(st.depth);
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{rules_name}: ismcts ({worlds:?} worlds), 1 thread: {:.0} iterations/s, {:.2} M simulated plies/s, {:.1} plies an iteration, depth {depth}",
+            its as f64 / secs,
+            plies as f64 / secs / 1e6,
+            plies as f64 / its as f64
         );
     }
 }

@@ -257,4 +257,17 @@ impl InfoState {
         }
     }
 
+    /// The next world of a chain drawn by `sampler`: `types` (the previous world's, as
+    /// [`InfoState::sample_position_by`] left it) moved by one sweep of the sampler's
+    /// swaps, and its position.
+    pub(crate) fn chain_position_by(
+        &self,
+        sampler: &crate::inference::ModelledSampler<'_>,
+        rng: &mut Rng,
+        types: &mut [u8; MAX_PIECES],
+    ) -> Position {
+        sampler.swap_into(rng, types, 1);
+        self.beliefs.rebuild(&self.skeleton, types)
+    }
+
 }

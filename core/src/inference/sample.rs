@@ -117,10 +117,11 @@ impl Beliefs {
             }
         }
         let free = &mut free[..nf];
+        let mut ends = [0u8; MAX_PIECES];
+        let runs = by_candidates(free, &self.mask, &mut ends);
         for _ in 0..64 {
             // Fewest candidates first, ties at random.
-            rng.shuffle(free);
-            free.sort_by_key(|&s| self.mask[s as usize].count_ones());
+            shuffle_runs(free, &ends[..runs], rng);
             let mut left = rem;
             let mut ok = true;
             for &s in free.iter() {
@@ -166,6 +167,46 @@ impl Beliefs {
             out[s as usize] = matched[i];
         }
         true
+    }
+}
+
+/// Orders `slots` for a sequential draw, fewest candidates first (a stable sort), and
+/// writes into `ends` where each run of slots with the same number of candidates ends;
+/// returns the number of runs. With [`shuffle_runs`] before each attempt this is the
+/// order "fewest candidates first, ties at random" without sorting again.
+pub(crate) fn by_candidates(slots: &mut [u8], mask: &[u128], ends: &mut [u8; MAX_PIECES]) -> usize {
+    let mut keys = [0u8; MAX_PIECES];
+    for (k, &s) in keys.iter_mut().zip(slots.iter()) {
+        *k = mask[s as usize].count_ones() as u8;
+    }
+    // Insertion sort: a few dozen slots, often nearly in order.
+    for i in 1..slots.len() {
+        let (k, s) = (keys[i], slots[i]);
+        let mut j = i;
+        while j > 0 && keys[j - 1] > k {
+            keys[j] = keys[j - 1];
+            slots[j] = slots[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+        slots[j] = s;
+    }
+    let mut runs = 0;
+    for i in 0..slots.len() {
+        if i + 1 == slots.len() || keys[i + 1] != keys[i] {
+            ends[runs] = (i + 1) as u8;
+            runs += 1;
+        }
+    }
+    runs
+}
+
+/// Shuffles each run of `slots` that [`by_candidates`] found (its `ends`).
+pub(crate) fn shuffle_runs(slots: &mut [u8], ends: &[u8], rng: &mut Rng) {
+    let mut start = 0;
+    for &end in ends {
+        rng.shuffle(&mut slots[start..end as usize]);
+        start = end as usize;
     }
 }
 

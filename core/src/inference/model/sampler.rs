@@ -21,6 +21,7 @@ use crate::limits::MAX_PIECES;
 use crate::referee::Game;
 use crate::rng::Rng;
 
+use super::super::sample::{by_candidates, shuffle_runs};
 use super::super::{bits, single, Beliefs, Sample, SampleError, NONE};
 use super::OpponentModel;
 
@@ -33,8 +34,10 @@ pub const SWEEPS: usize = 8;
 #[derive(Clone, Debug)]
 pub struct ModelledSampler<'a> {
     beliefs: &'a Beliefs,
-    /// The slots whose identity is open.
+    /// The slots whose identity is open, fewest candidates first.
     free: Vec<u8>,
+    /// Where each run of `free` with the same number of candidates ends.
+    ends: Vec<u8>,
     /// Per slot: its (type, weight) candidates, from `start[s]` to `start[s + 1]`.
     start: Vec<u16>,
     entries: Vec<(u8, f64)>,
@@ -100,9 +103,12 @@ impl Beliefs {
             }
         }
         start.push(entries.len() as u16);
+        let mut ends = [0u8; MAX_PIECES];
+        let runs = by_candidates(&mut free, &self.mask, &mut ends);
         let mut s = ModelledSampler {
             beliefs: self,
             free,
+            ends: ends[..runs].to_vec(),
             start,
             entries,
             rem,
@@ -161,11 +167,10 @@ impl ModelledSampler<'_> {
         let nf = self.free.len();
         order[..nf].copy_from_slice(&self.free);
         let order = &mut order[..nf];
-        let mask = &self.beliefs.mask;
         let mut done = false;
         for _ in 0..64 {
-            rng.shuffle(order);
-            order.sort_by_key(|&s| mask[s as usize].count_ones());
+            // Fewest candidates first, ties at random.
+            shuffle_runs(order, &self.ends, rng);
             let mut left = self.rem;
             let mut ok = true;
             for &s in order.iter() {
@@ -205,12 +210,24 @@ impl ModelledSampler<'_> {
                 out[s as usize] = plain[s as usize];
             }
         }
+        self.swap_into(rng, out, SWEEPS);
+        true
+    }
+
+    /// Continues a chain of draws: `sweeps` sweeps of the swap moves on `out`, a draw of
+    /// this sampler (its previous state). The moves leave the target distribution
+    /// unchanged, so a chain of such steps draws from it with less work a draw than
+    /// [`ModelledSampler::sample_into`] (whose first step is not), at the price of
+    /// successive draws that are not independent — what a tree search, which wants many
+    /// worlds cheaply rather than each one fresh, can use.
+    pub(crate) fn swap_into(&self, rng: &mut Rng, out: &mut [u8; MAX_PIECES], sweeps: usize) {
         // Swaps between pieces of one group (one army, or the pool under a deal).
         let groups = !self.beliefs.rules.deals();
+        let nf = self.free.len();
         if nf < 2 {
-            return true;
+            return;
         }
-        for _ in 0..SWEEPS * nf {
+        for _ in 0..sweeps * nf {
             let a = rng.below(nf);
             let b = (a + 1 + rng.below(nf - 1)) % nf;
             let (i, j) = (self.free[a] as usize, self.free[b] as usize);
@@ -228,7 +245,6 @@ impl ModelledSampler<'_> {
                 out[j] = ti;
             }
         }
-        true
     }
 }
 
@@ -297,6 +313,55 @@ mod tests {
         for (got, want) in seen.iter().zip(want) {
             assert!((*got as f64 - want).abs() < 250.0, "{seen:?}");
         }
+    }
+
+    #[test]
+    fn a_chain_of_sweeps_follows_the_weights_too() {
+        // The problem above, drawn as a tree search does: one draw, then a sweep of the
+        // swaps a draw. Successive draws are correlated, so the bounds are wider.
+        let (b, rows) = problem(&[&[(0, 1.0), (1, 4.0)], &[(0, 1.0), (1, 1.0), (2, 1.0)], &[(1, 2.0), (2, 1.0)]], &[1, 1, 1]);
+        let s = sampler(&b, &rows);
+        let mut rng = Rng::new(5);
+        let mut out = [NONE; MAX_PIECES];
+        assert!(s.sample_into(&mut rng, &mut out));
+        let mut seen = [0u32; 3];
+        for _ in 0..14_000 {
+            s.swap_into(&mut rng, &mut out, 1);
+            seen[match (out[0], out[1], out[2]) {
+                (0, 1, 2) => 0,
+                (0, 2, 1) => 1,
+                (1, 0, 2) => 2,
+                other => panic!("not an assignment: {other:?}"),
+            }] += 1;
+        }
+        let want = [2000.0, 4000.0, 8000.0];
+        for (got, want) in seen.iter().zip(want) {
+            assert!((*got as f64 - want).abs() < 500.0, "{seen:?}");
+        }
+    }
+
+    #[test]
+    fn slots_are_ordered_by_candidates_with_ties_at_random() {
+        use super::super::super::sample::{by_candidates, shuffle_runs};
+        let mut mask = [0u128; MAX_PIECES];
+        // Slots 0..6 with 3, 1, 2, 3, 1, 2 candidates.
+        for (s, n) in [3, 1, 2, 3, 1, 2].into_iter().enumerate() {
+            mask[s] = (1u128 << n) - 1;
+        }
+        let mut slots = [0u8, 1, 2, 3, 4, 5];
+        let mut ends = [0u8; MAX_PIECES];
+        let runs = by_candidates(&mut slots, &mask, &mut ends);
+        assert_eq!((slots, &ends[..runs]), ([1, 4, 2, 5, 0, 3], &[2u8, 4, 6][..]));
+        let mut firsts = [0u32; 6];
+        let mut rng = Rng::new(1);
+        for _ in 0..2000 {
+            shuffle_runs(&mut slots, &ends[..runs], &mut rng);
+            let keys = slots.map(|s| mask[s as usize].count_ones());
+            assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{slots:?}");
+            firsts[slots[0] as usize] += 1;
+        }
+        // Either 1-candidate slot first, about equally often.
+        assert!(firsts[1] > 850 && firsts[4] > 850, "{firsts:?}");
     }
 
     #[test]
