@@ -3,8 +3,9 @@
 //! takes for greedy and each search level (the calibration of the levels). Short runs:
 //! `cargo bench -p junqi --bench agents` (≈ 1 min). `JUNQI_BENCH_RULES=fanqi` (or any
 //! preset) measures another rule set; `JUNQI_BENCH_LEVELS=5` measures levels 1..5
-//! (default 1..3). `JUNQI_BENCH_ONLY=ismcts` runs only the tree search's lines (e.g. under
-//! `valgrind --tool=callgrind`, whose instruction counts do not drift with the load).
+//! (default 1..3). `JUNQI_BENCH_ONLY=ismcts` (or `search`) runs only that agent's line,
+//! `JUNQI_BENCH_ITERS=N` iterations (playouts) a position — e.g. under `valgrind
+//! --tool=callgrind`, whose instruction counts do not drift with the load.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -32,7 +33,9 @@ fn main() {
     let levels: u8 = std::env::var("JUNQI_BENCH_LEVELS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
     let rules = RuleSet::preset(&rules_name).unwrap();
 
-    let only_tree = std::env::var("JUNQI_BENCH_ONLY").as_deref() == Ok("ismcts");
+    let only = std::env::var("JUNQI_BENCH_ONLY").unwrap_or_default();
+    let only_tree = only == "ismcts";
+    let only_search = only == "search";
 
     // The core's random play, for reference.
     let t = Instant::now();
@@ -40,7 +43,7 @@ fn main() {
     let mut buf = Vec::new();
     let mut rng = junqi::Rng::new(1);
     let mut seed = 0;
-    while !only_tree && t.elapsed().as_secs_f64() < 2.0 {
+    while only.is_empty() && t.elapsed().as_secs_f64() < 2.0 {
         let mut pos = Position::random_start(rules.clone(), seed);
         seed += 1;
         while pos.result().is_none() && pos.ply() < 2000 {
@@ -52,7 +55,7 @@ fn main() {
             plies += 1;
         }
     }
-    if !only_tree {
+    if only.is_empty() {
         println!("{rules_name}: random play (Position): {:.2} M plies/s", plies as f64 / t.elapsed().as_secs_f64() / 1e6);
     }
 
@@ -80,6 +83,20 @@ fn main() {
         }
     }
     println!("{rules_name}: InfoState::determinize (ply 60): {:.0} sampled positions/s", n as f64 / t.elapsed().as_secs_f64());
+
+    if only_search {
+        let iterations: u32 = std::env::var("JUNQI_BENCH_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+        let (mut playouts, mut plies) = (0u64, 0u64);
+        let t = Instant::now();
+        for (i, info) in infos.iter().enumerate() {
+            let (_, st) = search_stats(info, Budget::Iterations(iterations), 1, i as u64);
+            playouts += st.playouts;
+            plies += st.plies;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!("{rules_name}: search, 1 thread: {:.0} playouts/s, {:.2} M simulated plies/s", playouts as f64 / secs, plies as f64 / secs / 1e6);
+        return;
+    }
 
     // The search's speed on one core.
     let (mut playouts, mut splies, mut samples) = (0u64, 0u64, 0u64);

@@ -16,13 +16,16 @@
 //! agent's seed, the move number, the round and the candidate, and the results are
 //! summed in a fixed order: the choice is the same for the same seed whatever the number
 //! of threads. A time budget (`ms=N`) is converted into playouts after a first timed
-//! phase, so it is not deterministic.
+//! phase, and the clock is read again before every round (a round plays each remaining
+//! candidate once): at the deadline the search stops and the best mean among the
+//! remaining candidates wins, so a machine that gets busier during the move does not
+//! make it overshoot. It is not deterministic.
 //!
 //! **Cost.** The simulation plays [`Position`]s (cloned, allocation-free); the only
 //! allocations per move are the candidates' score tables and the drawn positions.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::eval::{Evaluator, WIN};
 use super::greedy::{self, one_ply};
@@ -121,6 +124,15 @@ impl Search {
     /// Chooses, and says what the search did: the totals and each candidate's playouts
     /// and summed score.
     fn choose_with_stats(&mut self, info: &InfoState) -> (Action, Stats, Vec<CandidateStats>) {
+        // The clock is read only for a time budget: an iteration budget must not need
+        // one (WebAssembly in the browser has no std::time::Instant).
+        let started = matches!(self.budget, Budget::Millis(_)).then(Instant::now);
+        self.choose_clocked(info, &move || started.map_or(Duration::ZERO, |t| t.elapsed()))
+    }
+
+    /// [`Search::choose_with_stats`] with the time since the move began read from
+    /// `clock` (a fake clock in the tests); read only under a time budget.
+    fn choose_clocked(&mut self, info: &InfoState, clock: &(dyn Fn() -> Duration + Sync)) -> (Action, Stats, Vec<CandidateStats>) {
         let legal = info.legal();
         self.moves += 1;
         let mut stats = Stats::default();
@@ -146,9 +158,10 @@ impl Search {
         let mut count = vec![0u32; n];
         let mut alive: Vec<usize> = (0..n).collect();
         let phases = (usize::BITS - (n - 1).leading_zeros()).max(1) as u64;
-        // The clock is read only for a time budget: an iteration budget must not need
-        // one (WebAssembly in the browser has no std::time::Instant).
-        let started = matches!(self.budget, Budget::Millis(_)).then(Instant::now);
+        let deadline = match self.budget {
+            Budget::Millis(ms) => Some(Duration::from_millis(ms as u64)),
+            _ => None,
+        };
         let mut total = match self.budget {
             Budget::Level(l) => Budget::level_iterations(l) as u64,
             Budget::Iterations(n) => n as u64,
@@ -162,7 +175,8 @@ impl Search {
             let per_phase = if total == 0 { alive.len() as u64 * 4 } else { (total / phases).max(alive.len() as u64) };
             let rounds = (per_phase / alive.len() as u64).max(1);
             let ctx = Ctx { info, eval: &eval, candidates: &candidates, player, horizon, move_seed };
-            let results = run_rounds(&ctx, &alive, round, rounds, self.threads);
+            let results = run_rounds(&ctx, &alive, round, rounds, self.threads, deadline.map(|d| (d, clock)));
+            let rounds = results.len() as u64;
             // What ran, not what was asked for: a round lost by a thread shows.
             for row in &results {
                 for (j, &(v, plies)) in row.iter().enumerate() {
@@ -175,8 +189,8 @@ impl Search {
             }
             round += rounds;
             phase += 1;
-            if let (Budget::Millis(ms), 0, Some(started)) = (self.budget, total, started) {
-                let spent = started.elapsed().as_secs_f64().max(1e-6);
+            if let (Budget::Millis(ms), 0) = (self.budget, total) {
+                let spent = clock().as_secs_f64().max(1e-6);
                 let rate = stats.playouts as f64 / spent;
                 total = ((ms as f64 / 1000.0) * rate) as u64;
                 total = total.max(stats.playouts + 1);
@@ -189,7 +203,7 @@ impl Search {
                 alive.truncate(alive.len().div_ceil(2));
                 alive.sort_unstable();
             }
-            if phase > 64 {
+            if phase > 64 || deadline.is_some_and(|d| clock() >= d) {
                 break;
             }
         }
@@ -219,7 +233,18 @@ struct Ctx<'a> {
 
 /// Runs rounds `first..first + rounds`: each draws a position and plays every alive
 /// candidate on it. Returns, per round, per alive candidate: (value, plies simulated).
-fn run_rounds(ctx: &Ctx, alive: &[usize], first: u64, rounds: u64, threads: usize) -> Vec<Vec<(f32, u32)>> {
+/// With a deadline, a thread starts no round after it (but each runs one at least), so
+/// fewer rounds may come back; the rounds that do are the first ones of each thread's
+/// share, in order.
+fn run_rounds(
+    ctx: &Ctx,
+    alive: &[usize],
+    first: u64,
+    rounds: u64,
+    threads: usize,
+    deadline: Option<(Duration, &(dyn Fn() -> Duration + Sync))>,
+) -> Vec<Vec<(f32, u32)>> {
+    let open = |r: u64, lo: u64| r == lo || deadline.is_none_or(|(d, clock)| clock() < d);
     let one = |r: u64| -> Vec<(f32, u32)> {
         let mut types = [u8::MAX; MAX_PIECES];
         let round_seed = splitmix(ctx.move_seed ^ splitmix(r + 1));
@@ -235,7 +260,7 @@ fn run_rounds(ctx: &Ctx, alive: &[usize], first: u64, rounds: u64, threads: usiz
     };
     let threads = threads.min(rounds as usize).max(1);
     if threads == 1 {
-        return (first..first + rounds).map(one).collect();
+        return (first..first + rounds).take_while(|&r| open(r, first)).map(one).collect();
     }
     let per = rounds.div_ceil(threads as u64);
     std::thread::scope(|s| {
@@ -243,8 +268,8 @@ fn run_rounds(ctx: &Ctx, alive: &[usize], first: u64, rounds: u64, threads: usiz
             .map(|t| {
                 let lo = first + t * per;
                 let hi = (lo + per).min(first + rounds);
-                let one = &one;
-                s.spawn(move || (lo..hi).map(one).collect::<Vec<_>>())
+                let (one, open) = (&one, &open);
+                s.spawn(move || (lo..hi).take_while(|&r| open(r, lo)).map(one).collect::<Vec<_>>())
             })
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("search thread")).collect()
@@ -339,5 +364,38 @@ impl Agent for Search {
 
     fn choose(&mut self, info: &InfoState) -> Action {
         self.choose_with_stats(info).0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use super::*;
+    use crate::referee::Game;
+
+    #[test]
+    fn a_time_budget_reads_the_clock_as_it_goes_and_stops_at_the_deadline() {
+        let mut game = Game::new("classic", 3).unwrap();
+        game.deploy_random(Side::South, 1).unwrap();
+        game.deploy_random(Side::North, 2).unwrap();
+        let info = game.info_state(Side::South);
+        // A clock that moves 1 ms a reading: 40 ms are 40 readings, whatever the work
+        // between them. (Converting the budget into playouts after the first phase, as
+        // the search once did, reads it once and then plays 40 times that phase.)
+        let readings = AtomicU64::new(0);
+        let clock = || Duration::from_millis(readings.fetch_add(1, Ordering::Relaxed) + 1);
+        for threads in [1, 2] {
+            readings.store(0, Ordering::Relaxed);
+            let (action, stats, table) = Search::new(Budget::Millis(40), threads, 5).choose_clocked(&info, &clock);
+            assert!(info.legal().contains(&action));
+            let n = table.len() as u64;
+            let read = readings.load(Ordering::Relaxed);
+            assert!((40..=48).contains(&read), "{read} readings on {threads} threads");
+            // A round plays each remaining candidate once and reads the clock once per
+            // thread, so at most about 40 rounds of at most n playouts each.
+            assert!(stats.playouts >= 40 / threads as u64, "{stats:?}");
+            assert!(stats.playouts <= (44 + 2 * threads as u64) * n, "{} playouts of {n} candidates on {threads} threads", stats.playouts);
+        }
     }
 }
