@@ -333,6 +333,22 @@ impl<'a, S: PointBits> LandGen<'a, S> {
         });
     }
 
+    /// Calls `f(from, targets)` for every piece of the army that has a target, in the
+    /// order of [`LandGen::moves_into`].
+    #[inline(always)]
+    pub(crate) fn for_each_targets(&self, pos: &Position, mut f: impl FnMut(Point, S)) {
+        self.pieces.for_each(|from| {
+            let class = class_at(pos, self.classes, from);
+            if class & 3 == 0 {
+                return;
+            }
+            let t = self.targets(from, class);
+            if !t.is_empty() {
+                f(from, t);
+            }
+        });
+    }
+
     /// Whether `army` has a move, if the rule set is land-only: a mobile piece with an
     /// empty point one step away (nothing forbids entering an empty point) settles
     /// most positions without the mover's forbidden sets; else any target.
