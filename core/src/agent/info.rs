@@ -258,16 +258,19 @@ impl InfoState {
     }
 
     /// The next world of a chain drawn by `sampler`: `types` (the previous world's, as
-    /// [`InfoState::sample_position_by`] left it) moved by one sweep of the sampler's
-    /// swaps, and its position.
+    /// [`InfoState::sample_position_by`] or this left it) moved by one sweep of the
+    /// sampler's swaps, and `world` (the previous world's position, unplayed) changed
+    /// to match in place — only the pieces whose identity changed.
     pub(crate) fn chain_position_by(
         &self,
         sampler: &crate::inference::ModelledSampler<'_>,
         rng: &mut Rng,
         types: &mut [u8; MAX_PIECES],
-    ) -> Position {
+        world: &mut Position,
+    ) {
+        let old = *types;
         sampler.swap_into(rng, types, 1);
-        self.beliefs.rebuild(&self.skeleton, types)
+        self.beliefs.repatch(world, &old, types);
     }
 
 }

@@ -311,6 +311,8 @@ fn grow_tree(ctx: &Ctx<'_, '_>, rng: &mut Rng, iterations: u64, deadline: Option
     };
     let mut stats = TreeStats::default();
     let mut types = [u8::MAX; MAX_PIECES];
+    // The last world of the chain (modelled beliefs), as drawn.
+    let mut chain: Option<Position> = None;
     let mut buf: Vec<Action> = Vec::with_capacity(128);
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut marks = Marks { mark: vec![0; rules.action_space()], generation: 0 };
@@ -321,10 +323,17 @@ fn grow_tree(ctx: &Ctx<'_, '_>, rng: &mut Rng, iterations: u64, deadline: Option
                 break;
             }
         }
-        let world = match ctx.sampler {
-            Some(s) if i % FRESH_EVERY != 0 => ctx.info.chain_position_by(s, rng, &mut types),
-            Some(s) => ctx.info.sample_position_by(s, rng, &mut types),
-            None => ctx.info.sample_position(rng, &mut types),
+        let world = match (ctx.sampler, &mut chain) {
+            (Some(s), Some(last)) if i % FRESH_EVERY != 0 => {
+                ctx.info.chain_position_by(s, rng, &mut types, last);
+                last.clone()
+            }
+            (Some(s), _) => {
+                let world = ctx.info.sample_position_by(s, rng, &mut types);
+                chain = Some(world.clone());
+                world
+            }
+            (None, _) => ctx.info.sample_position(rng, &mut types),
         };
         let (value, plies) = iterate(ctx, &mut tree, &mut marks, world, rng, &mut buf, &mut path);
         stats.plies += plies as u64;

@@ -323,34 +323,48 @@ impl Beliefs {
     /// everyone, and (except under a deal) their own and, where partners see each
     /// other, their team's pieces of the drawn owners.
     pub(crate) fn rebuild(&self, pos: &Position, types: &[u8; MAX_PIECES]) -> Position {
+        pos.renumbered(self.slots as usize, |s| self.drawn_piece(s, types))
+    }
+
+    /// Changes a position rebuilt from `old` (by [`Beliefs::rebuild`] or this) into the
+    /// one `new` rebuilds, in place: only the slots whose drawn type differs change.
+    pub(crate) fn repatch(&self, pos: &mut Position, old: &[u8; MAX_PIECES], new: &[u8; MAX_PIECES]) {
+        for s in 0..self.slots as usize {
+            if old[s] != new[s] {
+                let (_, owner, kind, knows) = self.drawn_piece(s, new).expect("a drawn slot stays drawn");
+                pos.reassign(s, owner, kind, knows);
+            }
+        }
+        debug_assert!(pos.same_state(&self.rebuild(pos, new)));
+    }
+
+    /// The piece of slot `s` in a position rebuilt with `types`: where it stands, its
+    /// owner and kind, and who knows it (see [`Beliefs::rebuild`]).
+    fn drawn_piece(&self, s: usize, types: &[u8; MAX_PIECES]) -> Option<crate::position::Renumbered> {
+        if self.origin[s] == NONE || types[s] == NONE {
+            return None;
+        }
         let rules = &self.rules;
         let sides = rules.sides();
-        let deals = rules.deals();
-        let shared = rules.options().allies_see_each_other;
-        pos.renumbered(self.slots as usize, |s| {
-            if self.origin[s] == NONE || types[s] == NONE {
-                return None;
+        let (owner, kind) = (sides[types[s] as usize / 32], PieceKind::ALL[types[s] as usize % 32]);
+        let at = (self.at[s] != NONE).then_some(Point(self.at[s]));
+        let flags = self.flags[s];
+        let mut knows = 0u8;
+        for &viewer in sides {
+            let k = if viewer == self.player {
+                flags & KNOWN != 0
+            } else if flags & PUBLIC != 0 {
+                true
+            } else if rules.deals() {
+                false
+            } else {
+                owner == viewer || rules.options().allies_see_each_other && rules.team_of(viewer).contains(owner)
+            };
+            if k {
+                knows |= 1 << viewer as usize;
             }
-            let (owner, kind) = (sides[types[s] as usize / 32], PieceKind::ALL[types[s] as usize % 32]);
-            let at = (self.at[s] != NONE).then_some(Point(self.at[s]));
-            let flags = self.flags[s];
-            let mut knows = 0u8;
-            for &viewer in sides {
-                let k = if viewer == self.player {
-                    flags & KNOWN != 0
-                } else if flags & PUBLIC != 0 {
-                    true
-                } else if deals {
-                    false
-                } else {
-                    owner == viewer || shared && rules.team_of(viewer).contains(owner)
-                };
-                if k {
-                    knows |= 1 << viewer as usize;
-                }
-            }
-            Some((at, owner, kind, knows))
-        })
+        }
+        Some((at, owner, kind, knows))
     }
 
     /// Draws identities into `out` and rebuilds `pos` with them (allocation-free).

@@ -34,6 +34,7 @@ pub(crate) mod movegen;
 mod outcome;
 mod play;
 mod renumber;
+pub(crate) use renumber::Renumbered;
 mod ruling;
 mod string;
 

@@ -57,4 +57,26 @@ impl Position {
         pos
     }
 
+    /// Gives piece `id` of a renumbered position (see [`Position::renumbered`]) another
+    /// owner, kind and knowers, where it stands: the piece table changed in place for
+    /// one piece, as [`Position::renumbered`] would have built it.
+    pub(crate) fn reassign(&mut self, id: usize, owner: Side, kind: PieceKind, knows: u8) {
+        let old = self.slots[id];
+        if old.at != OFF_BOARD {
+            let p = Point(old.at);
+            self.occ[old.owner as usize].remove(p);
+            self.arm_occ[old.kind.arm() as usize].remove(p);
+            self.occ[owner as usize].insert(p);
+            self.arm_occ[kind.arm() as usize].insert(p);
+        }
+        self.slots[id] = Slot { kind, owner, at: old.at };
+        for s in 0..4 {
+            if knows >> s & 1 == 1 {
+                self.known[s] |= 1u128 << id;
+            } else {
+                self.known[s] &= !(1u128 << id);
+            }
+        }
+    }
+
 }
