@@ -31,7 +31,7 @@ use std::sync::OnceLock;
 
 use std::time::Duration;
 
-use junqi::agent::{AgentSpec, Budget};
+use junqi::agent::{AgentSpec, Budget, Worlds};
 use junqi::protocol::referee::{
     apply_setup, ask_action, ask_setup, seat_lines, EngineLink, EngineProcess, Failure, InProcessEngine,
 };
@@ -86,6 +86,7 @@ pub fn think_spec(seat: &Seat, left_ms: Option<i64>) -> Option<AgentSpec> {
             Some(AgentSpec::Search {
                 budget: Budget::Millis(ms as u32),
                 threads: 1,
+                worlds: Worlds::Plain,
             })
         }
     }

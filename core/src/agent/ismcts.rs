@@ -36,11 +36,11 @@ use std::time::{Duration, Instant};
 
 use super::eval::{Evaluator, WIN};
 use super::greedy::{self, one_ply};
-use super::search::{capture_first, splitmix};
+use super::search::{capture_first, splitmix, ModelCache};
 use super::{Agent, AgentSpec, Budget, InfoState};
 use crate::action::Action;
 use crate::combat::CombatOutcome;
-use crate::inference::{ModelledSampler, OpponentModel};
+use crate::inference::ModelledSampler;
 use crate::limits::MAX_PIECES;
 use crate::piece::{PieceKind, Side, SideSet};
 use crate::position::{Phase, Position};
@@ -85,7 +85,7 @@ pub struct Ismcts {
     moves: u64,
     rng: Rng,
     eval: Option<Evaluator>,
-    model: Option<(Arc<RuleSet>, Arc<OpponentModel>)>,
+    model: ModelCache,
 }
 
 /// What one move of the tree search did.
@@ -194,18 +194,7 @@ impl Ismcts {
             moves: 0,
             rng: Rng::new(seed ^ 0x15AC_7500_0000_0001),
             eval: None,
-            model: None,
-        }
-    }
-
-    fn model(&mut self, rules: &Arc<RuleSet>) -> Arc<OpponentModel> {
-        match &self.model {
-            Some((r, m)) if Arc::ptr_eq(r, rules) || r.spec() == rules.spec() => m.clone(),
-            _ => {
-                let m = Arc::new(OpponentModel::for_rules(rules));
-                self.model = Some((rules.clone(), m.clone()));
-                m
-            }
+            model: ModelCache::default(),
         }
     }
 
@@ -223,7 +212,7 @@ impl Ismcts {
         let move_seed = splitmix(self.seed ^ splitmix(self.moves));
         let eval = greedy::evaluator(&mut self.eval, info.rules()).clone();
         let model = match self.worlds {
-            Worlds::Modelled => Some(self.model(info.rules())),
+            Worlds::Modelled => Some(self.model.get(info.rules())),
             Worlds::Plain => None,
         };
         let sampler = model.as_ref().map(|m| info.beliefs().sampler(m));

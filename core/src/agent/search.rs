@@ -29,7 +29,8 @@ use std::time::{Duration, Instant};
 
 use super::eval::{Evaluator, WIN};
 use super::greedy::{self, one_ply};
-use super::{Agent, AgentSpec, Budget, InfoState};
+use super::{Agent, AgentSpec, Budget, InfoState, Worlds};
+use crate::inference::{ModelledSampler, OpponentModel};
 use crate::action::Action;
 use crate::combat::CombatOutcome;
 use crate::rules::resolve;
@@ -48,10 +49,12 @@ pub(crate) const MAX_CANDIDATES: usize = 24;
 pub struct Search {
     budget: Budget,
     threads: usize,
+    worlds: Worlds,
     seed: u64,
     moves: u64,
     rng: Rng,
     eval: Option<Evaluator>,
+    model: ModelCache,
 }
 
 /// What one move of the search did (see [`search_stats`]).
@@ -114,11 +117,19 @@ impl Search {
         Search {
             budget,
             threads: threads.max(1),
+            worlds: Worlds::Plain,
             seed,
             moves: 0,
             rng: Rng::new(seed ^ 0x5EA2_C400_0000_0001),
             eval: None,
+            model: ModelCache::default(),
         }
+    }
+
+    /// The same search drawing its armies as `worlds` says (plain by default).
+    pub fn with_worlds(mut self, worlds: Worlds) -> Search {
+        self.worlds = worlds;
+        self
     }
 
     /// Chooses, and says what the search did: the totals and each candidate's playouts
@@ -142,6 +153,8 @@ impl Search {
         let player = info.player();
         let move_seed = splitmix(self.seed ^ splitmix(self.moves));
         let eval = greedy::evaluator(&mut self.eval, info.rules()).clone();
+        let model = (self.worlds == Worlds::Modelled).then(|| self.model.get(info.rules()));
+        let sampler = model.as_ref().map(|m| info.beliefs().sampler(m));
         // Candidates: every legal action, or the best by the greedy score.
         let mut candidates: Vec<Action> = legal.to_vec();
         if candidates.len() > MAX_CANDIDATES {
@@ -174,7 +187,7 @@ impl Search {
         while alive.len() > 1 || phase == 0 {
             let per_phase = if total == 0 { alive.len() as u64 * 4 } else { (total / phases).max(alive.len() as u64) };
             let rounds = (per_phase / alive.len() as u64).max(1);
-            let ctx = Ctx { info, eval: &eval, candidates: &candidates, player, horizon, move_seed };
+            let ctx = Ctx { info, eval: &eval, sampler: sampler.as_ref(), candidates: &candidates, player, horizon, move_seed };
             let results = run_rounds(&ctx, &alive, round, rounds, self.threads, deadline.map(|d| (d, clock)));
             let rounds = results.len() as u64;
             // What ran, not what was asked for: a round lost by a thread shows.
@@ -222,9 +235,10 @@ impl Search {
     }
 }
 
-struct Ctx<'a> {
+struct Ctx<'a, 'b> {
     info: &'a InfoState,
     eval: &'a Evaluator,
+    sampler: Option<&'a ModelledSampler<'b>>,
     candidates: &'a [Action],
     player: Side,
     horizon: u32,
@@ -237,7 +251,7 @@ struct Ctx<'a> {
 /// fewer rounds may come back; the rounds that do are the first ones of each thread's
 /// share, in order.
 fn run_rounds(
-    ctx: &Ctx,
+    ctx: &Ctx<'_, '_>,
     alive: &[usize],
     first: u64,
     rounds: u64,
@@ -248,7 +262,11 @@ fn run_rounds(
     let one = |r: u64| -> Vec<(f32, u32)> {
         let mut types = [u8::MAX; MAX_PIECES];
         let round_seed = splitmix(ctx.move_seed ^ splitmix(r + 1));
-        let root = ctx.info.sample_position(&mut Rng::new(round_seed), &mut types);
+        let mut rng = Rng::new(round_seed);
+        let root = match ctx.sampler {
+            Some(s) => ctx.info.sample_position_by(s, &mut rng, &mut types),
+            None => ctx.info.sample_position(&mut rng, &mut types),
+        };
         let mut buf = Vec::with_capacity(64);
         alive
             .iter()
@@ -278,7 +296,7 @@ fn run_rounds(
 
 /// Plays `action` on a copy of `root`, then up to `horizon` plies of the capture-first
 /// policy, and scores the result for the player.
-fn playout(ctx: &Ctx, root: &Position, action: Action, rng: &mut Rng, buf: &mut Vec<Action>) -> (f32, u32) {
+fn playout(ctx: &Ctx<'_, '_>, root: &Position, action: Action, rng: &mut Rng, buf: &mut Vec<Action>) -> (f32, u32) {
     let mut pos = root.clone();
     if pos.play(action).is_err() {
         return (-WIN, 0);
@@ -342,6 +360,24 @@ pub(super) fn capture_first(legal: &[Action], rng: &mut Rng, gain: impl Fn(Actio
 
 /// A 64-bit mix (SplitMix64's finalizer): the search agents' seeds per move, round
 /// and thread.
+/// The opponent model of the last rule set an agent played, kept between moves.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ModelCache(Option<(Arc<RuleSet>, Arc<OpponentModel>)>);
+
+impl ModelCache {
+    /// The shipped model of `rules` ([`OpponentModel::for_rules`]), made once per rule set.
+    pub(super) fn get(&mut self, rules: &Arc<RuleSet>) -> Arc<OpponentModel> {
+        match &self.0 {
+            Some((r, m)) if Arc::ptr_eq(r, rules) || r.spec() == rules.spec() => m.clone(),
+            _ => {
+                let m = Arc::new(OpponentModel::for_rules(rules));
+                self.0 = Some((rules.clone(), m.clone()));
+                m
+            }
+        }
+    }
+}
+
 pub(super) fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -354,6 +390,7 @@ impl Agent for Search {
         AgentSpec::Search {
             budget: self.budget,
             threads: self.threads as u16,
+            worlds: self.worlds,
         }
         .to_string()
     }

@@ -21,7 +21,7 @@ pub enum AgentError {
     #[error("bad thread count {0:?}: expected threads=N with N from 1 to 256")]
     Threads(String),
     /// An option the agent does not take.
-    #[error("unknown agent option {0:?}: search and ismcts take a level (1-5), iters=N, ms=N and threads=N, ismcts also beliefs=modelled|plain; random and greedy take none")]
+    #[error("unknown agent option {0:?}: search and ismcts take a level (1-5), iters=N, ms=N, threads=N and beliefs=modelled|plain; random and greedy take none")]
     Option(String),
 }
 
@@ -75,9 +75,9 @@ const LEVEL1: u32 = 36_000;
 
 /// A parsed agent name: `"random"` | `"greedy"` | `"search"` (= `search:3`) |
 /// `"search:1"`..`"search:5"` | `"search:iters=N"` | `"search:ms=N"` (a time budget, not
-/// deterministic), with an optional `",threads=N"` (default 1), e.g. `"search:4,threads=2"`;
-/// `"ismcts"` takes the same budgets and `",beliefs=plain"` (its worlds drawn without the
-/// opponent model).
+/// deterministic), with an optional `",threads=N"` (default 1), e.g. `"search:4,threads=2"`,
+/// and `",beliefs=modelled"` (armies drawn by the opponent model; plain by default);
+/// `"ismcts"` takes the same, its worlds modelled by default (`",beliefs=plain"`).
 /// [`FromStr`] and [`Display`](fmt::Display) round-trip.
 ///
 /// ```
@@ -99,6 +99,9 @@ pub enum AgentSpec {
         budget: Budget,
         /// Threads to search with (1 by default).
         threads: u16,
+        /// Which beliefs its armies are drawn from (`beliefs=plain`, the default: the
+        /// reference the tree search is measured against; or `beliefs=modelled`).
+        worlds: Worlds,
     },
     /// Information-set Monte Carlo tree search (`"ismcts"`, `"ismcts:2"`,
     /// `"ismcts:ms=500,threads=2,beliefs=plain"`).
@@ -132,7 +135,7 @@ impl FromStr for AgentSpec {
             n @ ("search" | "ismcts") => {
                 let mut budget = None;
                 let mut threads = 1u16;
-                let mut worlds = Worlds::Modelled;
+                let mut worlds = if n == "search" { Worlds::Plain } else { Worlds::Modelled };
                 for part in opts.into_iter().flat_map(|o| o.split(',')) {
                     let part = part.trim();
                     let (key, value) = match part.split_once('=') {
@@ -156,13 +159,13 @@ impl FromStr for AgentSpec {
                                 .filter(|n| (1..=256).contains(n))
                                 .ok_or_else(|| AgentError::Threads(part.to_owned()))? as u16;
                         }
-                        "beliefs" if n == "ismcts" && value == Some("modelled") => worlds = Worlds::Modelled,
-                        "beliefs" if n == "ismcts" && value == Some("plain") => worlds = Worlds::Plain,
+                        "beliefs" if value == Some("modelled") => worlds = Worlds::Modelled,
+                        "beliefs" if value == Some("plain") => worlds = Worlds::Plain,
                         _ => return Err(AgentError::Option(part.to_owned())),
                     }
                 }
                 let budget = budget.unwrap_or(Budget::Level(3));
-                Ok(if n == "search" { AgentSpec::Search { budget, threads } } else { AgentSpec::Ismcts { budget, threads, worlds } })
+                Ok(if n == "search" { AgentSpec::Search { budget, threads, worlds } } else { AgentSpec::Ismcts { budget, threads, worlds } })
             }
             _ => Err(AgentError::Unknown(text.to_owned())),
         }
@@ -174,7 +177,7 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Greedy => f.write_str("greedy"),
-            AgentSpec::Search { budget, threads } | AgentSpec::Ismcts { budget, threads, .. } => {
+            AgentSpec::Search { budget, threads, .. } | AgentSpec::Ismcts { budget, threads, .. } => {
                 let name = if matches!(self, AgentSpec::Search { .. }) { "search" } else { "ismcts" };
                 match budget {
                     Budget::Level(l) => write!(f, "{name}:{l}")?,
@@ -184,8 +187,10 @@ impl fmt::Display for AgentSpec {
                 if *threads != 1 {
                     write!(f, ",threads={threads}")?;
                 }
-                if let AgentSpec::Ismcts { worlds: Worlds::Plain, .. } = self {
-                    f.write_str(",beliefs=plain")?;
+                match self {
+                    AgentSpec::Ismcts { worlds: Worlds::Plain, .. } => f.write_str(",beliefs=plain")?,
+                    AgentSpec::Search { worlds: Worlds::Modelled, .. } => f.write_str(",beliefs=modelled")?,
+                    _ => {}
                 }
                 Ok(())
             }
@@ -200,7 +205,7 @@ impl AgentSpec {
         match *self {
             AgentSpec::Random => Box::new(RandomAgent::new(seed)),
             AgentSpec::Greedy => Box::new(Greedy::new(seed)),
-            AgentSpec::Search { budget, threads } => Box::new(Search::new(budget, threads as usize, seed)),
+            AgentSpec::Search { budget, threads, worlds } => Box::new(Search::new(budget, threads as usize, seed).with_worlds(worlds)),
             AgentSpec::Ismcts { budget, threads, worlds } => Box::new(Ismcts::new(budget, threads as usize, worlds, seed)),
         }
     }
@@ -216,7 +221,7 @@ impl AgentSpec {
     /// The same agent with another budget per move (`random` and `greedy` unchanged).
     pub fn with_budget(self, budget: Budget) -> AgentSpec {
         match self {
-            AgentSpec::Search { threads, .. } => AgentSpec::Search { budget, threads },
+            AgentSpec::Search { threads, worlds, .. } => AgentSpec::Search { budget, threads, worlds },
             AgentSpec::Ismcts { threads, worlds, .. } => AgentSpec::Ismcts { budget, threads, worlds },
             other => other,
         }
