@@ -9,7 +9,7 @@ use std::sync::Arc;
 use junqi::agent::{self, Agent, AgentSpec, Budget, Worlds};
 use junqi::{Action, Game, Phase, RuleSet, Setup, Side};
 
-const AGENTS: &[&str] = &["random", "greedy", "search:iters=40", "search:iters=40,beliefs=modelled", "ismcts:iters=40", "ismcts:iters=40,beliefs=plain"];
+const AGENTS: &[&str] = &["random", "greedy", "search:iters=40", "search:iters=40,beliefs=plain", "ismcts:iters=40", "ismcts:iters=40,beliefs=plain"];
 
 fn all_rules() -> Vec<Arc<RuleSet>> {
     let mut v: Vec<Arc<RuleSet>> = RuleSet::preset_names().into_iter().map(|n| RuleSet::preset(n).unwrap()).collect();
@@ -364,7 +364,7 @@ fn agent_names_parse_and_print() {
         "search:iters=300",
         "search:ms=250,threads=2",
         "search:2,threads=4",
-        "search:iters=300,beliefs=modelled",
+        "search:iters=300,beliefs=plain",
         "ismcts:1",
         "ismcts:iters=300,beliefs=plain",
         "ismcts:ms=250,threads=2",
@@ -376,7 +376,7 @@ fn agent_names_parse_and_print() {
     assert_eq!("search".parse::<AgentSpec>().unwrap().to_string(), "search:3");
     assert_eq!("ismcts".parse::<AgentSpec>().unwrap().to_string(), "ismcts:3");
     assert_eq!("ismcts:2,beliefs=modelled".parse::<AgentSpec>().unwrap().to_string(), "ismcts:2");
-    assert_eq!("search:2,beliefs=plain".parse::<AgentSpec>().unwrap().to_string(), "search:2");
+    assert_eq!("search:2,beliefs=modelled".parse::<AgentSpec>().unwrap().to_string(), "search:2");
     for (bad, starts) in [
         ("ismcts:0", "search level"),
         ("ismcts:beliefs=psychic", "unknown agent option"),

@@ -77,9 +77,9 @@ unsafe fn agent_mut<'a>(p: *mut junqi_agent) -> Result<AgentMut<'a>> {
 /// - `spec`: NUL-terminated UTF-8: `"random"`, `"greedy"`, `"search"` (= `search:3`),
 ///   `"search:1"` … `"search:5"` (named budgets), `"search:iters=N"` or
 ///   `"search:ms=N"`, with an optional `",threads=N"` (default 1), e.g.
-///   `"search:4,threads=2"`, and `",beliefs=modelled"` or `",beliefs=plain"` (which
-///   beliefs armies are drawn from: plain for `search`, modelled for `"ismcts"`, the
-///   tree search, which takes the same budgets, by default). See docs/agents.md.
+///   `"search:4,threads=2"`, and `",beliefs=plain"` (armies drawn from the plain beliefs
+///   instead of by the opponent model); `"ismcts"` (the tree search) takes the same.
+///   See docs/agents.md.
 /// - `seed`: the agent's own random source (not the game's).
 /// - `agent_out`: receives a new handle; free it with `junqi_agent_free`.
 ///

@@ -86,7 +86,7 @@ pub fn think_spec(seat: &Seat, left_ms: Option<i64>) -> Option<AgentSpec> {
             Some(AgentSpec::Search {
                 budget: Budget::Millis(ms as u32),
                 threads: 1,
-                worlds: Worlds::Plain,
+                worlds: Worlds::Modelled,
             })
         }
     }

@@ -5,9 +5,10 @@
 //! **How it decides.** The candidates are the legal actions (at most [`MAX_CANDIDATES`],
 //! the best by the greedy one-ply score when there are more). The budget of playouts is
 //! spent in phases; in each phase every remaining candidate is played on the same
-//! fresh positions drawn from the beliefs ([`InfoState::determinize`]: every identity
-//! the player has not seen is drawn, so a 翻棋 flip reveals a drawn identity — chance,
-//! from the flipper's point of view), followed by a short playout in which every other
+//! fresh positions drawn from the beliefs — weighted by the shipped opponent model
+//! ([`crate::OpponentModel::for_rules`]) unless the agent is asked for `beliefs=plain`
+//! ([`InfoState::determinize`]'s draw: every identity the player has not seen is drawn,
+//! so a 翻棋 flip reveals a drawn identity — chance, from the flipper's point of view), followed by a short playout in which every other
 //! seat answers once, taking its best immediate capture or else moving at random, and
 //! the position reached is scored by the greedy evaluation. After each phase the worse half of the candidates is
 //! dropped; the best mean wins.
@@ -117,7 +118,7 @@ impl Search {
         Search {
             budget,
             threads: threads.max(1),
-            worlds: Worlds::Plain,
+            worlds: Worlds::Modelled,
             seed,
             moves: 0,
             rng: Rng::new(seed ^ 0x5EA2_C400_0000_0001),
@@ -126,7 +127,8 @@ impl Search {
         }
     }
 
-    /// The same search drawing its armies as `worlds` says (plain by default).
+    /// The same search drawing its armies as `worlds` says (by the opponent model,
+    /// [`Worlds::Modelled`], by default).
     pub fn with_worlds(mut self, worlds: Worlds) -> Search {
         self.worlds = worlds;
         self

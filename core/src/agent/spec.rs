@@ -76,8 +76,8 @@ const LEVEL1: u32 = 36_000;
 /// A parsed agent name: `"random"` | `"greedy"` | `"search"` (= `search:3`) |
 /// `"search:1"`..`"search:5"` | `"search:iters=N"` | `"search:ms=N"` (a time budget, not
 /// deterministic), with an optional `",threads=N"` (default 1), e.g. `"search:4,threads=2"`,
-/// and `",beliefs=modelled"` (armies drawn by the opponent model; plain by default);
-/// `"ismcts"` takes the same, its worlds modelled by default (`",beliefs=plain"`).
+/// and `",beliefs=plain"` (armies drawn from the plain beliefs instead of by the opponent
+/// model); `"ismcts"` takes the same.
 /// [`FromStr`] and [`Display`](fmt::Display) round-trip.
 ///
 /// ```
@@ -99,8 +99,9 @@ pub enum AgentSpec {
         budget: Budget,
         /// Threads to search with (1 by default).
         threads: u16,
-        /// Which beliefs its armies are drawn from (`beliefs=plain`, the default: the
-        /// reference the tree search is measured against; or `beliefs=modelled`).
+        /// Which beliefs its armies are drawn from (`beliefs=modelled`, the default, or
+        /// `beliefs=plain`: the search as it was before the opponent model, the
+        /// reference the tree search is measured against).
         worlds: Worlds,
     },
     /// Information-set Monte Carlo tree search (`"ismcts"`, `"ismcts:2"`,
@@ -135,7 +136,7 @@ impl FromStr for AgentSpec {
             n @ ("search" | "ismcts") => {
                 let mut budget = None;
                 let mut threads = 1u16;
-                let mut worlds = if n == "search" { Worlds::Plain } else { Worlds::Modelled };
+                let mut worlds = Worlds::Modelled;
                 for part in opts.into_iter().flat_map(|o| o.split(',')) {
                     let part = part.trim();
                     let (key, value) = match part.split_once('=') {
@@ -187,10 +188,8 @@ impl fmt::Display for AgentSpec {
                 if *threads != 1 {
                     write!(f, ",threads={threads}")?;
                 }
-                match self {
-                    AgentSpec::Ismcts { worlds: Worlds::Plain, .. } => f.write_str(",beliefs=plain")?,
-                    AgentSpec::Search { worlds: Worlds::Modelled, .. } => f.write_str(",beliefs=modelled")?,
-                    _ => {}
+                if let AgentSpec::Search { worlds: Worlds::Plain, .. } | AgentSpec::Ismcts { worlds: Worlds::Plain, .. } = self {
+                    f.write_str(",beliefs=plain")?;
                 }
                 Ok(())
             }
