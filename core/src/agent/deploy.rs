@@ -139,10 +139,10 @@ mod tests {
         rows.join("/")
     }
 
-    /// Classic with `constraints` (JSON objects) besides the flag's HQ.
+    /// Classic with these deployment constraints (JSON objects) instead of its own.
     fn classic_with(constraints: &str) -> Arc<RuleSet> {
         let json = format!(
-            r#"{{"extends": "classic", "name": "test", "deployment": {{"roles": ["post", "hq"], "constraints": [{{"kind": "flag", "roles": ["hq"]}}, {constraints}]}}}}"#
+            r#"{{"extends": "classic", "name": "test", "deployment": {{"roles": ["post", "hq"], "constraints": [{constraints}]}}}}"#
         );
         Arc::new(RuleSet::from_json(&json).unwrap())
     }
@@ -178,13 +178,34 @@ mod tests {
         }
     }
 
+    /// The flag goes to a headquarters where the rules let it stand anywhere, and to
+    /// the back rows where they keep it off the headquarters (the pinned presets all
+    /// put it in one of two equally deep headquarters, where only the noise decides).
+    #[test]
+    fn the_flag_prefers_a_headquarters_then_the_back_rows() {
+        let free = classic_with("");
+        let posts = classic_with(r#"{"kind": "flag", "roles": ["post"]}"#);
+        let mut depths = [0; 7];
+        for seed in 0..30 {
+            let flag = |rules: &Arc<RuleSet>| {
+                let d = principled(rules, Side::South, &mut Rng::new(seed)).validate(rules, Side::South).unwrap();
+                d.pieces().iter().find(|(_, k)| *k == PieceKind::Flag).unwrap().0
+            };
+            assert_eq!(free.board().role(flag(&free)), Role::Hq, "seed {seed}");
+            depths[posts.board().depth(flag(&posts)) as usize] += 1;
+        }
+        // −2 a row against noise up to 3: the back row mostly, the second sometimes.
+        assert_eq!(depths[1] + depths[2], 30, "{depths:?}");
+        assert!(depths[1] > 15 && depths[2] > 0, "{depths:?}");
+    }
+
     /// An attempt that leaves a kind nowhere to go is repeated with the next attempt's
     /// seed (the first seed mixed with the attempt number).
     #[test]
     fn a_failed_attempt_is_retried_with_the_next_seed() {
         // Division commanders in the back row: the flag, the mines around it and the
         // bombs sometimes leave them one point there.
-        let rules = classic_with(r#"{"kind": "division_commander", "max_depth": 1}"#);
+        let rules = classic_with(r#"{"kind": "flag", "roles": ["hq"]}, {"kind": "division_commander", "max_depth": 1}"#);
         let side = Side::South;
         let retried = (0..200u64)
             .find_map(|s| {
@@ -208,7 +229,7 @@ mod tests {
     fn without_a_principled_placement_the_random_deployment_is_used() {
         // Engineers in the back row: the flag and the two mines beside it leave two
         // points there for three engineers, on every attempt.
-        let rules = classic_with(r#"{"kind": "engineer", "max_depth": 1}"#);
+        let rules = classic_with(r#"{"kind": "flag", "roles": ["hq"]}, {"kind": "engineer", "max_depth": 1}"#);
         for s in 0..3 {
             let seed = Rng::new(s).next_u64();
             assert!(attempt_once(&rules, Side::South, &mut Rng::new(seed)).is_none());
@@ -216,7 +237,9 @@ mod tests {
             assert_eq!(principled(&rules, Side::South, &mut Rng::new(s)), want, "seed {s}");
         }
         // Six pieces for the back row's five points, one of them the flag's.
-        let rules = classic_with(r#"{"kind": "engineer", "max_depth": 1}, {"kind": "platoon_leader", "max_depth": 1}"#);
+        let rules = classic_with(
+            r#"{"kind": "flag", "roles": ["hq"]}, {"kind": "engineer", "max_depth": 1}, {"kind": "platoon_leader", "max_depth": 1}"#,
+        );
         assert!(Deployment::try_random(&rules, Side::North, 1).is_none());
         assert_eq!(principled(&rules, Side::North, &mut Rng::new(1)), Setup::new());
     }
