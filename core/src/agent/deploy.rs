@@ -147,6 +147,36 @@ mod tests {
         Arc::new(RuleSet::from_json(&json).unwrap())
     }
 
+    /// Classic with this army (a JSON object, kind: count) instead of its own.
+    fn classic_army(army: &str) -> Arc<RuleSet> {
+        Arc::new(RuleSet::from_json(&format!(r#"{{"extends": "classic", "name": "test", "army": {army}}}"#)).unwrap())
+    }
+
+    /// Armies unlike the presets', pinned as `principled_deployments_are_pinned`: six
+    /// mines (three around the flag, three a step further, where their depth and the
+    /// noise choose) and no flag (the mines by depth alone, not round the first one).
+    #[test]
+    fn armies_with_more_mines_or_no_flag_are_pinned() {
+        let six = classic_army(
+            r#"{"flag": 1, "commander": 1, "army_commander": 1, "division_commander": 2, "brigade_commander": 2, "regiment_commander": 2, "battalion_commander": 2, "company_commander": 3, "platoon_leader": 3, "mine": 6, "bomb": 2}"#,
+        );
+        let no_flag = classic_army(
+            r#"{"commander": 1, "army_commander": 1, "division_commander": 2, "brigade_commander": 2, "regiment_commander": 2, "battalion_commander": 2, "company_commander": 3, "platoon_leader": 3, "engineer": 4, "mine": 3, "bomb": 2}"#,
+        );
+        let cases = [
+            (&six, 0, "PL MI MI FL MI/BN BO MI MI MI/DV CO BO/CO PL PL BN/BG CO RG/AM GN DV RG BG"),
+            (&six, 1, "CO MI MI FL MI/BN BO MI MI MI/BN PL RG/RG PL CO BO/BG PL CO/GN AM DV BG DV"),
+            (&six, 2, "MI FL MI MI CO/MI MI MI BN RG/BO PL CO/BO PL CO BN/DV PL DV/GN BG RG AM BG"),
+            (&six, 3, "MI FL MI MI PL/MI MI MI BO CO/RG PL RG/BN BO CO BN/CO PL BG/AM DV BG DV GN"),
+            (&no_flag, 0, "EN MI EN EN MI/CO BG CO BO MI/CO PL BO/BN PL PL AM/DV EN BN/BG RG GN RG DV"),
+            (&no_flag, 1, "EN MI MI PL PL/PL MI RG BO CO/BO EN BN/RG EN EN CO/GN CO BN/AM DV BG DV BG"),
+        ];
+        for (rules, seed, want) in cases {
+            let setup = principled(rules, Side::South, &mut Rng::new(seed));
+            assert_eq!(drawn(rules, Side::South, &setup), want, "seed {seed}");
+        }
+    }
+
     /// The principled deployments, point by point, of a few seeds: the flag in an HQ,
     /// the mines around it, the bombs a step further, the strong mobile pieces on the
     /// railways and forward, 三军's immobile pieces (forts…) near the flag. Pinned so
