@@ -179,7 +179,8 @@ mod tests {
 
     /// The principled deployments, point by point, of a few seeds: the flag in an HQ,
     /// the mines around it, the bombs a step further, the strong mobile pieces on the
-    /// railways and forward, 三军's immobile pieces (forts…) near the flag. Pinned so
+    /// railways and forward, 三军's immobile pieces (forts…) near the flag (seed 2 of
+    /// sanjun-modern: where the fort's noise weighs less, it stands elsewhere). Pinned so
     /// that any change of the scores (a weight, a sign, the noise) shows; a deliberate
     /// change of the principles updates these lines.
     #[test]
@@ -193,6 +194,12 @@ mod tests {
                 Side::South,
                 0,
                 "FI SU DE GB BS CR RE/BO MI FL TR MG/CP HO RG EN PL CO IN/DV AR TK AA BN MS/GN PG FO AM AC",
+            ),
+            (
+                "sanjun-modern",
+                Side::South,
+                2,
+                "RE SU GB DE BS CR FI/PL RG MI FL TR/HO MS EN BO CP CO BN/MG IN AA DV AM AR/AC TK FO GN PG",
             ),
             (
                 "sanjun-forum",
