@@ -189,6 +189,8 @@ mod tests {
             ("classic", Side::South, 0, "EN EN MI FL MI/CO CO BO MI BO/BG EN RG/CO PL PL BN/BN PL BG/AM DV DV RG GN"),
             ("classic", Side::South, 1, "PL EN MI FL MI/RG CO BO MI BO/CO EN CO/BN EN PL BN/RG PL DV/AM GN BG BG DV"),
             ("classic", Side::North, 0, "EN PL MI FL MI/CO RG BO MI BO/RG PL BN/BN EN CO PL/CO EN AM/BG BG DV GN DV"),
+            // Two points score alike (the noise is in thousandths): the first keeps it.
+            ("classic", Side::North, 30, "MI FL MI EN EN/BO MI BO CO CO/BN PL RG/CO EN PL BG/DV PL GN/DV RG BN AM BG"),
             (
                 "sanjun-modern",
                 Side::South,
