@@ -363,6 +363,13 @@ mod tests {
         let (b, rows) = problem(&[&[(0, 1.0), (1, 3.0)]], &[1, 1]);
         let p = share(&b, &sampler(&b, &rows), 4000, 0, 1);
         assert!((0.72..0.78).contains(&p), "{p}");
+        // Three types for one piece, weights 1, 1 and 2: a quarter, a quarter, a half
+        // (with two candidates, a pick that kept the first type or else the last would
+        // pass).
+        let (b, rows) = problem(&[&[(0, 1.0), (1, 1.0), (2, 2.0)]], &[1, 1, 1]);
+        let s = sampler(&b, &rows);
+        let p = [0, 1, 2].map(|t| share(&b, &s, 4000, 0, t));
+        assert!((0.22..0.28).contains(&p[0]) && (0.22..0.28).contains(&p[1]) && (0.47..0.53).contains(&p[2]), "{p:?}");
         // Two pieces, types 0 and 1 once each; piece 0 weighs them 1 and 4, piece 1
         // alike: (1, 0) weighs 4, (0, 1) 1, so piece 0 is type 1 in 0.8 of the draws
         // (the sequential draw alone, which picks piece 1 first half the time: 0.65).
