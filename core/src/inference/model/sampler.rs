@@ -251,7 +251,7 @@ impl ModelledSampler<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::piece::Side;
+    use crate::piece::{PieceKind, Side};
     use crate::rules::RuleSet;
 
     /// A sampler over a hand-made problem: slot `s` has candidates `(type, weight)`,
@@ -315,6 +315,31 @@ mod tests {
         }
     }
 
+    /// The draws of the three-piece problem of `draws_follow_the_weights_jointly`, seed
+    /// by seed: 0 for (0, 1, 2), 1 for (0, 2, 1), 2 for (1, 0, 2). Pinned, so that a
+    /// change of the random numbers a draw uses (a proposal more or less, a number
+    /// drawn for a swap that cannot be made) shows, which the frequencies cannot.
+    fn pinned_draws(s: &ModelledSampler<'_>) -> String {
+        (0..60)
+            .map(|seed| {
+                let mut out = [NONE; MAX_PIECES];
+                assert!(s.sample_into(&mut Rng::new(seed), &mut out));
+                match (out[0], out[1], out[2]) {
+                    (0, 1, 2) => '0',
+                    (0, 2, 1) => '1',
+                    (1, 0, 2) => '2',
+                    other => panic!("not an assignment: {other:?}"),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_draws_of_each_seed_are_pinned() {
+        let (b, rows) = problem(&[&[(0, 1.0), (1, 4.0)], &[(0, 1.0), (1, 1.0), (2, 1.0)], &[(1, 2.0), (2, 1.0)]], &[1, 1, 1]);
+        assert_eq!(pinned_draws(&sampler(&b, &rows)), "220212201120101212222021222222211220001201111201221021122212");
+    }
+
     #[test]
     fn a_chain_of_sweeps_follows_the_weights_too() {
         // The problem above, drawn as a tree search does: one draw, then a sweep of the
@@ -376,5 +401,160 @@ mod tests {
         // Of the four assignments, two give piece 0 type 0.
         let zeros = zeros.count();
         assert!((1800..2200).contains(&zeros), "{zeros} of 4000");
+    }
+
+    /// The share of `n` draws in which `slot` gets `t`, every draw checked: each slot
+    /// one of its candidates, no type more often than it occurs.
+    fn share(b: &Beliefs, s: &ModelledSampler<'_>, n: u64, slot: usize, t: u8) -> f64 {
+        let mut hits = 0;
+        for seed in 0..n {
+            let mut out = [NONE; MAX_PIECES];
+            assert!(s.sample_into(&mut Rng::new(seed), &mut out), "seed {seed}");
+            let mut used = [0u8; 128];
+            for (i, &u) in out.iter().enumerate().take(b.slots as usize) {
+                assert!(b.mask[i] >> u & 1 == 1, "seed {seed}: slot {i} drew {u}");
+                used[u as usize] += 1;
+                assert!(used[u as usize] <= b.counts[u as usize], "seed {seed}: type {u} drawn too often");
+            }
+            hits += (out[slot] == t) as u32;
+        }
+        hits as f64 / n as f64
+    }
+
+    #[test]
+    fn a_lone_open_piece_and_a_pair_draw_by_their_weights() {
+        // One open piece, type 0 (weight 1) or 1 (weight 3): no swap to make, the
+        // weighted draw alone gives type 1 three times in four (the plain draw: half).
+        let (b, rows) = problem(&[&[(0, 1.0), (1, 3.0)]], &[1, 1]);
+        let p = share(&b, &sampler(&b, &rows), 4000, 0, 1);
+        assert!((0.72..0.78).contains(&p), "{p}");
+        // Three types for one piece, weights 1, 1 and 2: a quarter, a quarter, a half
+        // (with two candidates, a pick that kept the first type or else the last would
+        // pass).
+        let (b, rows) = problem(&[&[(0, 1.0), (1, 1.0), (2, 2.0)]], &[1, 1, 1]);
+        let s = sampler(&b, &rows);
+        let p = [0, 1, 2].map(|t| share(&b, &s, 4000, 0, t));
+        assert!((0.22..0.28).contains(&p[0]) && (0.22..0.28).contains(&p[1]) && (0.47..0.53).contains(&p[2]), "{p:?}");
+        // Two pieces, types 0 and 1 once each; piece 0 weighs them 1 and 4, piece 1
+        // alike: (1, 0) weighs 4, (0, 1) 1, so piece 0 is type 1 in 0.8 of the draws
+        // (the sequential draw alone, which picks piece 1 first half the time: 0.65).
+        let (b, rows) = problem(&[&[(0, 1.0), (1, 4.0)], &[(0, 1.0), (1, 1.0)]], &[1, 1]);
+        let p = share(&b, &sampler(&b, &rows), 4000, 0, 1);
+        assert!((0.77..0.83).contains(&p), "{p}");
+    }
+
+    #[test]
+    fn a_problem_the_weighted_draws_nearly_always_fail_is_completed_by_the_plain_matching() {
+        // Sixty pieces in a ring, piece i of type i or i + 1: only the two rotations fit
+        // (as in `inference::sample`'s test), and 64 weighted draws nearly always fail.
+        let n = 60usize;
+        let rows: Vec<Vec<(u8, f64)>> = (0..n).map(|i| vec![(i as u8, 1.0), (((i + 1) % n) as u8, 2.0)]).collect();
+        let rows: Vec<&[(u8, f64)]> = rows.iter().map(|r| &r[..]).collect();
+        let (b, rows) = problem(&rows, &[1; 60]);
+        let s = sampler(&b, &rows);
+        for seed in 0..8 {
+            let mut out = [NONE; MAX_PIECES];
+            assert!(s.sample_into(&mut Rng::new(seed), &mut out), "seed {seed}");
+            let turn = out[0] as usize;
+            assert!((0..n).all(|i| out[i] as usize == (i + turn) % n), "seed {seed}: not a rotation: {:?}", &out[..n]);
+        }
+    }
+
+    /// South's beliefs after 10 plies of classic: South plays at random, North as the
+    /// greedy agent, so the shipped model trusts North's army in part (0.81) and South's
+    /// own not at all.
+    fn north_greedy() -> Game {
+        let mut g = Game::new("classic", 3).unwrap();
+        let mut a = crate::agent::by_name("random", 3).unwrap();
+        let mut b = crate::agent::by_name("greedy", 4).unwrap();
+        while g.position().ply() < 10 {
+            crate::agent::act(&mut g, Side::South, a.as_mut()).unwrap();
+            crate::agent::act(&mut g, Side::North, b.as_mut()).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn the_rows_hold_the_model_s_weights_scaled_by_the_army_s_trust() {
+        let g = north_greedy();
+        let b = g.beliefs(Side::South);
+        let model = OpponentModel::for_rules(g.rules());
+        let trust = model.trust(&b);
+        assert!(trust[0] < 1e-6 && (0.5..0.95).contains(&trust[1]), "{trust:?}");
+        let s = b.sampler(&model);
+        let (mut free, mut rem, mut moved) = (Vec::new(), [0u16; 128], 0);
+        for t in bits(b.types) {
+            rem[t] = b.counts[t] as u16;
+        }
+        for slot in 0..MAX_PIECES {
+            let m = b.mask[slot];
+            let open = slot < b.slots as usize && b.origin[slot] != NONE && m != 0 && !single(m);
+            if slot < b.slots as usize && b.origin[slot] != NONE && single(m) {
+                rem[m.trailing_zeros() as usize] -= 1;
+                assert_eq!(s.fixed[slot], m.trailing_zeros() as u8);
+            } else {
+                assert_eq!(s.fixed[slot], NONE);
+            }
+            if slot >= b.slots as usize {
+                continue;
+            }
+            if !open {
+                assert!(s.row(slot).is_empty());
+                continue;
+            }
+            // w(t) = exp(trust · ln w_model(t) − the row's largest), at least e^−200.
+            let ll = |t: usize| trust[b.army_of_slot(slot) % 4] * model.log_weight(&b, slot, t);
+            let top = bits(m).map(ll).fold(f64::NEG_INFINITY, f64::max);
+            let want: Vec<(u8, f64)> = bits(m).map(|t| (t as u8, (ll(t) - top).max(-200.0).exp())).collect();
+            assert_eq!(s.row(slot), &want[..], "slot {slot}");
+            for t in 0..128u8 {
+                let w = want.iter().find(|e| e.0 == t).map_or(0.0, |e| e.1);
+                assert_eq!(s.weight(slot, t), w, "slot {slot}, type {t}");
+            }
+            moved += (want.iter().filter(|e| e.1 < 0.5).count() > 0) as usize;
+            free.push(slot as u8);
+        }
+        assert_eq!(s.free, free);
+        assert_eq!(s.rem, rem);
+        // North's 25 pieces are open, and the model tells most of them apart.
+        assert_eq!(free.len(), 25);
+        assert!(moved > 20, "{moved} rows with a weight under 0.5");
+    }
+
+    #[test]
+    fn a_sample_and_a_world_are_the_draw_of_their_seed() {
+        let g = north_greedy();
+        let b = g.beliefs(Side::South);
+        let model = OpponentModel::for_rules(g.rules());
+        let s = b.sampler(&model);
+        for seed in 0..3 {
+            let mut types = [NONE; MAX_PIECES];
+            assert!(s.sample_into(&mut Rng::new(seed), &mut types));
+            let sample = s.sample(seed).unwrap();
+            let world = s.determinize(&g, seed).unwrap();
+            assert_eq!(world.position().occupied(), g.position().occupied());
+            let mut north = 0;
+            for (p, side, kind) in g.position().pieces() {
+                let drawn = sample.identity(p).unwrap();
+                if side == Side::South {
+                    assert_eq!(drawn, (side, kind));
+                } else {
+                    let slot = b.cell[p.index()] as usize;
+                    assert_eq!(drawn, (Side::North, PieceKind::ALL[types[slot] as usize % 32]));
+                    assert!(b.mask[slot] >> types[slot] & 1 == 1);
+                    north += 1;
+                }
+                let (_, ws, wk) = world.position().pieces().find(|q| q.0 == p).unwrap();
+                assert_eq!((ws, wk), drawn);
+            }
+            assert_eq!(north, 24); // one of North's 25 is off the board
+        }
+        // Inconsistent beliefs: no draw, no world.
+        let mut bad = b.clone();
+        bad.consistent = false;
+        let s = bad.sampler(&model);
+        assert!(!s.sample_into(&mut Rng::new(1), &mut [NONE; MAX_PIECES]));
+        assert_eq!(s.sample(1), None);
+        assert_eq!(s.determinize(&g, 1).unwrap_err(), SampleError::Inconsistent);
     }
 }
