@@ -3,9 +3,11 @@
 //! **How it decides.** One tree is grown over the player's information: a node is a
 //! sequence of actions from the present, and every action of every seat is public in
 //! these games (which piece moved from where to where; a flip's point), so the
-//! sequence is what the player would see. Each iteration draws a fresh world from the
+//! sequence is what the player would see. Each iteration draws a world from the
 //! beliefs — weighted by the shipped opponent model ([`crate::OpponentModel::for_rules`])
-//! unless the agent is asked for `beliefs=plain` — and walks down the tree on it:
+//! unless the agent is asked for `beliefs=plain`; with the model every
+//! [`FRESH_EVERY`]th world is a fresh draw and the others continue a chain of the
+//! sampler's swap moves from the last — and walks down the tree on it:
 //! - at every node only the children whose action is legal in this world compete, by
 //!   UCB with availability counts (a child's exploration term grows with the
 //!   iterations in which it *could* have been chosen, not with its parent's visits);
@@ -56,8 +58,8 @@ const EXPLORE: f32 = 0.9;
 const WIDEN: f32 = 1.5;
 /// The evaluation's scale, in piece-value units: `tanh(eval / SCALE)` is the score.
 const SCALE: f32 = 12.0;
-/// Iterations at level 1; each level doubles them (an iteration costs about twice a
-/// `search` playout: ≈ 0.25 s at level 1 on one core in classic mid-game).
+/// Iterations at level 1; each level doubles them (an iteration costs about 2.4 `search`
+/// playouts in instructions: ≈ 0.2 s at level 1 on one core in classic mid-game).
 pub(crate) const LEVEL1: u64 = 16_000;
 /// With modelled beliefs, a fresh world is drawn every `FRESH_EVERY` iterations; the
 /// others continue a chain from the previous one by one sweep of the sampler's swaps
