@@ -31,7 +31,7 @@ use std::sync::OnceLock;
 
 use std::time::Duration;
 
-use junqi::agent::{AgentSpec, Budget, Worlds};
+use junqi::agent::{AgentSpec, Budget};
 use junqi::protocol::referee::{
     apply_setup, ask_action, ask_setup, seat_lines, EngineLink, EngineProcess, Failure, InProcessEngine,
 };
@@ -68,12 +68,10 @@ pub fn think_spec(seat: &Seat, left_ms: Option<i64>) -> Option<AgentSpec> {
         SeatKind::Human => None,
         SeatKind::Random => Some(AgentSpec::Random),
         SeatKind::Bot => {
-            let level = seat
-                .agent
-                .as_deref()
-                .and_then(|a| a.strip_prefix("search:"))
-                .and_then(|l| l.parse::<u8>().ok());
-            let Some(level) = level else {
+            // The seat's agent as the core reads it ("search:N": the search with the
+            // core's defaults), its level turned into time below.
+            let spec = seat.agent.as_deref().and_then(|a| a.parse::<AgentSpec>().ok());
+            let Some(spec @ AgentSpec::Search { budget: Budget::Level(level), .. }) = spec else {
                 return Some(AgentSpec::Greedy);
             };
             let mut ms = i64::from(level_millis(level));
@@ -83,11 +81,7 @@ pub fn think_spec(seat: &Seat, left_ms: Option<i64>) -> Option<AgentSpec> {
             if ms < MIN_SEARCH_MS {
                 return Some(AgentSpec::Greedy);
             }
-            Some(AgentSpec::Search {
-                budget: Budget::Millis(ms as u32),
-                threads: 1,
-                worlds: Worlds::Modelled,
-            })
+            Some(spec.with_budget(Budget::Millis(ms as u32)))
         }
     }
 }
