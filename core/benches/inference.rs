@@ -7,7 +7,8 @@
 //! - the cost of updating one player's beliefs by one ply's events (`Beliefs::observe`);
 //! - `Beliefs::sample`, `ModelledSampler::sample` (the shipped model) and
 //!   `Game::determinize` per second in mid-game (ply 100);
-//! - the observation encode time (`Observer::encode`).
+//! - the observation encode time (`Observer::encode`), without and with the modelled
+//!   planes (`Observer::with_model`).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -237,6 +238,26 @@ fn bench(name: &str, games: usize) {
     println!(
         "observation encode ({} floats): {:.0} ns",
         buf.len(),
+        t.elapsed().as_nanos() as f64 / (reps * beliefs.len()) as f64
+    );
+    // Encoding with the `modelled:` planes of the model shipped for the rule set (the
+    // plain one where none is shipped): the probabilities are worked out afresh.
+    let model = junqi::OpponentModel::for_rules(mid[0].0.rules());
+    let modelled: Vec<Observer> = observers.iter().map(|o| o.clone().with_model(model.clone())).collect();
+    let mut buf = vec![0.0f32; modelled[0].len()];
+    let reps = (reps / 20).max(1);
+    let t = Instant::now();
+    for ((b, o), (g, _)) in beliefs.iter().zip(&modelled).zip(&mid) {
+        let turn = g.turn();
+        for _ in 0..reps {
+            o.encode(black_box(b), turn, &mut buf);
+            black_box(&buf);
+        }
+    }
+    println!(
+        "observation encode with the modelled planes ({} floats, {} model): {:.0} ns",
+        buf.len(),
+        if model.is_plain() { "plain" } else { "shipped" },
         t.elapsed().as_nanos() as f64 / (reps * beliefs.len()) as f64
     );
     // Rebuilding from a player record (for comparison with the incremental update).

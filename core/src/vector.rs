@@ -44,7 +44,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::action::Action;
-use crate::inference::{Beliefs, Observer};
+use crate::inference::{Beliefs, Observer, OpponentModel};
 use crate::piece::Side;
 use crate::referee::{Event, Game, Report};
 use crate::rng::Rng;
@@ -295,6 +295,48 @@ impl VectorEnv {
         self
     }
 
+    /// Observations with the `modelled:<kind>` planes of `model` ([`Observer::with_model`],
+    /// [`RuleSet::modelled_observation_spec`]), or without them (`None`, the default).
+    /// [`VectorEnv::observation_len`] changes accordingly. The planes cost more than the
+    /// rest of the observation: docs/inference.md has the rates.
+    ///
+    /// ```
+    /// use junqi::{OpponentModel, RuleSet, VectorEnv};
+    /// let rules = RuleSet::preset("classic").unwrap();
+    /// let env = VectorEnv::new(rules.clone(), 2, 7).unwrap().with_observations(true);
+    /// let plain = env.observation_len();
+    /// let env = env.with_model(Some(OpponentModel::for_rules(&rules)));
+    /// assert_eq!(env.observation_shape(), rules.modelled_observation_spec().shape());
+    /// assert!(env.observation_len() > plain && env.model().is_some());
+    /// ```
+    pub fn with_model(mut self, model: Option<OpponentModel>) -> VectorEnv {
+        self.set_model(model);
+        self
+    }
+
+    /// [`VectorEnv::with_model`] in place: the observations written from the next call
+    /// on have the `modelled:` planes of `model`, or none.
+    pub fn set_model(&mut self, model: Option<OpponentModel>) {
+        self.observers = self
+            .rules
+            .sides()
+            .iter()
+            .map(|&s| {
+                let o = Observer::new(self.rules.clone(), s);
+                match &model {
+                    Some(m) => o.with_model(m.clone()),
+                    None => o,
+                }
+            })
+            .collect();
+    }
+
+    /// The opponent model of the observations' `modelled:` planes
+    /// ([`VectorEnv::with_model`]).
+    pub fn model(&self) -> Option<&OpponentModel> {
+        self.observers[0].model()
+    }
+
     /// Cuts games short (truncation) after `max_plies` plies; `None` — or `Some(0)`,
     /// the same — : only the rules end a game. (0 means "no limit" in every API: C
     /// has no `None`, and a limit of 0 plies would cut every game at its first move.)
@@ -361,7 +403,8 @@ impl VectorEnv {
     }
 
     /// The length of one observation (`channels × points`, see
-    /// [`RuleSet::observation_spec`]).
+    /// [`RuleSet::observation_spec`], or [`RuleSet::modelled_observation_spec`] with a
+    /// model).
     pub fn observation_len(&self) -> usize {
         self.observers[0].len()
     }
@@ -913,6 +956,69 @@ mod tests {
             }
         }
         (records, obs, masks, total)
+    }
+
+    /// With a model, the observations carry the `modelled:` planes worked out from each
+    /// player's beliefs as the environment keeps them (updated event by event), equal to
+    /// those of beliefs rebuilt from the player's whole log; the other channels are the
+    /// plain observation's.
+    #[test]
+    fn modelled_observations_come_from_each_players_own_beliefs() {
+        for (preset, n, seed) in [("classic", 3, 11), ("siguo", 2, 12)] {
+            let rules = RuleSet::preset(preset).unwrap();
+            let model = OpponentModel::for_rules(&rules);
+            assert!(!model.is_plain(), "{preset} ships a model");
+            let mut env = VectorEnv::new(rules.clone(), n, seed)
+                .unwrap()
+                .with_observations(true)
+                .with_model(Some(model.clone()))
+                .with_max_plies(Some(200));
+            let observers: Vec<Observer> = rules.sides().iter().map(|&s| Observer::new(rules.clone(), s).with_model(model.clone())).collect();
+            let len = env.observation_len();
+            assert_eq!(len, rules.modelled_observation_spec().len());
+            let plain = rules.observation_spec().len();
+            let (mut obs, mut masks, mut rewards, mut term, mut trunc, mut to_act) = buffers(&env);
+            env.reset_observing(None, &mut obs, &mut masks, &mut to_act);
+            let mut rng = Rng::new(seed);
+            let mut checked = 0;
+            for step in 0..120 {
+                let actions: Vec<i64> = (0..n)
+                    .map(|i| {
+                        let legal = env.legal_action_ids(i);
+                        legal[rng.below(legal.len())] as i64
+                    })
+                    .collect();
+                let out = StepOutput {
+                    observations: Some(&mut obs),
+                    masks: &mut masks,
+                    rewards: &mut rewards,
+                    terminated: &mut term,
+                    truncated: &mut trunc,
+                    to_act: &mut to_act,
+                };
+                env.step(&actions, out).unwrap();
+                for i in (0..n).filter(|i| (step + i) % 10 == 0) {
+                    let g = env.game(i);
+                    let seat = to_act[i] as usize;
+                    let player = rules.sides()[seat];
+                    let mut want = vec![0.0f32; len];
+                    observers[seat].encode(&g.beliefs(player), g.turn(), &mut want);
+                    let got = &obs[i * len..(i + 1) * len];
+                    assert_eq!(&got[..plain], &g.observation(player)[..], "{preset} step {step}");
+                    for (j, (a, b)) in got[plain..].iter().zip(&want[plain..]).enumerate() {
+                        assert!((a - b).abs() < 1e-5, "{preset} step {step} game {i}: float {j} of the modelled planes is {a}, not {b}");
+                    }
+                    checked += 1;
+                }
+            }
+            assert!(checked >= 20);
+        }
+        let rules = RuleSet::preset("classic").unwrap();
+        let env = VectorEnv::new(rules.clone(), 1, 0).unwrap().with_model(Some(OpponentModel::plain()));
+        assert!(env.model().is_some_and(|m| m.is_plain()));
+        let env = env.with_model(None);
+        assert!(env.model().is_none());
+        assert_eq!(env.observation_len(), rules.observation_spec().len());
     }
 
     #[test]

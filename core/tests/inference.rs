@@ -5,7 +5,7 @@
 //! Determinizations agree with the beliefs, and observations have the documented shape.
 use std::sync::Arc;
 
-use junqi::{Beliefs, Game, Observer, PieceKind, Point, Rng, Role, RuleSet, Setup, Side, Turn};
+use junqi::{Beliefs, Game, Observer, OpponentModel, PieceKind, Point, Rng, Role, RuleSet, Setup, Side, Turn};
 
 const VARIANTS: &[(&str, &str)] = &[
     ("classic", "{}"),
@@ -474,6 +474,78 @@ fn observation_channels_hold_what_the_beliefs_say() {
             }
         }
     }
+}
+
+/// The optional `modelled:<kind>` planes: after all the other channels, which stay as
+/// they are; on every point of another player's piece its probability of each kind under
+/// the model ([`Beliefs::probabilities`], kinds merged over armies), 0 elsewhere. On
+/// every variant (with a model counted from a game of it) and on the shipped models.
+#[test]
+fn modelled_planes_hold_the_modelled_beliefs() {
+    let mut cases: Vec<(String, Arc<RuleSet>, OpponentModel)> = Vec::new();
+    for v in VARIANTS {
+        let rules = rules_of(*v);
+        let mut model = OpponentModel::empty(&rules, "test");
+        for seed in [3, 4] {
+            model.count(&random_game(&rules, seed, 200).0);
+        }
+        cases.push((format!("{} {}", v.0, v.1), rules, model));
+    }
+    for preset in ["classic", "siguo", "sanjun-modern"] {
+        let rules = RuleSet::preset(preset).unwrap();
+        let model = OpponentModel::for_rules(&rules);
+        assert!(!model.is_plain(), "{preset} ships a model");
+        cases.push((format!("{preset} shipped"), rules, model));
+    }
+    let mut weighed = 0;
+    for (label, rules, model) in cases {
+        let (plain_spec, spec) = (rules.observation_spec(), rules.modelled_observation_spec());
+        let kinds: Vec<PieceKind> = rules.army().filter(|(_, n)| *n > 0).map(|(k, _)| k).collect();
+        let mut names = plain_spec.channels.clone();
+        names.extend(kinds.iter().map(|k| format!("modelled:{}", k.id())));
+        assert_eq!(spec.channels, names, "[{label}]");
+        let (first, n) = (plain_spec.channels.len(), spec.points);
+        let (game, _) = random_game(&rules, 21, 90);
+        let mut differs = 0;
+        for &player in rules.sides() {
+            let plain = Observer::new(rules.clone(), player);
+            let observer = plain.clone().with_model(model.clone());
+            assert_eq!((observer.spec(), observer.len()), (spec.clone(), spec.len()), "[{label}]");
+            assert_eq!(observer.model(), Some(&model));
+            assert_eq!(plain.model(), None);
+            let b = game.beliefs(player);
+            // Over garbage: every float written, none past the observation.
+            let mut out = vec![f32::NAN; observer.len() + 2];
+            observer.encode(&b, game.turn(), &mut out);
+            assert!(out[observer.len()..].iter().all(|x| x.is_nan()), "[{label}] wrote past the observation");
+            assert_eq!(out[..first * n], game.observation(player)[..], "[{label}] the plain channels moved");
+            let p = b.probabilities(&model);
+            let uniform = b.probabilities(&OpponentModel::plain());
+            for (i, &pt) in observer.order().iter().enumerate() {
+                let other = b.occupied().contains(pt) && (b.owner(pt).is_none() || b.owner(pt) != b.army());
+                let mut sum = 0.0;
+                for (c, &kind) in kinds.iter().enumerate() {
+                    let got = out[(first + c) * n + i];
+                    let want = if other { p.kind(pt, kind) as f32 } else { 0.0 };
+                    assert!((got - want).abs() < 1e-5, "[{label}] {player}'s modelled:{} on {} is {got}, not {want}", kind.id(), rules.board().name_of(pt));
+                    if other && (p.kind(pt, kind) - uniform.kind(pt, kind)).abs() > 1e-3 {
+                        differs += 1;
+                    }
+                    sum += got;
+                }
+                assert!(if other { (sum - 1.0).abs() < 1e-4 } else { sum == 0.0 }, "[{label}] {player}'s modelled planes on {} sum to {sum}", rules.board().name_of(pt));
+            }
+            // Written again over another player's observation: the same floats.
+            let mut again = vec![0.5f32; observer.len()];
+            observer.encode(&b, game.turn(), &mut again);
+            assert_eq!(again, out[..observer.len()], "[{label}]");
+        }
+        // (A model trusts play like its own only: on these random games the shipped ones
+        // fall back to the plain beliefs, as may the counted ones; see `weighed`.)
+        weighed += differs;
+    }
+    // The planes are not the plain beliefs over again: some models weigh differently.
+    assert!(weighed > 100, "{weighed} modelled probabilities differ from the plain ones");
 }
 
 /// A game started from a position string (no history): each player's beliefs start from

@@ -248,6 +248,13 @@ fn same_inference(a: &Game, b: &Game, player: Side, label: &str) {
     for p in a.board().points() {
         assert_eq!(pa.at(p), pb.at(p), "[{label}] {player}'s modelled probabilities on {} differ", a.board().name_of(p));
     }
+    let obs = junqi::Observer::new(a.rules().clone(), player).with_model(model);
+    let encode = |g: &Game| {
+        let mut v = vec![0.0f32; obs.len()];
+        obs.encode(&g.beliefs(player), g.turn(), &mut v);
+        v
+    };
+    assert_eq!(encode(a), encode(b), "[{label}] {player}'s observations with the modelled planes differ");
     for seed in [1, 2] {
         let (da, db) = (a.determinize(player, seed), b.determinize(player, seed));
         let seen = |g: &Game| {

@@ -18,11 +18,38 @@
 //! | `role:<role>` per role on the board, `railway` | the board (constant) |
 //! | `to_act:<seat>` per seat | all ones for the seat to act (seat 0 = the observer, then in turn order) |
 //! | `ply`, `no_capture` | all `ply / 1000` (at most 1); all `no-capture plies / no_capture_draw_plies` |
+//! | `modelled:<kind>` per army kind, only with [`Observer::with_model`] | the probability that the other piece there is that kind under the opponent model |
 //!
 //! The probability of kind `k` for a piece with candidates `C` is `r_k / Σ_{c∈C} r_c`,
 //! where `r_k` counts the pieces of kind `k` (of that army) whose identity is not yet
 //! fixed: the marginal of a uniform assignment when candidate sets do not interact,
 //! otherwise an approximation (exact marginals would need counting all assignments).
+//!
+//! The optional `modelled:` planes are the modelled beliefs of
+//! [`Beliefs::probabilities`]: the same candidates, weighed by how each piece has played
+//! under an [`OpponentModel`] (for example the one the engine ships for the rule set,
+//! [`OpponentModel::for_rules`]). They come last, so the other channels keep their
+//! places with or without them.
+//!
+//! ```
+//! use junqi::{Game, Observer, OpponentModel, Side};
+//! let mut game = Game::new("classic", 1).unwrap();
+//! game.deploy_random(Side::South, 1).unwrap();
+//! game.deploy_random(Side::North, 2).unwrap();
+//! let plain = Observer::new(game.rules().clone(), Side::South);
+//! let obs = plain.clone().with_model(OpponentModel::for_rules(game.rules()));
+//! let kinds = obs.kinds().len();
+//! assert_eq!(obs.len(), plain.len() + kinds * obs.points());
+//! assert_eq!(obs.spec().channels.last().unwrap(), "modelled:bomb");
+//! let mut buf = vec![0.0f32; obs.len()];
+//! obs.encode(&game.beliefs(Side::South), game.turn(), &mut buf);
+//! // Every enemy piece's modelled probabilities sum to 1, the own pieces have none.
+//! let at = |k: usize, i: usize| buf[plain.len() + k * obs.points() + i];
+//! let last = obs.points() - 1; // a point of north's back row
+//! let sum: f32 = (0..kinds).map(|k| at(k, last)).sum();
+//! assert!((sum - 1.0).abs() < 1e-4);
+//! assert_eq!((0..kinds).map(|k| at(k, 0)).sum::<f32>(), 0.0);
+//! ```
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -32,7 +59,7 @@ use crate::piece::{PieceKind, Side};
 use crate::referee::Game;
 use crate::rules::RuleSet;
 
-use super::{army_of_mask, bits, single, Beliefs, KNOWN, MOVED, NONE};
+use super::{army_of_mask, bits, single, Beliefs, OpponentModel, KNOWN, MOVED, NONE};
 
 /// How many distinct candidate sets, and channel entries in all, one encoding
 /// remembers; sets met beyond these are worked out each time they occur.
@@ -168,11 +195,14 @@ struct Layout {
     to_act: usize,
     ply: usize,
     no_capture: usize,
+    /// The first `modelled:` plane, when there are those planes.
+    modelled: Option<usize>,
     channels: usize,
 }
 
 impl Layout {
-    fn of(rules: &RuleSet) -> Layout {
+    /// The layout of `rules`' observations, with the `modelled:` planes or without.
+    fn of(rules: &RuleSet, modelled: bool) -> Layout {
         let kinds: Vec<PieceKind> = rules.army().filter(|(_, n)| *n > 0).map(|(k, _)| k).collect();
         let mut kind_ix = [NONE; PieceKind::COUNT];
         for (i, k) in kinds.iter().enumerate() {
@@ -197,6 +227,8 @@ impl Layout {
         let to_act = railway + 1;
         let ply = to_act + rules.sides().len();
         let no_capture = ply + 1;
+        let modelled = modelled.then_some(no_capture + 1);
+        let channels = no_capture + 1 + if modelled.is_some() { k } else { 0 };
         Layout {
             kinds,
             kind_ix,
@@ -214,7 +246,8 @@ impl Layout {
             to_act,
             ply,
             no_capture,
-            channels: no_capture + 1,
+            modelled,
+            channels,
         }
     }
 
@@ -229,6 +262,9 @@ impl Layout {
         v.extend((0..rules.sides().len()).map(|i| format!("to_act:{i}")));
         v.push("ply".into());
         v.push("no_capture".into());
+        if self.modelled.is_some() {
+            v.extend(self.kinds.iter().map(|k| format!("modelled:{}", k.id())));
+        }
         debug_assert_eq!(v.len(), self.channels);
         v
     }
@@ -245,7 +281,24 @@ impl RuleSet {
     /// ```
     pub fn observation_spec(&self) -> ObservationSpec {
         ObservationSpec {
-            channels: Layout::of(self).names(self),
+            channels: Layout::of(self, false).names(self),
+            points: self.board().len(),
+        }
+    }
+
+    /// The layout of this rule set's observations with the optional `modelled:<kind>`
+    /// planes ([`Observer::with_model`]): [`RuleSet::observation_spec`]'s channels, then
+    /// one per army kind.
+    ///
+    /// ```
+    /// let rules = junqi::RuleSet::preset("classic").unwrap();
+    /// let (plain, modelled) = (rules.observation_spec(), rules.modelled_observation_spec());
+    /// assert_eq!(modelled.channels[..plain.channels.len()], plain.channels[..]);
+    /// assert_eq!(modelled.channels[plain.channels.len()], "modelled:flag");
+    /// ```
+    pub fn modelled_observation_spec(&self) -> ObservationSpec {
+        ObservationSpec {
+            channels: Layout::of(self, true).names(self),
             points: self.board().len(),
         }
     }
@@ -326,12 +379,14 @@ pub struct Observer {
     index: [u8; MAX_POINTS],
     /// The constant planes (roles, railway), ready to copy.
     board_planes: Vec<f32>,
+    /// The opponent model of the `modelled:` planes, if they are wanted.
+    model: Option<Arc<OpponentModel>>,
 }
 
 impl Observer {
     /// An encoder for `player`'s seat.
     pub fn new(rules: Arc<RuleSet>, player: Side) -> Observer {
-        let layout = Layout::of(&rules);
+        let layout = Layout::of(&rules, false);
         let board = rules.board();
         let rotate = |p: Point| seat_frame(board, player, p);
         let mut order: Vec<Point> = board.points().collect();
@@ -360,7 +415,24 @@ impl Observer {
             order,
             index,
             board_planes,
+            model: None,
         }
+    }
+
+    /// This encoder with the `modelled:<kind>` planes: each other piece's probability
+    /// of every kind under `model` ([`Beliefs::probabilities`]), after the other
+    /// channels ([`RuleSet::modelled_observation_spec`]). Encoding then works the
+    /// probabilities out afresh each time, which allocates and costs more than the rest
+    /// of the observation (see docs/inference.md).
+    pub fn with_model(mut self, model: OpponentModel) -> Observer {
+        self.layout = Layout::of(&self.rules, true);
+        self.model = Some(Arc::new(model));
+        self
+    }
+
+    /// The opponent model of the `modelled:` planes ([`Observer::with_model`]).
+    pub fn model(&self) -> Option<&OpponentModel> {
+        self.model.as_deref()
     }
 
     /// Floats in one observation (`channels × points`).
@@ -390,11 +462,15 @@ impl Observer {
 
     /// The layout (channel names and shape).
     pub fn spec(&self) -> ObservationSpec {
-        self.rules.observation_spec()
+        ObservationSpec {
+            channels: self.layout.names(&self.rules),
+            points: self.order.len(),
+        }
     }
 
     /// Writes the observation of `beliefs` (which must be this seat's) into `out`
-    /// (at least [`Observer::len`] floats). Allocation-free.
+    /// (at least [`Observer::len`] floats). Allocation-free without the `modelled:`
+    /// planes.
     ///
     /// # Panics
     /// If `out` is too short or the beliefs are another player's.
@@ -408,6 +484,9 @@ impl Observer {
         out[..l.role * n].fill(0.0);
         out[l.role * n..(l.railway + 1) * n].copy_from_slice(&self.board_planes);
         out[l.to_act * n..l.ply * n].fill(0.0);
+        if let Some(m) = l.modelled {
+            out[m * n..].fill(0.0);
+        }
         // Pieces of each type whose identity is not fixed.
         // (Counts are 0 for the types that do not occur.)
         let mut rem = [0u16; 128];
@@ -479,6 +558,21 @@ impl Observer {
                 }
             }
         });
+        if let (Some(first), Some(model)) = (l.modelled, &self.model) {
+            // The same pieces as the `probability:` planes: every piece but the own.
+            let p = beliefs.probabilities(model);
+            for s in 0..beliefs.slots as usize {
+                let at = beliefs.at[s];
+                if at == NONE || army_of_mask(beliefs.mask[s]).is_some_and(|a| seen[a % 4] == 0) {
+                    continue;
+                }
+                let i = self.index[at as usize] as usize;
+                p.for_slot(s, |t, q| {
+                    let k = l.kind_ix[t % 32] as usize;
+                    out[(first + k) * n + i] += q as f32;
+                });
+            }
+        }
         if let Some(side) = turn.to_act {
             let sides = self.rules.sides();
             let me = sides.iter().position(|s| *s == self.player).unwrap_or(0);
@@ -544,7 +638,7 @@ mod tests {
     #[test]
     fn candidate_sets_beyond_the_cache_get_their_own_channels() {
         let rules = RuleSet::preset("siguo").unwrap();
-        let l = Layout::of(&rules);
+        let l = Layout::of(&rules, false);
         let n = rules.board().len();
         let k = l.kinds.len();
         let types = |army: usize, kinds: &[usize]| kinds.iter().fold(0u128, |m, &i| m | 1u128 << (army * 32 + l.kinds[i] as usize));
@@ -595,7 +689,7 @@ mod tests {
     #[test]
     fn candidates_merge_by_kind_and_fall_back_to_uniform() {
         let rules = RuleSet::preset("fanqi").unwrap();
-        let l = Layout::of(&rules);
+        let l = Layout::of(&rules, false);
         let n = rules.board().len();
         let (a, b) = (l.kinds[0] as usize, l.kinds[3] as usize);
         let m = 1u128 << a | 1u128 << (32 + a) | 1u128 << (32 + b);

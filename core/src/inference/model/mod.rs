@@ -331,6 +331,17 @@ impl Probabilities {
             .collect()
     }
 
+    /// Calls `f(type, probability)` for each candidate type (`army index * 32 + kind`)
+    /// of slot `s`'s piece; nothing for a piece off the board or a slot past the army.
+    pub(crate) fn for_slot(&self, s: usize, mut f: impl FnMut(usize, f64)) {
+        if s >= MAX_PIECES {
+            return;
+        }
+        for &(t, q) in &self.entries[self.start[s] as usize..self.start[s + 1] as usize] {
+            f(t as usize, q);
+        }
+    }
+
     /// The probability that the piece on `p` is of `kind` (whatever its army); 0 for
     /// an empty point.
     pub fn kind(&self, p: Point, kind: PieceKind) -> f64 {
