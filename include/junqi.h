@@ -1800,6 +1800,29 @@ junqi_status junqi_game_probabilities(const junqi_game *game, int side, const ch
 junqi_status junqi_game_observation(const junqi_game *game, int side, float *buf, size_t len);
 
 /**
+ * One player's observation tensor with the `modelled:<kind>` planes after the others
+ * (`junqi_rules_modelled_observation_spec_json`): each other piece's probability of
+ * every kind under an opponent model, as `junqi_game_probabilities` gives it; the
+ * other channels are those of `junqi_game_observation`.
+ *
+ * - `model`: `"shipped"` or NULL for the model the engine ships for the rule set
+ *   (the plain model where it ships none), `"plain"`, or a model's JSON as
+ *   `junqi model fit` writes it.
+ * - `buf`, `len`: at least `junqi_rules_modelled_observation_size` floats; `buf` may
+ *   be NULL when `len` is 0.
+ *
+ * Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `UNKNOWN_NAME`
+ * or `INVALID_JSON` (no such model, as for `junqi_game_probabilities`);
+ * `INVALID_UTF8`; `BUFFER_TOO_SMALL` (nothing written); `POISONED`. Thread safety:
+ * see `junqi_game`.
+ *
+ * # Safety
+ * `game` is NULL or a live `junqi_game`; `model` is NULL or a NUL-terminated string;
+ * `buf` is NULL or has `len` writable floats.
+ */
+junqi_status junqi_game_observation_modelled(const junqi_game *game, int side, const char *model, float *buf, size_t len);
+
+/**
  * A game drawn from what `side` knows (determinization for search): every piece that
  * player cannot see gets an identity drawn from its beliefs, the same for the same
  * `seed`; the board, the player's own pieces, the turn and the counters are kept. The
@@ -1827,6 +1850,32 @@ junqi_status junqi_game_determinize(const junqi_game *game, int side, uint64_t s
  * `rules` is NULL or a live `junqi_rules`; `json_out` is NULL or writable.
  */
 junqi_status junqi_rules_observation_spec_json(const junqi_rules *rules, char **json_out);
+
+/**
+ * The layout of a rule set's observation tensor with the `modelled:<kind>` planes
+ * (`junqi_game_observation_modelled`) as JSON, in the form of
+ * `junqi_rules_observation_spec_json`: its channels, then `"modelled:flag"`, … one per
+ * army kind.
+ *
+ * - `json_out`: receives a new string; free it with `junqi_string_free`.
+ *
+ * Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
+ *
+ * # Safety
+ * `rules` is NULL or a live `junqi_rules`; `json_out` is NULL or writable.
+ */
+junqi_status junqi_rules_modelled_observation_spec_json(const junqi_rules *rules, char **json_out);
+
+/**
+ * Floats in one observation with the `modelled:<kind>` planes
+ * (`junqi_game_observation_modelled`, a vector environment with a model).
+ *
+ * Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
+ *
+ * # Safety
+ * `rules` is NULL or a live `junqi_rules`; `len_out` is NULL or writable.
+ */
+junqi_status junqi_rules_modelled_observation_size(const junqi_rules *rules, size_t *len_out);
 
 /**
  * Floats in one observation of a rule set (`channels × points`).
@@ -1860,6 +1909,26 @@ junqi_status junqi_rules_observation_size(const junqi_rules *rules, size_t *len_
  * `rules` is NULL or a live `junqi_rules`; `env_out` is NULL or writable.
  */
 junqi_status junqi_vector_env_new(const junqi_rules *rules, size_t n, uint64_t seed, bool observe, uint32_t max_plies, size_t threads, junqi_vector_env **env_out);
+
+/**
+ * Gives the observations the `modelled:<kind>` planes of an opponent model (after the
+ * other channels, as `junqi_game_observation_modelled` writes them), or takes them
+ * away. `observation_len` (`junqi_vector_env_shape`) changes with it: size the
+ * observation buffers after this call. Without this call there are no such planes.
+ *
+ * - `model`: `"shipped"` (the model the engine ships for the rule set; the plain
+ *   model where it ships none), `"plain"`, a model's JSON as `junqi model fit` writes
+ *   it, or NULL for no modelled planes.
+ *
+ * Status: `OK`; `NULL_POINTER`; `UNKNOWN_NAME` or `INVALID_JSON` (no such model; the
+ * environment is unchanged); `INVALID_UTF8`; `POISONED`. Thread safety: see
+ * `junqi_vector_env`.
+ *
+ * # Safety
+ * `env` is NULL or a live `junqi_vector_env`; `model` is NULL or a NUL-terminated
+ * string.
+ */
+junqi_status junqi_vector_env_set_model(junqi_vector_env *env, const char *model);
 
 /**
  * Frees a vector environment and every game in it (also a poisoned one). NULL is

@@ -133,16 +133,11 @@ pub unsafe extern "C" fn junqi_game_probabilities(
     guard(|| {
         // SAFETY: forwarded caller contract for `game`.
         let game = unsafe { game_ref(game) }?;
-        let spec = if model.is_null() {
-            "shipped"
-        } else {
-            // SAFETY: forwarded caller contract: a NUL-terminated string.
-            unsafe { str_arg(model, "model") }?
-        };
+        // SAFETY: forwarded caller contract: NULL or a NUL-terminated string.
+        let model = unsafe { model_arg(game.rules(), model) }?;
         // SAFETY: forwarded caller contract: NULL or `len` writable elements.
         let buf = unsafe { OutSlice::new(buf, len, "buf") }?;
         let side = playing_side(&game, side)?;
-        let model = OpponentModel::load(game.rules(), spec)?;
         let mut v = vec![0.0f64; game.board().len() * PieceKind::COUNT];
         game.beliefs(side).probabilities(&model).kinds_into(&mut v);
         buf.fill(&v)
@@ -179,6 +174,62 @@ pub unsafe extern "C" fn junqi_game_observation(
         observer.encode(&game.beliefs(side), game.turn(), &mut v);
         buf.fill(&v)
     })
+}
+
+/// One player's observation tensor with the `modelled:<kind>` planes after the others
+/// (`junqi_rules_modelled_observation_spec_json`): each other piece's probability of
+/// every kind under an opponent model, as `junqi_game_probabilities` gives it; the
+/// other channels are those of `junqi_game_observation`.
+///
+/// - `model`: `"shipped"` or NULL for the model the engine ships for the rule set
+///   (the plain model where it ships none), `"plain"`, or a model's JSON as
+///   `junqi model fit` writes it.
+/// - `buf`, `len`: at least `junqi_rules_modelled_observation_size` floats; `buf` may
+///   be NULL when `len` is 0.
+///
+/// Status: `OK`; `NULL_POINTER`; `OUT_OF_RANGE`; `SIDE_NOT_IN_GAME`; `UNKNOWN_NAME`
+/// or `INVALID_JSON` (no such model, as for `junqi_game_probabilities`);
+/// `INVALID_UTF8`; `BUFFER_TOO_SMALL` (nothing written); `POISONED`. Thread safety:
+/// see `junqi_game`.
+///
+/// # Safety
+/// `game` is NULL or a live `junqi_game`; `model` is NULL or a NUL-terminated string;
+/// `buf` is NULL or has `len` writable floats.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_game_observation_modelled(
+    game: *const junqi_game,
+    side: c_int,
+    model: *const c_char,
+    buf: *mut f32,
+    len: usize,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `game`.
+        let game = unsafe { game_ref(game) }?;
+        // SAFETY: forwarded caller contract: NULL or a NUL-terminated string.
+        let model = unsafe { model_arg(game.rules(), model) }?;
+        // SAFETY: forwarded caller contract: NULL or `len` writable elements.
+        let buf = unsafe { OutSlice::new(buf, len, "buf") }?;
+        let side = playing_side(&game, side)?;
+        let observer = Observer::new(game.rules().clone(), side).with_model(model);
+        let mut v = vec![0.0f32; observer.len()];
+        observer.encode(&game.beliefs(side), game.turn(), &mut v);
+        buf.fill(&v)
+    })
+}
+
+/// The opponent model a caller names: NULL or `"shipped"`, `"plain"`, or JSON.
+///
+/// # Safety
+/// `model` is NULL or a NUL-terminated string.
+pub(crate) unsafe fn model_arg(rules: &junqi_core::RuleSet, model: *const c_char) -> crate::status::Result<OpponentModel> {
+    let spec = if model.is_null() {
+        "shipped"
+    } else {
+        // SAFETY: forwarded caller contract: a NUL-terminated string.
+        unsafe { str_arg(model, "model") }?
+    };
+    Ok(OpponentModel::load(rules, spec)?)
 }
 
 /// A game drawn from what `side` knows (determinization for search): every piece that
@@ -235,6 +286,58 @@ pub unsafe extern "C" fn junqi_rules_observation_spec_json(
             out,
             json!({"channels": spec.channels, "shape": spec.shape()}).to_string(),
         );
+        Ok(())
+    })
+}
+
+/// The layout of a rule set's observation tensor with the `modelled:<kind>` planes
+/// (`junqi_game_observation_modelled`) as JSON, in the form of
+/// `junqi_rules_observation_spec_json`: its channels, then `"modelled:flag"`, … one per
+/// army kind.
+///
+/// - `json_out`: receives a new string; free it with `junqi_string_free`.
+///
+/// Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
+///
+/// # Safety
+/// `rules` is NULL or a live `junqi_rules`; `json_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_rules_modelled_observation_spec_json(
+    rules: *const junqi_rules,
+    json_out: *mut *mut c_char,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `rules`.
+        let rules = unsafe { handle_ref(rules, "rules") }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::new(json_out, "json_out") }?;
+        let spec = rules.inner.modelled_observation_spec();
+        string_out(
+            out,
+            json!({"channels": spec.channels, "shape": spec.shape()}).to_string(),
+        );
+        Ok(())
+    })
+}
+
+/// Floats in one observation with the `modelled:<kind>` planes
+/// (`junqi_game_observation_modelled`, a vector environment with a model).
+///
+/// Status: `OK`; `NULL_POINTER`. Thread safety: any thread.
+///
+/// # Safety
+/// `rules` is NULL or a live `junqi_rules`; `len_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_rules_modelled_observation_size(
+    rules: *const junqi_rules,
+    len_out: *mut usize,
+) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `rules`.
+        let rules = unsafe { handle_ref(rules, "rules") }?;
+        // SAFETY: forwarded caller contract: NULL or writable.
+        let out = unsafe { Out::new(len_out, "len_out") }?;
+        out.write(rules.inner.modelled_observation_spec().len());
         Ok(())
     })
 }

@@ -2,6 +2,7 @@
 //! reinforcement-learning environments, with masks, observations and rewards written
 //! into the caller's arrays.
 
+use std::ffi::c_char;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use junqi_core::{StepOutput, VectorEnv, VectorError};
@@ -203,6 +204,38 @@ pub unsafe extern "C" fn junqi_vector_env_new(
             env,
             poisoned: AtomicBool::new(false),
         }));
+        Ok(())
+    })
+}
+
+/// Gives the observations the `modelled:<kind>` planes of an opponent model (after the
+/// other channels, as `junqi_game_observation_modelled` writes them), or takes them
+/// away. `observation_len` (`junqi_vector_env_shape`) changes with it: size the
+/// observation buffers after this call. Without this call there are no such planes.
+///
+/// - `model`: `"shipped"` (the model the engine ships for the rule set; the plain
+///   model where it ships none), `"plain"`, a model's JSON as `junqi model fit` writes
+///   it, or NULL for no modelled planes.
+///
+/// Status: `OK`; `NULL_POINTER`; `UNKNOWN_NAME` or `INVALID_JSON` (no such model; the
+/// environment is unchanged); `INVALID_UTF8`; `POISONED`. Thread safety: see
+/// `junqi_vector_env`.
+///
+/// # Safety
+/// `env` is NULL or a live `junqi_vector_env`; `model` is NULL or a NUL-terminated
+/// string.
+#[no_mangle]
+pub unsafe extern "C" fn junqi_vector_env_set_model(env: *mut junqi_vector_env, model: *const c_char) -> junqi_status {
+    guard(|| {
+        // SAFETY: forwarded caller contract for `env`.
+        let env = unsafe { env_mut(env) }?;
+        let model = if model.is_null() {
+            None
+        } else {
+            // SAFETY: forwarded caller contract: a NUL-terminated string.
+            Some(unsafe { crate::inference::model_arg(env.0.env.rules(), model) }?)
+        };
+        env.0.env.set_model(model);
         Ok(())
     })
 }

@@ -616,18 +616,26 @@ impl Game {
 
     /// ``player``'s observation tensor: a numpy float32 array ``[channels, points]``
     /// (``RuleSet.observation_spec()``), from the player's seat. With ``out`` (a
-    /// float32 array of that size), fills it instead of allocating.
-    #[pyo3(signature = (player, out=None))]
+    /// float32 array of that size), fills it instead of allocating. With ``model``
+    /// (``"shipped"``, ``"plain"``, a model's JSON or an ``OpponentModel``, as for
+    /// ``Beliefs.probabilities``), the ``modelled:<kind>`` planes follow the others:
+    /// each other piece's probability of every kind under that model
+    /// (``RuleSet.observation_spec(modelled=True)``).
+    #[pyo3(signature = (player, out=None, model=None))]
     fn observation<'py>(
         &self,
         py: Python<'py>,
         player: &Bound<'py, PyAny>,
         out: Option<Bound<'py, PyAny>>,
+        model: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let player = side_arg(player)?;
         let g = self.lock();
         playing(&g, player)?;
-        let observer = junqi::Observer::new(g.rules().clone(), player);
+        let mut observer = junqi::Observer::new(g.rules().clone(), player);
+        if let Some(m) = model.filter(|m| !m.is_none()) {
+            observer = observer.with_model(crate::inference::model_arg(g.rules(), Some(m))?);
+        }
         let shape = observer.spec().shape();
         let beliefs = g.beliefs(player);
         let turn = g.turn();

@@ -142,7 +142,7 @@ impl Beliefs {
 
 /// Reads a `model` argument: `None` or a name/JSON ([`junqi::OpponentModel::load`]),
 /// or an `OpponentModel`.
-fn model_arg(rules: &junqi::RuleSet, model: Option<&Bound<'_, PyAny>>) -> PyResult<junqi::OpponentModel> {
+pub(crate) fn model_arg(rules: &junqi::RuleSet, model: Option<&Bound<'_, PyAny>>) -> PyResult<junqi::OpponentModel> {
     let Some(obj) = model.filter(|o| !o.is_none()) else {
         return Ok(junqi::OpponentModel::for_rules(rules));
     };

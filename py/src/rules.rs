@@ -137,9 +137,11 @@ impl RuleSet {
     }
 
     /// The layout of ``Game.observation``: ``{"channels": [names], "shape": (channels,
-    /// points)}``.
-    fn observation_spec<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let spec = self.inner.observation_spec();
+    /// points)}``. ``modelled=True``: with the ``modelled:<kind>`` planes that a
+    /// ``model`` adds (after the others).
+    #[pyo3(signature = (modelled = false))]
+    fn observation_spec<'py>(&self, py: Python<'py>, modelled: bool) -> PyResult<Bound<'py, PyDict>> {
+        let spec = if modelled { self.inner.modelled_observation_spec() } else { self.inner.observation_spec() };
         let d = PyDict::new(py);
         d.set_item("channels", spec.channels.clone())?;
         d.set_item("shape", (spec.channels.len(), spec.points))?;

@@ -124,7 +124,10 @@ fn actions_arg(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
 /// ``max_plies`` cuts games short (``truncated``) at that many plies; ``None`` or 0:
 /// no limit (as in C). Games are seeded from ``seed``, their slot and episode: a run
 /// is the same whatever the number of ``threads`` (default: every core, for batches
-/// of 64 games or more). ``seed=None`` draws a random seed.
+/// of 64 games or more). ``seed=None`` draws a random seed. ``model`` (``"shipped"``,
+/// ``"plain"``, a model's JSON or an ``OpponentModel``) adds the ``modelled:<kind>``
+/// planes to the observations (``RuleSet.observation_spec(modelled=True)``); they cost
+/// more than the rest of an observation (docs/inference.md).
 ///
 /// Finished games wait for ``finished()`` in a bounded queue: at most
 /// ``finished_capacity`` (1 024, or ``n`` when more); past it the oldest are dropped
@@ -161,9 +164,10 @@ fn empty<'py, T: numpy::Element>(
 impl VectorEnv {
     #[new]
     #[pyo3(
-        signature = (rules=None, n=1, seed=None, *, observations=true, max_plies=None, threads=None),
-        text_signature = "(rules='classic', n=1, seed=None, *, observations=True, max_plies=None, threads=None)"
+        signature = (rules=None, n=1, seed=None, *, observations=true, max_plies=None, threads=None, model=None),
+        text_signature = "(rules='classic', n=1, seed=None, *, observations=True, max_plies=None, threads=None, model=None)"
     )]
+    #[allow(clippy::too_many_arguments)]
     fn py_new(
         py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
@@ -172,8 +176,13 @@ impl VectorEnv {
         observations: bool,
         max_plies: Option<u32>,
         threads: Option<usize>,
+        model: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<VectorEnv> {
         let rules = rules_arg(rules)?;
+        let model = match model.filter(|m| !m.is_none()) {
+            Some(m) => Some(crate::inference::model_arg(&rules, Some(m))?),
+            None => None,
+        };
         let threads =
             threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         if threads == 0 {
@@ -185,6 +194,7 @@ impl VectorEnv {
                 catch_unwind(AssertUnwindSafe(|| {
                     junqi::VectorEnv::new(rules, n, seed).map(|e| {
                         e.with_observations(observations)
+                            .with_model(model)
                             .with_max_plies(max_plies)
                             .with_threads(threads)
                     })
@@ -234,7 +244,7 @@ impl VectorEnv {
     }
 
     /// The shape of one observation, ``(channels, points)``; see
-    /// ``RuleSet.observation_spec()``.
+    /// ``RuleSet.observation_spec()`` (``modelled=True`` with a ``model``).
     #[getter]
     fn observation_shape(&self) -> (usize, usize) {
         let shape = self.lock().observation_shape();

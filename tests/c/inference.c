@@ -62,6 +62,39 @@ static void check_rules(const char *name, uint64_t seed) {
         sum += obs[i];
     }
     EXPECT(sum > 0);
+
+    /* With the modelled planes: the plain channels, then one plane per kind, which on
+     * every point sums to the enemy plane (1 on an opponent's piece, else 0). */
+    size_t mlen_obs = 0;
+    CHECK(junqi_rules_modelled_observation_size(rules, &mlen_obs));
+    EXPECT(mlen_obs > len && (mlen_obs - len) % points == 0);
+    CHECK(junqi_rules_modelled_observation_spec_json(rules, &spec));
+    EXPECT(strstr(spec, "\"modelled:flag\"") != NULL && strstr(spec, "own:flag") != NULL);
+    junqi_string_free(spec);
+    float *mobs = malloc(mlen_obs * sizeof(float));
+    EXPECT(mobs != NULL);
+    CHECK(junqi_game_observation_modelled(game, JUNQI_SIDE_SOUTH, NULL, mobs, mlen_obs));
+    EXPECT(memcmp(mobs, obs, len * sizeof(float)) == 0);
+    size_t kinds = (mlen_obs - len) / points, other = 0;
+    /* The enemy plane: the channel after own, candidate and probability per kind and
+     * ally (docs/inference.md). */
+    const float *enemy = obs + (3 * kinds + 1) * points;
+    for (size_t i = 0; i < points; i++) {
+        double total = 0;
+        for (size_t k = 0; k < kinds; k++) {
+            total += mobs[len + k * points + i];
+        }
+        bool face_down = obs[(3 * kinds + 2) * points + i] == 1.0f, ally = obs[3 * kinds * points + i] == 1.0f;
+        double want = (enemy[i] == 1.0f || face_down || ally) ? 1.0 : 0.0;
+        EXPECT(total > want - 1e-4 && total < want + 1e-4);
+        other += want > 0;
+    }
+    EXPECT(other > 0);
+    EXPECT_STATUS(JUNQI_STATUS_BUFFER_TOO_SMALL, junqi_game_observation_modelled(game, JUNQI_SIDE_SOUTH, "plain", mobs, len));
+    EXPECT_STATUS(JUNQI_STATUS_UNKNOWN_NAME, junqi_game_observation_modelled(game, JUNQI_SIDE_SOUTH, "psychic", mobs, mlen_obs));
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, junqi_game_observation_modelled(NULL, JUNQI_SIDE_SOUTH, NULL, mobs, mlen_obs));
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, junqi_rules_modelled_observation_size(rules, NULL));
+    free(mobs);
     free(obs);
 
     /* Beliefs: JSON and mask. */

@@ -290,6 +290,51 @@ static void limits(void) {
     junqi_rules_free(rules);
 }
 
+/* The modelled planes: the observation grows by one plane per kind, the first channels
+ * stay those of an environment without them, and a refused model changes nothing. */
+static void modelled(void) {
+    junqi_rules *rules = NULL;
+    CHECK(junqi_rules_preset("classic", &rules));
+    junqi_vector_env *plain = NULL, *env = NULL;
+    CHECK(junqi_vector_env_new(rules, 3, 9, true, 0, 1, &plain));
+    CHECK(junqi_vector_env_new(rules, 3, 9, true, 0, 1, &env));
+    CHECK(junqi_vector_env_set_model(env, "shipped"));
+    EXPECT_STATUS(JUNQI_STATUS_UNKNOWN_NAME, junqi_vector_env_set_model(env, "psychic"));
+    EXPECT_STATUS(JUNQI_STATUS_NULL_POINTER, junqi_vector_env_set_model(NULL, "shipped"));
+    arrays a, b;
+    make_arrays(plain, &a);
+    make_arrays(env, &b);
+    size_t want = 0;
+    CHECK(junqi_rules_modelled_observation_size(rules, &want));
+    EXPECT(b.shape.observation_len == want && want > a.shape.observation_len);
+    CHECK(junqi_vector_env_reset(plain, false, 0, &a.bufs));
+    CHECK(junqi_vector_env_reset(env, false, 0, &b.bufs));
+    for (int step = 0; step < 40; step++) {
+        CHECK(junqi_vector_env_random_actions(plain, a.actions, a.shape.games));
+        CHECK(junqi_vector_env_step(plain, a.actions, a.shape.games, &a.bufs));
+        CHECK(junqi_vector_env_step(env, a.actions, a.shape.games, &b.bufs));
+    }
+    for (size_t i = 0; i < a.shape.games; i++) {
+        const float *x = a.obs + i * a.shape.observation_len, *y = b.obs + i * b.shape.observation_len;
+        EXPECT(memcmp(x, y, a.shape.observation_len * sizeof(float)) == 0);
+        double total = 0;
+        for (size_t j = a.shape.observation_len; j < b.shape.observation_len; j++) {
+            total += y[j];
+        }
+        EXPECT(total > 10); /* 1 per opponent piece on the board */
+    }
+    /* Taken away again: the plain length. */
+    CHECK(junqi_vector_env_set_model(env, NULL));
+    junqi_vector_shape shape;
+    CHECK(junqi_vector_env_shape(env, &shape));
+    EXPECT(shape.observation_len == a.shape.observation_len);
+    free_arrays(&a);
+    free_arrays(&b);
+    junqi_vector_env_free(plain);
+    junqi_vector_env_free(env);
+    junqi_rules_free(rules);
+}
+
 int main(int argc, char **argv) {
     int steps = argc > 1 ? atoi(argv[1]) : 400;
     size_t f1 = 0, f2 = 0, f3 = 0, f4 = 0;
@@ -303,6 +348,7 @@ int main(int argc, char **argv) {
     play("siguo", 4, 2, true, steps / 2, &f4);
     refusals();
     limits();
+    modelled();
     printf("vector: %d steps of 8 classic games (%zu finished), 130 games the same with 1 and 2 threads "
            "(%zu finished), siguo %zu finished\n",
            steps, f1, f2, f4);

@@ -205,3 +205,44 @@ def test_an_opponent_model_counts_games_merges_and_reads_back() -> None:
     assert numpy.array_equal(beliefs.probabilities(junqi.OpponentModel.shipped("classic")), beliefs.probabilities())
     with pytest.raises(TypeError):
         beliefs.probabilities(3)  # type: ignore[arg-type]
+
+
+def test_observation_with_the_modelled_planes() -> None:
+    game = started("classic", seed=3, plies=60)
+    plain_spec = game.rules.observation_spec()
+    spec = game.rules.observation_spec(modelled=True)
+    kinds = [c.split(":")[1] for c in plain_spec["channels"] if c.startswith("own:")]
+    assert spec["channels"] == plain_spec["channels"] + [f"modelled:{k}" for k in kinds]
+    first, points = plain_spec["shape"]
+    plain = game.observation("south")
+    for model in ("shipped", junqi.OpponentModel.shipped("classic")):
+        obs = game.observation("south", model=model)
+        assert obs.shape == tuple(spec["shape"]) and obs.dtype == numpy.float32
+        # The plain channels stay as they are; the modelled planes come after them.
+        assert numpy.array_equal(obs[:first], plain)
+        modelled = obs[first:]
+        # Every other piece's probabilities sum to 1, the own pieces' and the empty
+        # points' are 0.
+        other = obs[plain_spec["channels"].index("enemy")]
+        numpy.testing.assert_allclose(modelled.sum(axis=0), other, atol=1e-4)
+        # Plane by plane, the same numbers as Beliefs.probabilities, whatever the order
+        # of the points: the sums over north's pieces of each kind.
+        probs = game.beliefs("south").probabilities(model)
+        view = game.view("south")
+        north = [i for i, p in enumerate(game.board.points) if (s := view.piece_at(p)) and s.owner == junqi.Side.NORTH]
+        for k, name in enumerate(kinds):
+            kind = junqi.PieceKind(name)
+            numpy.testing.assert_allclose(modelled[k].sum(), probs[north, int(kind)].sum(), rtol=1e-4, atol=1e-5)
+    # The shipped model weighs the engine's deployment habits, unlike the plain beliefs
+    # (before the first move: by ply 60 of these random moves the model no longer
+    # trusts north to play like the engine, and falls back to the plain beliefs).
+    fresh = started("classic", seed=3, plies=0)
+    assert not numpy.allclose(fresh.observation("south", model="plain")[first:], fresh.observation("south", model="shipped")[first:])
+    out = numpy.zeros(spec["shape"], dtype=numpy.float32)
+    assert game.observation("south", out=out, model="shipped") is out
+    with pytest.raises(ValueError):
+        game.observation("south", out=numpy.zeros(plain_spec["shape"], dtype=numpy.float32), model="shipped")
+    with pytest.raises(junqi.JunqiError, match="psychic"):
+        game.observation("south", model="psychic")
+    with pytest.raises(TypeError):
+        game.observation("south", model=3)  # type: ignore[arg-type]

@@ -163,3 +163,14 @@ def test_bad_arguments() -> None:
         env(max_plies=0)
     with pytest.raises(RuntimeError, match="reset"):
         env().step(0)
+
+
+def test_observations_with_the_modelled_planes() -> None:
+    e = env(rules="classic", model="shipped")
+    check_env(e)
+    obs, _ = e.reset(seed=3)
+    assert obs["observation"].shape == tuple(junqi.RuleSet("classic").observation_spec(modelled=True)["shape"])
+    assert e.observation_space.contains(obs)
+    game = e.game
+    assert game is not None
+    np.testing.assert_array_equal(obs["observation"], game.observation(e.seat, model="shipped"))

@@ -269,3 +269,20 @@ def test_training_loop_sketch_in_the_docs_runs() -> None:
         assert observation.shape == game.rules.observation_spec()["shape"]
         assert mask[action] == 1 and reward == 0.0
     assert returns == {s.id: r for s, r in team_rewards(game.rules, game).items()}
+
+
+def test_observations_with_the_modelled_planes() -> None:
+    e = raw_env(rules="classic", model="shipped")
+    e.reset(seed=4)
+    game = e.game
+    assert game is not None
+    for _ in range(30):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    channels, points = junqi.RuleSet("classic").observation_spec(modelled=True)["shape"]
+    for agent in e.agents:
+        obs = e.observe(agent)
+        assert obs["observation"].shape == (channels, points)
+        assert e.observation_space(agent).contains(obs)
+        np.testing.assert_array_equal(obs["observation"], game.observation(agent, model="shipped"))
+    with pytest.raises(TypeError):
+        raw_env(rules="classic", model=5)

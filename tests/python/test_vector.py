@@ -306,3 +306,26 @@ def test_actions_must_be_integers() -> None:
     env.step(env.random_actions().astype(np.uint16))
     env.step(env.random_actions().astype(object))
     assert all(env.game(i).ply == 3 for i in range(3))
+
+
+def test_observations_with_the_modelled_planes() -> None:
+    env = junqi.VectorEnv("classic", 3, seed=4, model="shipped", max_plies=300)
+    assert env.observation_shape == tuple(junqi.RuleSet("classic").observation_spec(modelled=True)["shape"])
+    obs, masks, to_act = env.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        obs, masks, _, _, _, to_act = env.step(random_actions(env, rng))
+    assert obs is not None
+    for i in range(env.n):
+        seat = env.seats[int(to_act[i])]
+        np.testing.assert_allclose(obs[i], env.game(i).observation(seat, model="shipped"), atol=1e-5)
+    plain = junqi.VectorEnv("classic", 3, seed=4, max_plies=300)
+    plain.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        plain_obs, *_ = plain.step(random_actions(plain, rng))
+    # The same games; the plain channels are the plain environment's.
+    assert plain_obs is not None
+    assert np.array_equal(obs[:, : plain.observation_shape[0]], plain_obs)
+    with pytest.raises(junqi.JunqiError, match="psychic"):
+        junqi.VectorEnv("classic", 1, model="psychic")

@@ -326,10 +326,20 @@ impl Game {
     }
 
     /// `player`'s observation tensor, `channels * points` floats channel-major (see
-    /// `RuleSet.observationSpec`), from its information only.
-    pub fn observation(&self, player: &str) -> Result<Vec<f32>, JsValue> {
+    /// `RuleSet.observationSpec`), from its information only. With `model`
+    /// (`"shipped"`, `"plain"` or a model's JSON, as for `Beliefs.probabilities`), the
+    /// `modelled:<kind>` planes follow the others: each other piece's probability of
+    /// every kind under that model (`RuleSet.observationSpec(true)`).
+    pub fn observation(&self, player: &str, model: Option<String>) -> Result<Vec<f32>, JsValue> {
         let s = self.seat(player)?;
-        Ok(self.inner.observation(s))
+        let Some(model) = model else {
+            return Ok(self.inner.observation(s));
+        };
+        let model = junqi::OpponentModel::load(self.inner.rules(), &model).map_err(crate::err)?;
+        let observer = junqi::Observer::new(self.inner.rules().clone(), s).with_model(model);
+        let mut out = vec![0.0; observer.len()];
+        observer.encode(&self.inner.beliefs(s), self.inner.turn(), &mut out);
+        Ok(out)
     }
 
     /// A game drawn from what `player` knows (every unseen identity drawn from its

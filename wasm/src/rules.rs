@@ -112,10 +112,15 @@ impl RuleSet {
     }
 
     /// The layout of an observation: `{channels: string[], points: number}`
-    /// (`Game.observation` returns `channels.length * points` floats, channel-major).
+    /// (`Game.observation` returns `channels.length * points` floats, channel-major);
+    /// `modelled`: with the `modelled:<kind>` planes a model adds.
     #[wasm_bindgen(js_name = observationSpec, unchecked_return_type = "{ channels: string[]; points: number }")]
-    pub fn observation_spec(&self) -> JsValue {
-        let spec = junqi::Observer::new(self.inner.clone(), self.inner.sides()[0]).spec();
+    pub fn observation_spec(&self, modelled: Option<bool>) -> JsValue {
+        let spec = if modelled.unwrap_or(false) {
+            self.inner.modelled_observation_spec()
+        } else {
+            self.inner.observation_spec()
+        };
         crate::js(&serde_json::json!({"channels": spec.channels, "points": spec.points}))
     }
 

@@ -614,7 +614,9 @@ class RuleSet:
     def action_at(self, index: int) -> Action: ...
     @property
     def options(self) -> dict[str, Any]: ...
-    def observation_spec(self) -> dict[str, Any]: ...
+    def observation_spec(self, modelled: bool = False) -> dict[str, Any]:
+        """The layout of ``Game.observation``; ``modelled=True``: with the
+        ``modelled:<kind>`` planes a ``model`` adds."""
     @property
     def board(self) -> Board: ...
     def has_kind(self, kind: _KindArg) -> bool: ...
@@ -819,7 +821,7 @@ class VectorEnv:
     ``seats``) to choose its next action. Finished games restart in the same step and
     are kept for ``finished()``, in a queue of at most ``finished_capacity`` games
     (the oldest dropped past it). ``n`` is 1 to 65 536; ``max_plies`` None or 0 is no
-    limit.
+    limit. ``model`` adds the ``modelled:<kind>`` planes to the observations.
     """
 
     def __new__(
@@ -831,6 +833,7 @@ class VectorEnv:
         observations: bool = True,
         max_plies: int | None = None,
         threads: int | None = None,
+        model: str | OpponentModel | None = None,
     ) -> VectorEnv: ...
     @property
     def rules(self) -> RuleSet: ...
@@ -1007,8 +1010,13 @@ class Game:
     def beliefs(self, player: _SideArg) -> Beliefs: ...
     def determinize(self, player: _SideArg, seed: int) -> Game: ...
     def observation(
-        self, player: _SideArg, out: npt.NDArray[numpy.float32] | None = None
-    ) -> npt.NDArray[numpy.float32]: ...
+        self,
+        player: _SideArg,
+        out: npt.NDArray[numpy.float32] | None = None,
+        model: str | OpponentModel | None = None,
+    ) -> npt.NDArray[numpy.float32]:
+        """``player``'s observation tensor ``[channels, points]``; with ``model``, the
+        ``modelled:<kind>`` planes follow the others."""
     def events(self, player: _SideArg) -> list[Event]: ...
     def narrate(self, player: _SideArg, language: str = "en") -> list[str]:
         """``player``'s event log in words from its side ("you moved your 师长 d2-d3");

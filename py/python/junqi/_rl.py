@@ -9,17 +9,47 @@ from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Union
 import numpy as np
 import numpy.typing as npt
 
-from ._junqi import Agent, Game, RuleSet, Side
+from ._junqi import Agent, Game, OpponentModel, RuleSet, Side
 
 if TYPE_CHECKING:
     from gymnasium import spaces
 
-__all__ = ["Observation", "RulesArg", "new_game", "observation_space", "team_rewards"]
+__all__ = [
+    "ModelArg",
+    "Observation",
+    "RulesArg",
+    "new_game",
+    "observation_space",
+    "resolve_model",
+    "team_rewards",
+]
 
 RulesArg = Union[str, Mapping[str, Any], RuleSet]
 """A rule set: a preset name, rule-set JSON text or dict, or a ``RuleSet``."""
 
 Observation = Dict[str, npt.NDArray[Any]]
+
+ModelArg = Union[str, OpponentModel, None]
+"""The opponent model of the observations' ``modelled:<kind>`` planes: ``"shipped"``,
+``"plain"``, a model's JSON, an ``OpponentModel``, or ``None`` for no such planes."""
+
+
+def resolve_model(rules: RuleSet, model: ModelArg) -> Optional[OpponentModel]:
+    """``model`` read once for ``rules`` (so that each observation does not parse it
+    again): ``None`` stays ``None``; a name or JSON becomes an ``OpponentModel``
+    (``ModelError`` or ``TypeError`` if it is not one)."""
+    if model is None or isinstance(model, OpponentModel):
+        return model
+    if not isinstance(model, str):
+        raise TypeError(
+            f"model must be \"shipped\", \"plain\", a model's JSON or an OpponentModel, "
+            f"not {type(model).__name__}"
+        )
+    if model == "shipped":
+        return OpponentModel.shipped(rules)
+    if model == "plain":
+        return OpponentModel.plain()
+    return OpponentModel.from_json(model, rules)
 
 
 def new_game(
@@ -58,12 +88,13 @@ def team_rewards(rules: RuleSet, game: Game) -> dict[Side, float]:
     return {side: 0.0 if result is None else result.reward(side) for side in rules.sides}
 
 
-def observation_space(rules: RuleSet) -> spaces.Dict:
-    """The observation space of every seat: the observation tensor and the action mask
-    (a Gymnasium ``Dict`` of two ``Box``es; needs Gymnasium)."""
+def observation_space(rules: RuleSet, modelled: bool = False) -> spaces.Dict:
+    """The observation space of every seat: the observation tensor (with the
+    ``modelled:<kind>`` planes if ``modelled``) and the action mask (a Gymnasium
+    ``Dict`` of two ``Box``es; needs Gymnasium)."""
     from gymnasium import spaces
 
-    channels, points = rules.observation_spec()["shape"]
+    channels, points = rules.observation_spec(modelled=modelled)["shape"]
     return spaces.Dict(
         {
             "observation": spaces.Box(

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from ._junqi import Agent, Game, RuleSet, Side, rule_sets
-from ._rl import Observation, RulesArg, new_game, observation_space, team_rewards
+from ._rl import ModelArg, Observation, RulesArg, new_game, observation_space, resolve_model, team_rewards
 
 __all__ = ["env", "env_id", "JunqiEnv", "Opponent", "random_opponent"]
 
@@ -55,6 +55,7 @@ def env(
     render_mode: Optional[str] = None,
     max_plies: Optional[int] = None,
     illegal_reward: float = -1.0,
+    model: ModelArg = None,
 ) -> JunqiEnv:
     """A ``JunqiEnv``: ``seat`` of ``rules`` against ``opponent`` (random by default)."""
     return JunqiEnv(
@@ -64,6 +65,7 @@ def env(
         render_mode=render_mode,
         max_plies=max_plies,
         illegal_reward=illegal_reward,
+        model=model,
     )
 
 
@@ -83,6 +85,10 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
         illegal_reward: the reward for an action outside the mask, which ends the
             episode (``terminated``, ``info["illegal_action"]`` True; the game is left
             as it was).
+        model: ``None`` (the default), or the opponent model (``"shipped"``,
+            ``"plain"``, a model's JSON or an ``OpponentModel``) whose
+            ``modelled:<kind>`` planes follow the other channels of the observation
+            (``RuleSet.observation_spec(modelled=True)``).
 
     Rewards are terminal: +1 when the seat's team wins, -1 when it loses, 0 for a draw.
     If the seat is eliminated while the game goes on (siguo), the opponent policy plays
@@ -99,9 +105,11 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
         render_mode: Optional[str] = None,
         max_plies: Optional[int] = None,
         illegal_reward: float = -1.0,
+        model: ModelArg = None,
     ) -> None:
         super().__init__()
         self.rules: RuleSet = rules if isinstance(rules, RuleSet) else RuleSet(rules)
+        self.model = resolve_model(self.rules, model)
         sides = {side.id: side for side in self.rules.sides}
         if seat not in sides:
             raise ValueError(
@@ -125,7 +133,7 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
         self._policy: Opponent = opponent or random_opponent(np.random.default_rng(0))
         # The engine's agents of the other seats (with an agent's name as opponent).
         self._agents: dict[Side, Agent] = {}
-        self.observation_space = observation_space(self.rules)
+        self.observation_space = observation_space(self.rules, modelled=self.model is not None)
         self.action_space = spaces.Discrete(self.rules.action_space)
         self.game: Optional[Game] = None
         self._done = True
@@ -223,7 +231,7 @@ class JunqiEnv(gymnasium.Env[Dict[str, Any], np.int64]):
             mask = np.asarray(game.action_mask(), dtype=np.int8)
         else:
             mask = np.zeros(self.rules.action_space, dtype=np.int8)
-        return {"observation": game.observation(self.seat), "action_mask": mask}
+        return {"observation": game.observation(self.seat, model=self.model), "action_mask": mask}
 
     def _info(self, observation: Observation) -> dict[str, Any]:
         return {"action_mask": observation["action_mask"], "ply": self._require_game().ply}

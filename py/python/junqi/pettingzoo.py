@@ -35,7 +35,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from ._junqi import Agent, Game, RuleSet, Side
-from ._rl import Observation, RulesArg, new_game, observation_space, team_rewards
+from ._rl import ModelArg, Observation, RulesArg, new_game, observation_space, resolve_model, team_rewards
 
 __all__ = ["env", "raw_env", "RulesArg", "team_rewards", "new_game"]
 
@@ -68,6 +68,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             set's own draw limits end it).
         render_seat: the seat whose view ``render()`` shows (``None``: the selected
             agent, ``agent_selection``).
+        model: ``None`` (the default), or the opponent model (``"shipped"``,
+            ``"plain"``, a model's JSON or an ``OpponentModel``) whose
+            ``modelled:<kind>`` planes follow the other channels of every observation:
+            each other piece's probability of every kind, weighed by how it has played
+            (``RuleSet.observation_spec(modelled=True)``).
 
     An illegal action (outside the mask) raises ``junqi.IllegalActionError`` here and
     leaves the game unchanged; ``env()`` wraps the environment so that it ends the game
@@ -87,8 +92,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         render_mode: Optional[str] = None,
         max_plies: Optional[int] = None,
         render_seat: Optional[str] = None,
+        model: ModelArg = None,
     ) -> None:
-        EzPickle.__init__(self, rules, render_mode, max_plies, render_seat)
+        EzPickle.__init__(self, rules, render_mode, max_plies, render_seat, model)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
@@ -97,6 +103,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if max_plies is not None and max_plies < 1:
             raise ValueError(f"max_plies must be at least 1, not {max_plies}")
         self.rules: RuleSet = rules if isinstance(rules, RuleSet) else RuleSet(rules)
+        self.model = resolve_model(self.rules, model)
         self.render_mode = render_mode
         self.max_plies = max_plies
         self._sides: dict[str, Side] = {side.id: side for side in self.rules.sides}
@@ -110,7 +117,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.agents: list[str] = []
         # One space object per agent, so that seeding one does not seed the others.
         self.observation_spaces = {
-            agent: observation_space(self.rules) for agent in self.possible_agents
+            agent: observation_space(self.rules, modelled=self.model is not None)
+            for agent in self.possible_agents
         }
         self.action_spaces = {
             agent: spaces.Discrete(self.rules.action_space) for agent in self.possible_agents
@@ -151,7 +159,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """``agent``'s observation tensor and its action mask (zeros unless it is to act)."""
         game = self._require_game()
         side = self._sides[agent]
-        observation = game.observation(side)
+        observation = game.observation(side, model=self.model)
         if (
             not game.is_over
             and game.to_act == side

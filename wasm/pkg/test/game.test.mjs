@@ -306,6 +306,23 @@ test("rule sets, beliefs, observations and pictures", () => {
   const obs = game.observation("south");
   assert.ok(obs instanceof Float32Array);
   assert.equal(obs.length, spec.channels.length * spec.points);
+  // With a model, its modelled planes after the others: on every point they sum to 1 on
+  // an opponent's piece, 0 elsewhere; the shipped model is not the plain beliefs.
+  const mspec = rules.observationSpec(true);
+  assert.deepEqual(mspec.channels.slice(0, spec.channels.length), spec.channels);
+  assert.equal(mspec.channels[spec.channels.length], "modelled:flag");
+  const mobs = game.observation("south", "shipped");
+  assert.equal(mobs.length, mspec.channels.length * mspec.points);
+  assert.deepEqual([...mobs.slice(0, obs.length)], [...obs]);
+  const [first, n] = [spec.channels.length, spec.points];
+  const enemy = spec.channels.indexOf("enemy");
+  for (let i = 0; i < n; i++) {
+    let total = 0;
+    for (let k = first; k < mspec.channels.length; k++) total += mobs[k * n + i];
+    assert.ok(Math.abs(total - obs[enemy * n + i]) < 1e-4, `point ${i}: ${total}`);
+  }
+  assert.notDeepEqual([...game.observation("south", "plain").slice(obs.length)], [...mobs.slice(obs.length)]);
+  assert.throws(() => game.observation("south", "psychic"), refused("unknown_name"));
   const svg = game.svg("south", '{"legend": false}');
   assert.match(svg, /^<svg/);
   assert.throws(() => game.svg("south", '{"scale": -1}'), /scale/);
