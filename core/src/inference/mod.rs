@@ -62,6 +62,11 @@ const NONE: u8 = u8::MAX;
 const MOVED: u8 = 1;
 const KNOWN: u8 = 2;
 const PUBLIC: u8 = 4;
+/// The slot's origin is not known: a game started from a position string, where a
+/// piece that had moved need not stand where it started, and a piece off the board
+/// stood nowhere the player can name. Its `origin` is then only a stand-in point, and
+/// the opponent model reads no deployment from it.
+const ORIGIN_UNKNOWN: u8 = 8;
 
 /// A set of piece kinds, as a bit mask over [`PieceKind`] indices.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -957,6 +962,11 @@ impl Beliefs {
 
     pub(crate) fn slot_origin(&self, s: usize) -> Point {
         Point(self.origin[s])
+    }
+
+    /// Where slot `s`'s piece started, when that is known (see [`ORIGIN_UNKNOWN`]).
+    pub(crate) fn known_origin(&self, s: usize) -> Option<usize> {
+        (self.origin[s] != NONE && self.flags[s] & ORIGIN_UNKNOWN == 0).then_some(self.origin[s] as usize)
     }
 }
 

@@ -1,9 +1,11 @@
 //! Beliefs of a game started from a position string: no history, so the player knows
 //! what the position says it knows — the identities it was shown, the public arms and
 //! owners, which pieces have moved (none of an immobile kind) — and the army counts
-//! (pieces off the board are unknown ones).
+//! (pieces off the board are unknown ones). A piece that has not moved stands where it
+//! started; where the others started is not known, and the modelled beliefs read no
+//! deployment from them.
 
-use super::{Beliefs, KNOWN, MOVED, NONE, PUBLIC};
+use super::{Beliefs, KNOWN, MOVED, NONE, ORIGIN_UNKNOWN, PUBLIC};
 use crate::board::{PointSet, MAX_POINTS};
 use crate::piece::{Arm, PieceKind, Side};
 use crate::limits::MAX_PIECES;
@@ -54,7 +56,8 @@ impl Beliefs {
             }
             self.place(slot, p, mask);
             if pos.has_moved(p) {
-                self.flags[slot] |= MOVED;
+                // It moved before the position: where it started is not known.
+                self.flags[slot] |= MOVED | ORIGIN_UNKNOWN;
             }
             if known {
                 self.flags[slot] |= KNOWN;
@@ -69,6 +72,7 @@ impl Beliefs {
             let phantom = |b: &mut Beliefs, slot: usize, mask: u128| {
                 b.mask[slot] = mask;
                 b.origin[slot] = origin;
+                b.flags[slot] |= ORIGIN_UNKNOWN;
                 b.slots = b.slots.max(slot as u8 + 1);
             };
             if deals {

@@ -555,7 +555,9 @@ impl OpponentModel {
                     self.moves[k][b] += n as u64;
                 }
                 self.turns[k] += seen.exposure(s) as u64;
-                self.origins[own.origin[s] as usize][k] += 1;
+                if let Some(o) = own.known_origin(s) {
+                    self.origins[o][k] += 1;
+                }
             }
         }
         self.games += 1;
@@ -634,7 +636,9 @@ impl OpponentModel {
         let mut terms = [0f64; 128];
         for slot in 0..n {
             let m = beliefs.mask[slot];
-            if beliefs.origin[slot] == NONE || m == 0 {
+            // (A piece whose origin is not known, in a game started from a position
+            // string, says nothing either way: neither deployment can be read.)
+            if beliefs.known_origin(slot).is_none() || m == 0 {
                 continue;
             }
             // Blind deployment: each kind as often as the army has it, among the kinds
@@ -701,7 +705,7 @@ impl OpponentModel {
         if k >= PieceKind::COUNT {
             return 0.0;
         }
-        let mut ll = self.log_origin.get(beliefs.origin[s] as usize).map_or(0.0, |o| o[k]);
+        let mut ll = beliefs.known_origin(s).and_then(|o| self.log_origin.get(o)).map_or(0.0, |o| o[k]);
         let moves = &beliefs.evidence.moves[s];
         for b in 0..MOVE_BUCKETS {
             if moves[b] != 0 {
@@ -845,6 +849,48 @@ mod tests {
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
         assert!(mean(&random) < 0.2, "a random army trusted: {random:?}");
         assert!(mean(&engine_like) > 0.9, "an engine-like army distrusted: {engine_like:?}");
+    }
+
+    /// A game started from a position string: a piece that has not moved stands where
+    /// it started, and the model reads its deployment; one that had moved, or one off
+    /// the board, started where the player cannot say, and the model reads nothing from
+    /// its (stand-in) origin — neither its weights nor the army's trust. Nor does
+    /// counting such a game into a model add deployments that were not seen.
+    #[test]
+    fn a_game_started_from_a_position_string_reads_no_origin_it_cannot_know() {
+        let g = game("greedy", "greedy", 5, 40);
+        let started = Game::from_position_string_with(g.rules().clone(), &g.position_string(), 5).unwrap();
+        let model = OpponentModel::for_rules(g.rules());
+        let b = started.beliefs(Side::South);
+        let (mut moved, mut still, mut off) = (0, 0, 0);
+        for s in 0..b.slots as usize {
+            if b.origin[s] == NONE || b.army_of_slot(s) != 1 || single(b.mask[s]) {
+                continue;
+            }
+            let origin_term = |t: usize| model.log_origin.get(b.origin[s] as usize).map_or(0.0, |o| o[t % 32]);
+            for t in bits(b.mask[s]) {
+                let w = model.log_weight(&b, s, t);
+                if b.at[s] == NONE || b.flags[s] & crate::inference::MOVED != 0 {
+                    assert_eq!(w, 0.0, "slot {s}: no evidence, no origin, yet weight {w}");
+                } else {
+                    assert!((w - origin_term(t)).abs() < 1e-12, "slot {s}: weight {w}, not its origin's");
+                }
+            }
+            match (b.at[s] == NONE, b.flags[s] & crate::inference::MOVED != 0) {
+                (true, _) => off += 1,
+                (false, true) => moved += 1,
+                (false, false) => still += 1,
+            }
+        }
+        assert!(moved > 0 && still > 0 && off > 0, "{moved} moved, {still} still, {off} off the board");
+        // The moved and taken pieces weigh nothing in the trust: North's depends on its
+        // unmoved pieces only, which stand where the engine's deployments put them.
+        assert!(model.trust(&b)[1] > 0.5, "{:?}", model.trust(&b));
+        let mut counted = OpponentModel::empty(g.rules(), "test");
+        assert!(counted.count(&started));
+        let placed: u64 = counted.origins.iter().flatten().map(|&c| c as u64).sum();
+        let unmoved = started.position().pieces().filter(|&(p, _, _)| !started.position().has_moved(p)).count();
+        assert_eq!(placed, unmoved as u64, "only the pieces that have not moved were counted where they stand");
     }
 
     #[test]
