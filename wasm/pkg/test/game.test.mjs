@@ -315,11 +315,11 @@ test("rule sets, beliefs, observations and pictures", () => {
   assert.equal(mobs.length, mspec.channels.length * mspec.points);
   assert.deepEqual([...mobs.slice(0, obs.length)], [...obs]);
   const [first, n] = [spec.channels.length, spec.points];
-  const enemy = spec.channels.indexOf("enemy");
+  const enemyPlane = spec.channels.indexOf("enemy");
   for (let i = 0; i < n; i++) {
     let total = 0;
     for (let k = first; k < mspec.channels.length; k++) total += mobs[k * n + i];
-    assert.ok(Math.abs(total - obs[enemy * n + i]) < 1e-4, `point ${i}: ${total}`);
+    assert.ok(Math.abs(total - obs[enemyPlane * n + i]) < 1e-4, `point ${i}: ${total}`);
   }
   assert.notDeepEqual([...game.observation("south", "plain").slice(obs.length)], [...mobs.slice(obs.length)]);
   assert.throws(() => game.observation("south", "psychic"), refused("unknown_name"));
