@@ -48,6 +48,7 @@ import html.parser
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -623,6 +624,10 @@ class Run:
               f"learner's view: {len(marks)} marks for {unknown} unknown pieces: {marks[:3]}")
         check(all(t.isdigit() or t.endswith("?") for _, t, _ in marks) and all(ti.startswith("could be: ") for _, _, ti in marks),
               f"learner's view marks: {marks[:3]}")
+        # A piece that can still be several kinds also names its likeliest ones (by the
+        # modelled beliefs), with their chances.
+        check(all(re.search(r"; likeliest: \S+ \d+%", ti) for _, t, ti in marks if t.isdigit()),
+              f"learner's view likeliest kinds: {marks[:3]}")
         south_b.click("#learner")
         south_b.wait("return document.querySelectorAll('#board .could-be').length === 0", "the marks gone", 10)
         log(f"classic: the learner's view marked {len(marks)} unknown pieces, e.g. {marks[0][1]!r} ({marks[0][2]})")

@@ -281,11 +281,16 @@ pub fn state<'a>(table: &'a Table, viewer: Viewer, connected: &[bool; 4], ask: A
     view.events = Vec::new(); // sent once, in words, under "events"
     view.event_plies = Vec::new();
     // The learner's view: for every piece on the board whose kind the seat does not
-    // know, the kinds its beliefs (built from its own information only) leave.
+    // know, the kinds its beliefs (built from its own information only) leave, and the
+    // likeliest of them by the modelled beliefs (the model the engine ships for the
+    // rule set: how each kind played in its own games; the plain beliefs elsewhere).
     let beliefs = match (ask.beliefs, viewer) {
         (true, Viewer::Seat(side)) => {
             let b = game.beliefs(side);
+            let model = junqi::OpponentModel::for_rules(rules);
+            let probabilities = b.probabilities(&model);
             let mut out = Map::new();
+            let mut likely = Map::new();
             let mut names = Map::new();
             for p in view.pieces.iter().filter(|p| p.kind.is_none()) {
                 let left = b.candidates(p.point);
@@ -294,9 +299,11 @@ pub fn state<'a>(table: &'a Table, viewer: Viewer, connected: &[bool; 4], ask: A
                     names.insert(k.id().to_owned(), json!(name));
                 }
                 let kinds: Vec<&str> = left.iter().map(|k| k.id()).collect();
-                out.insert(board.name_of(p.point).to_owned(), json!(kinds));
+                let point = board.name_of(p.point).to_owned();
+                likely.insert(point.clone(), json!(likeliest(&probabilities, p.point, &left)));
+                out.insert(point, json!(kinds));
             }
-            Some(json!({"pieces": out, "names": names}))
+            Some(json!({"pieces": out, "likely": likely, "names": names}))
         }
         _ => None,
     };
@@ -388,4 +395,21 @@ mod tests {
             }
         }
     }
+}
+
+/// How many of a piece's likeliest kinds the learner's view lists.
+const LIKELIEST: usize = 3;
+
+/// The learner's view of one piece: its likeliest kinds (at most [`LIKELIEST`], each at
+/// least 1 %) with their probabilities rounded to 0.001, likeliest first (ties in the
+/// kinds' order).
+fn likeliest(p: &junqi::Probabilities, point: junqi::Point, kinds: &junqi::KindSet) -> Vec<(&'static str, f64)> {
+    let mut by_kind: Vec<(junqi::PieceKind, f64)> = kinds.iter().map(|k| (k, p.kind(point, k))).collect();
+    by_kind.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    by_kind
+        .into_iter()
+        .take(LIKELIEST)
+        .filter(|&(_, q)| q >= 0.01)
+        .map(|(k, q)| (k.id(), (q * 1000.0).round() / 1000.0))
+        .collect()
 }

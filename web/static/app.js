@@ -546,8 +546,15 @@ function markBeliefs(state) {
     t.setAttribute("text-anchor", "end");
     t.setAttribute("data-kinds", kinds.join(" "));
     t.textContent = kinds.length === 1 ? b.names[kinds[0]] + "?" : String(kinds.length);
+    // The likeliest kinds by the modelled beliefs (how the piece has played), as
+    // "地雷 62%": only where the piece can still be more than one kind.
+    const likely = kinds.length > 1 ? (b.likely && b.likely[point]) || [] : [];
+    t.setAttribute("data-likely", likely.map(([k, q]) => k + ":" + q).join(" "));
     const title = document.createElementNS(NS, "title");
-    title.textContent = T("could be: ", "可能是：") + kinds.map((k) => b.names[k] || k).join(T(", ", "、"));
+    title.textContent = T("could be: ", "可能是：") + kinds.map((k) => b.names[k] || k).join(T(", ", "、")) +
+      (likely.length
+        ? T("; likeliest: ", "；最可能：") + likely.map(([k, q]) => (b.names[k] || k) + " " + Math.round(q * 100) + "%").join(T(", ", "、"))
+        : "");
     t.append(title);
     g.append(t);
   }
@@ -1231,8 +1238,8 @@ const ZH = {
   "bot: greedy (fast)": "电脑：贪心（快）",
   "Join": "加入",
   "Learner's view": "学习视图",
-  "Each enemy piece you have not seen shows how many kinds it can still be, by what you have seen (hover for the kinds). Not in rated games.":
-    "每个你没看到的敌方棋子显示它按你已看到的情况还可能是几种棋子（鼠标悬停可看是哪几种）。计分对局中不可用。",
+  "Each enemy piece you have not seen shows how many kinds it can still be, by what you have seen (hover for the kinds, and the likeliest by how the piece has played). Not in rated games.":
+    "每个你没看到的敌方棋子显示它按你已看到的情况还可能是几种棋子（鼠标悬停可看是哪几种，以及按它的走法最可能是哪种）。计分对局中不可用。",
   "Your finished games": "你下完的棋局",
   "No finished game yet.": "还没有下完的棋局。",
   "open": "打开",

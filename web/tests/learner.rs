@@ -73,6 +73,39 @@ async fn a_seat_sees_what_its_deductions_leave() {
     }
     assert!(beliefs.values().any(|k| k.as_array().unwrap().len() > 1));
     println!("{} unknown pieces, {narrowed} narrowed below 10 kinds", beliefs.len());
+    // The likeliest kinds: the core's modelled beliefs of South, rebuilt here from
+    // South's own record, under the model shipped for classic — at most three kinds of
+    // at least 1 %, likeliest first, rounded to 0.001.
+    let likely = s["beliefs"]["likely"].as_object().expect("likely");
+    assert_eq!(likely.keys().collect::<Vec<_>>(), beliefs.keys().collect::<Vec<_>>());
+    let r = c.get(&format!("/api/games/{}/record", g.id), Some(south)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let record = junqi::PlayerRecord::from_json(&r.body).unwrap();
+    let b = junqi::Beliefs::from_player_record(&record).unwrap();
+    let rules = b.rules().clone();
+    let model = junqi::OpponentModel::for_rules(&rules);
+    assert!(!model.is_plain());
+    let p = b.probabilities(&model);
+    let plain = b.probabilities(&junqi::OpponentModel::plain());
+    let (mut listed, mut unlike_plain) = (0, 0);
+    for (point, kinds) in likely {
+        let at = rules.board().point(point).unwrap();
+        let mut want: Vec<(junqi::PieceKind, f64)> = b.candidates(at).iter().map(|k| (k, p.kind(at, k))).collect();
+        want.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+        let want: Vec<Value> = want
+            .into_iter()
+            .take(3)
+            .filter(|e| e.1 >= 0.01)
+            .map(|(k, q)| json!([k.id(), (q * 1000.0).round() / 1000.0]))
+            .collect();
+        assert_eq!(kinds.as_array().unwrap(), &want, "{point}");
+        listed += want.len();
+        let top = &kinds[0];
+        let kind: junqi::PieceKind = top[0].as_str().unwrap().parse().unwrap();
+        unlike_plain += usize::from((plain.kind(at, kind) - top[1].as_f64().unwrap()).abs() > 0.01);
+    }
+    assert!(listed > likely.len(), "several kinds listed for some pieces");
+    println!("{listed} likely kinds listed; {unlike_plain} pieces' likeliest weighed unlike the plain beliefs");
     // Never for a spectator.
     let r = c.get(&format!("/api/games/{}?beliefs=1", g.id), None).await;
     assert_eq!((r.status, r.code().as_str()), (403, "bad_token"), "{}", r.body);
