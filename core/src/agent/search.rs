@@ -367,10 +367,11 @@ pub(super) fn capture_first(legal: &[Action], rng: &mut Rng, gain: impl Fn(Actio
 pub(super) struct ModelCache(Option<(Arc<RuleSet>, Arc<OpponentModel>)>);
 
 impl ModelCache {
-    /// The shipped model of `rules` ([`OpponentModel::for_rules`]), made once per rule set.
+    /// The shipped model of `rules` ([`OpponentModel::for_rules`]), made once per rule set
+    /// (the same on the same board: [`RuleSet::same_as`]).
     pub(super) fn get(&mut self, rules: &Arc<RuleSet>) -> Arc<OpponentModel> {
         match &self.0 {
-            Some((r, m)) if Arc::ptr_eq(r, rules) || r.spec() == rules.spec() => m.clone(),
+            Some((r, m)) if r.same_as(rules) => m.clone(),
             _ => {
                 let m = Arc::new(OpponentModel::for_rules(rules));
                 self.0 = Some((rules.clone(), m.clone()));
@@ -436,5 +437,25 @@ mod tests {
             assert!(stats.playouts >= 40 / threads as u64, "{stats:?}");
             assert!(stats.playouts <= (44 + 2 * threads as u64) * n, "{} playouts of {n} candidates on {threads} threads", stats.playouts);
         }
+    }
+
+    #[test]
+    fn the_model_cache_keeps_one_model_per_rule_set_and_board() {
+        let classic = RuleSet::preset("classic").unwrap();
+        let mut cache = ModelCache::default();
+        let m = cache.get(&classic);
+        assert!(!m.is_plain());
+        // The same rule set, another copy: the model made once is kept.
+        let again = Arc::new(RuleSet::from_json(&classic.to_json()).unwrap());
+        assert!(Arc::ptr_eq(&cache.get(&again), &m));
+        assert!(Arc::ptr_eq(&cache.get(&classic), &m));
+        // Another rule set gets its own (翻棋's is the plain model), and so does the same
+        // description compiled on another board.
+        assert!(cache.get(&RuleSet::preset("fanqi").unwrap()).is_plain());
+        let m = cache.get(&classic);
+        let mut board = classic.board().spec().clone();
+        board.name = "renamed".into();
+        let other = Arc::new(RuleSet::with_board(classic.spec().clone(), crate::board::Board::from_spec(board).unwrap().into()).unwrap());
+        assert!(!Arc::ptr_eq(&cache.get(&other), &m));
     }
 }
