@@ -458,4 +458,68 @@ mod tests {
         let other = Arc::new(RuleSet::with_board(classic.spec().clone(), crate::board::Board::from_spec(board).unwrap().into()).unwrap());
         assert!(!Arc::ptr_eq(&cache.get(&other), &m));
     }
+
+    /// The playouts each candidate gets under an iteration budget of `total`, as the
+    /// module docs say: ⌈log₂ n⌉ phases (one at least) share the budget evenly, each
+    /// gives every remaining candidate the same whole number of rounds (one at least),
+    /// and the worse half is dropped after each. Sorted, most first.
+    fn schedule(n: usize, total: u64) -> Vec<u32> {
+        let phases = (1..=64).find(|&k| 1u64 << k >= n as u64).unwrap_or(1).max(1);
+        let (mut alive, mut given, mut played) = (n, 0u32, Vec::new());
+        for _ in 0..phases {
+            let rounds = ((total / phases).max(alive as u64) / alive as u64).max(1) as u32;
+            given += rounds;
+            let kept = alive.div_ceil(2);
+            played.extend(std::iter::repeat_n(given, alive - kept));
+            alive = kept;
+        }
+        played.extend(std::iter::repeat_n(given, alive));
+        played.sort_unstable_by(|a, b| b.cmp(a));
+        played
+    }
+
+    #[test]
+    fn each_candidate_plays_the_move_s_first_rounds_as_the_phases_give_them() {
+        // Round r draws one world and plays every remaining candidate on it, and rounds
+        // are numbered through the whole move: a candidate given k playouts played rounds
+        // 0..k, so its summed score is that of those rounds, each worked out alone here
+        // (the shipped model's worlds, the first move's seed). A search that drew the
+        // rounds of a phase again, or plain worlds, or cut the phases otherwise, differs.
+        let mut start = Game::new("classic", 3).unwrap();
+        start.deploy_random(Side::South, 1).unwrap();
+        start.deploy_random(Side::North, 2).unwrap();
+        // A lone company commander in a corner: two moves (one phase, not two).
+        let corner = Game::from_position_string("classic a1=SCO,d1=SFL,b12=NFL,e12=NPL move S 4 4", 1).unwrap();
+        for (game, n, total, seed) in [(&start, MAX_CANDIDATES, 150, 5), (&start, MAX_CANDIDATES, 61, 6), (&corner, 2, 40, 7)] {
+            let side = Side::South;
+            let info = game.info_state(side);
+            let (_, stats, table) = Search::new(Budget::Iterations(total), 1, seed).choose_with_stats(&info);
+            assert_eq!(table.len(), n);
+            let mut played: Vec<u32> = table.iter().map(|c| c.playouts).collect();
+            played.sort_unstable_by(|a, b| b.cmp(a));
+            assert_eq!(played, schedule(n, total as u64), "{total} playouts");
+            assert_eq!(stats.playouts, played.iter().map(|&k| k as u64).sum::<u64>());
+            let rules = info.rules();
+            let eval = Evaluator::new(rules);
+            let model = OpponentModel::for_rules(rules);
+            let sampler = info.beliefs().sampler(&model);
+            let candidates: Vec<Action> = table.iter().map(|c| c.action).collect();
+            let ctx = Ctx {
+                info: &info,
+                eval: &eval,
+                sampler: Some(&sampler),
+                candidates: &candidates,
+                player: side,
+                horizon: 1,
+                move_seed: splitmix(seed ^ splitmix(1)),
+            };
+            for (c, row) in table.iter().enumerate() {
+                let mut sum = 0f64;
+                for r in 0..row.playouts as u64 {
+                    sum += run_rounds(&ctx, &[c], r, 1, 1, None)[0][0].0 as f64;
+                }
+                assert_eq!(sum, row.score, "candidate {c}, {} playouts", row.playouts);
+            }
+        }
+    }
 }
