@@ -431,7 +431,10 @@ mod tests {
             assert!(info.legal().contains(&action));
             let n = table.len() as u64;
             let read = readings.load(Ordering::Relaxed);
-            assert!((40..=48).contains(&read), "{read} readings on {threads} threads");
+            // The first reading at or past the deadline (the 40th) stops its thread's
+            // rounds; each other thread reads at most once more, then the phase's end
+            // check reads and ends the search: no later round or phase.
+            assert!((40..=40 + threads as u64).contains(&read), "{read} readings on {threads} threads");
             // A round plays each remaining candidate once and reads the clock once per
             // thread, so at most about 40 rounds of at most n playouts each.
             assert!(stats.playouts >= 40 / threads as u64, "{stats:?}");
@@ -520,6 +523,35 @@ mod tests {
                 }
                 assert_eq!(sum, row.score, "candidate {c}, {} playouts", row.playouts);
             }
+        }
+    }
+
+    #[test]
+    fn a_round_starts_only_before_the_deadline_but_each_thread_runs_one() {
+        let mut game = Game::new("classic", 3).unwrap();
+        game.deploy_random(Side::South, 1).unwrap();
+        game.deploy_random(Side::North, 2).unwrap();
+        let info = game.info_state(Side::South);
+        let eval = Evaluator::new(info.rules());
+        let candidates: Vec<Action> = info.legal()[..3].to_vec();
+        let ctx = Ctx { info: &info, eval: &eval, sampler: None, candidates: &candidates, player: Side::South, horizon: 1, move_seed: 9 };
+        let alive = [0, 1, 2];
+        let all = run_rounds(&ctx, &alive, 4, 10, 1, None);
+        assert_eq!(all.len(), 10);
+        // Reading k says k ms: rounds 4, 5, … start on readings 1, 2, … (the first one
+        // reads nothing), and the reading of 5 ms stops them: five rounds, the first five.
+        let readings = AtomicU64::new(0);
+        let counting = || Duration::from_millis(readings.fetch_add(1, Ordering::Relaxed) + 1);
+        let some = run_rounds(&ctx, &alive, 4, 10, 1, Some((Duration::from_millis(5), &counting)));
+        assert_eq!((some.len(), readings.load(Ordering::Relaxed)), (5, 5));
+        assert_eq!(some[..], all[..5]);
+        // Past the deadline from the start: each thread still runs its share's first round.
+        let late = || Duration::from_millis(100);
+        for threads in [1, 2, 3] {
+            let firsts = run_rounds(&ctx, &alive, 4, 10, threads, Some((Duration::from_millis(5), &late)));
+            let per = 10usize.div_ceil(threads);
+            let want: Vec<_> = (0..threads).map(|t| all[t * per].clone()).collect();
+            assert_eq!(firsts, want, "{threads} threads");
         }
     }
 }
