@@ -554,4 +554,23 @@ mod tests {
             assert_eq!(firsts, want, "{threads} threads");
         }
     }
+
+    #[test]
+    fn every_round_draws_its_own_world_whatever_the_move_s_seed() {
+        // A round's seed mixes the move's seed with the round number: with any move seed
+        // (all bits clear or set included) the rounds draw different worlds, so their
+        // playouts differ.
+        let mut game = Game::new("classic", 3).unwrap();
+        game.deploy_random(Side::South, 1).unwrap();
+        game.deploy_random(Side::North, 2).unwrap();
+        let info = game.info_state(Side::South);
+        let eval = Evaluator::new(info.rules());
+        let candidates: Vec<Action> = info.legal()[..4].to_vec();
+        for move_seed in [0, u64::MAX, 9] {
+            let ctx = Ctx { info: &info, eval: &eval, sampler: None, candidates: &candidates, player: Side::South, horizon: 1, move_seed };
+            let rows = run_rounds(&ctx, &[0, 1, 2, 3], 0, 8, 1, None);
+            let distinct = (0..rows.len()).filter(|&i| !rows[..i].contains(&rows[i])).count();
+            assert!(distinct >= 6, "move seed {move_seed:#x}: {distinct} distinct rounds of 8: {rows:?}");
+        }
+    }
 }
