@@ -668,4 +668,72 @@ mod tests {
         }
         assert!(deepest >= 3, "depth {deepest}");
     }
+
+    #[test]
+    fn with_the_model_every_sixteenth_world_is_fresh_and_the_others_chain() {
+        // grow_tree against the module docs' schedule written out: iteration i draws a
+        // fresh modelled world when i is a multiple of FRESH_EVERY, else moves the last
+        // world by one sweep of the sampler's swaps; the same random numbers, the same
+        // tree (its root's children and the totals).
+        let mut game = Game::new("classic", 4).unwrap();
+        game.deploy_random(Side::South, 1).unwrap();
+        game.deploy_random(Side::North, 2).unwrap();
+        let mut rng = Rng::new(4);
+        for _ in 0..12 {
+            let legal = game.legal_actions();
+            game.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        let player = game.position().to_act().unwrap();
+        let info = game.info_state(player);
+        let rules = info.rules();
+        let eval = Evaluator::new(rules);
+        let model = crate::OpponentModel::for_rules(rules);
+        assert!(!model.is_plain());
+        let sampler = info.beliefs().sampler(&model);
+        let root_order: Vec<Action> = info.legal().to_vec();
+        let ctx = Ctx {
+            info: &info,
+            eval: &eval,
+            sampler: Some(&sampler),
+            player,
+            team: rules.team_of(player),
+            horizon: 1,
+            root_order: &root_order,
+        };
+        let iterations = 40;
+        let (root, stats) = grow_tree(&ctx, &mut Rng::new(23), iterations, None);
+        let root_order_ids: Vec<u32> = root_order.iter().map(|&a| action_id(rules, a)).collect();
+        assert!(root.iter().all(|(a, _, _)| root_order_ids.contains(&action_id(rules, *a))));
+        let mut tree = Tree {
+            nodes: vec![Node { action: root_order[0], id: action_id(rules, root_order[0]), mover: player, visits: 0, avail: 0, total: 0.0, children: Vec::new(), depth: 0 }],
+        };
+        let mut marks = Marks { mark: vec![0; rules.action_space()], generation: 0 };
+        let (mut rng, mut types, mut buf, mut path, mut plies) = (Rng::new(23), [u8::MAX; MAX_PIECES], Vec::new(), Vec::new(), 0u64);
+        let mut last: Option<Position> = None;
+        let mut fresh = 0;
+        for i in 0..iterations {
+            let world = if i % FRESH_EVERY == 0 {
+                fresh += 1;
+                let w = info.sample_position_by(&sampler, &mut rng, &mut types);
+                last = Some(w.clone());
+                w
+            } else {
+                let w = last.as_mut().expect("a fresh world first");
+                info.chain_position_by(&sampler, &mut rng, &mut types, w);
+                w.clone()
+            };
+            let (value, p) = iterate(&ctx, &mut tree, &mut marks, world, &mut rng, &mut buf, &mut path);
+            plies += p as u64;
+            for &n in &path {
+                let node = &mut tree.nodes[n as usize];
+                node.visits += 1;
+                node.total += if ctx.team.contains(node.mover) { value } else { -value };
+            }
+            tree.nodes[0].visits += 1;
+        }
+        assert_eq!(fresh, 3);
+        let want: Vec<(Action, u32, f32)> = tree.nodes[0].children.iter().map(|&c| &tree.nodes[c as usize]).map(|n| (n.action, n.visits, n.total)).collect();
+        assert_eq!(root, want);
+        assert_eq!((stats.iterations, stats.nodes, stats.plies), (iterations, tree.nodes.len() as u64, plies));
+    }
 }
