@@ -16,7 +16,7 @@
 
 use std::sync::Arc;
 
-use crate::board::Point;
+use crate::board::PointSet;
 use crate::combat::CombatOutcome;
 use crate::rules::resolve;
 use crate::piece::{PieceKind, Side, SideSet};
@@ -94,9 +94,10 @@ impl Evaluator {
         }
     }
 
-    /// Whether this evaluator was made for `rules`.
+    /// Whether this evaluator was made for `rules`: the same rule set on the same board
+    /// ([`RuleSet::same_as`]; the same description on another board is another rule set).
     pub(crate) fn is_for(&self, rules: &Arc<RuleSet>) -> bool {
-        Arc::ptr_eq(&self.rules, rules) || self.rules.spec() == rules.spec()
+        self.rules.same_as(rules)
     }
 
     /// A kind's material value.
@@ -187,22 +188,21 @@ impl Evaluator {
         }
         let board = self.rules.board();
         let mut score = 0f32;
-        let mut own_flags = [None::<Point>; 2];
-        let mut enemy_flags = [None::<Point>; 3];
-        let (mut nf, mut ne) = (0, 0);
+        // Every flag of either camp: a custom rule set may give an army several (and a
+        // team has one army's worth a member).
+        let mut own_flags = PointSet::EMPTY;
+        let mut enemy_flags = PointSet::EMPTY;
         for (p, owner, kind) in pos.pieces() {
             let v = self.value(kind);
             if ours.contains(owner) {
                 score += v;
-                if kind == PieceKind::Flag && nf < 2 {
-                    own_flags[nf] = Some(p);
-                    nf += 1;
+                if kind == PieceKind::Flag {
+                    own_flags.insert(p);
                 }
             } else if theirs.contains(owner) {
                 score -= v;
-                if kind == PieceKind::Flag && ne < 3 {
-                    enemy_flags[ne] = Some(p);
-                    ne += 1;
+                if kind == PieceKind::Flag {
+                    enemy_flags.insert(p);
                 }
             }
         }
@@ -211,10 +211,10 @@ impl Evaluator {
             if !ours.contains(owner) || !self.mobile(kind) || pos.is_face_down(p) {
                 continue;
             }
-            if let Some(d) = enemy_flags.iter().flatten().map(|&f| board.distance(p, f)).min() {
+            if let Some(d) = enemy_flags.iter().map(|f| board.distance(p, f)).min() {
                 score += 0.4 * (1.0 - d as f32 / self.span);
             }
-            if own_flags.iter().flatten().any(|&f| board.distance(p, f) <= 1) {
+            if own_flags.iter().any(|f| board.distance(p, f) <= 1) {
                 score += 0.3;
             }
         }
@@ -387,5 +387,68 @@ mod tests {
         let (pos, e) = at("classic d1=SFL,a6=SRG over N 4 4 result=S:flag_captured");
         assert_eq!(e.eval(&pos, Side::South), WIN - pos.ply() as f32);
         assert_eq!(e.eval(&pos, Side::North), -WIN + pos.ply() as f32);
+    }
+
+    #[test]
+    fn every_flag_counts_however_many_an_army_has() {
+        // RuleSet checks only that an army fills its side's points, so a loaded rule set
+        // may give it several flags: four a side here (two allies of 四国 would have two,
+        // and so two each). Pressure is towards the nearest of all the enemy's flags, a
+        // guard stands next to any of its own (the evaluation once kept two own and three
+        // enemy flags, and a read of a third own flag was one `<` away from a panic).
+        let rules = Arc::new(
+            RuleSet::from_json(
+                r#"{"extends": "classic", "name": "four-flags",
+                    "army": {"flag": 4, "commander": 1, "army_commander": 1, "division_commander": 2,
+                             "brigade_commander": 2, "regiment_commander": 2, "battalion_commander": 2,
+                             "company_commander": 3, "platoon_leader": 3, "engineer": 3, "mine": 1, "bomb": 1},
+                    "deployment": {"roles": ["post", "hq"], "constraints": []}}"#,
+            )
+            .unwrap(),
+        );
+        let e = Evaluator::new(&rules);
+        let board = rules.board();
+        let p = |n: &str| board.point(n).unwrap();
+        let own = ["a1", "c1", "e1", "c6"].map(p);
+        let enemy = ["a12", "c12", "e12", "c7"].map(p);
+        let (cc, pl) = (PieceKind::CompanyCommander, PieceKind::PlatoonLeader);
+        let mut guarded = 0;
+        for spot in ["a2", "c2", "e2", "c5", "b8", "d8", "a11", "e11"].map(p) {
+            let mut pieces: Vec<(Point, Side, PieceKind)> = Vec::new();
+            pieces.extend(own.iter().map(|&f| (f, Side::South, PieceKind::Flag)));
+            pieces.extend(enemy.iter().map(|&f| (f, Side::North, PieceKind::Flag)));
+            pieces.push((spot, Side::South, cc));
+            pieces.push((p("b10"), Side::North, pl));
+            let pos = Position::from_arrangement(rules.clone(), &pieces, Side::South).unwrap();
+            assert!(pos.result().is_none());
+            let d = enemy.iter().map(|&f| board.distance(spot, f)).min().unwrap() as f32;
+            let guard = own.iter().any(|&f| board.distance(spot, f) <= 1);
+            guarded += guard as u32;
+            let want = e.value(cc) - e.value(pl)
+                + 0.4 * (1.0 - d / e.span)
+                + if guard { 0.3 } else { 0.0 }
+                + THREAT * e.best_capture(&pos, S, N)
+                - OWN_THREAT * e.best_capture(&pos, N, S);
+            let got = e.eval(&pos, Side::South);
+            assert!((got - want).abs() < 1e-3, "guard at {}: {got} != {want}", board.name_of(spot));
+        }
+        assert_eq!(guarded, 4);
+    }
+
+    #[test]
+    fn an_evaluator_is_for_the_same_rule_set_on_the_same_board() {
+        let classic = RuleSet::preset("classic").unwrap();
+        let e = Evaluator::new(&classic);
+        assert!(e.is_for(&classic));
+        // Another copy of the same rule set: the evaluator serves it too.
+        let again = Arc::new(RuleSet::from_json(&classic.to_json()).unwrap());
+        assert!(!Arc::ptr_eq(&classic, &again) && e.is_for(&again));
+        assert!(!e.is_for(&RuleSet::preset("siguo").unwrap()));
+        // The same description compiled on another board is not the same rule set (the
+        // evaluator reads the board: distances, air points).
+        let mut board = classic.board().spec().clone();
+        board.name = "renamed".into();
+        let other = RuleSet::with_board(classic.spec().clone(), crate::board::Board::from_spec(board).unwrap().into()).unwrap();
+        assert!(!e.is_for(&Arc::new(other)));
     }
 }

@@ -499,3 +499,241 @@ impl Agent for Ismcts {
         self.choose_with_stats(info).0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::Game;
+
+    /// [`iterate`] as it was before the marks: availability and "tried" by scanning
+    /// the legal actions and the node's children.
+    fn iterate_by_scan(ctx: &Ctx<'_, '_>, tree: &mut Tree, mut pos: Position, rng: &mut Rng, buf: &mut Vec<Action>, path: &mut Vec<u32>) -> (f32, u32) {
+        path.clear();
+        let mut node = 0usize;
+        let mut plies = 0u32;
+        loop {
+            if pos.phase() == Phase::Over {
+                return (terminal(ctx, &pos), plies);
+            }
+            let Some(mover) = pos.to_act() else { return (terminal(ctx, &pos), plies) };
+            pos.legal_actions_into(buf);
+            if buf.is_empty() {
+                break;
+            }
+            let mut available = 0usize;
+            let mut best: Option<(f32, usize)> = None;
+            let parent_visits = tree.nodes[node].visits;
+            for k in 0..tree.nodes[node].children.len() {
+                let c = tree.nodes[node].children[k] as usize;
+                if !buf.contains(&tree.nodes[c].action) {
+                    continue;
+                }
+                available += 1;
+                let child = &mut tree.nodes[c];
+                child.avail += 1;
+                let score = if child.visits == 0 {
+                    f32::INFINITY
+                } else {
+                    child.total / child.visits as f32 + EXPLORE * ((child.avail as f32).ln() / child.visits as f32).sqrt()
+                };
+                if best.is_none_or(|(s, _)| score > s) {
+                    best = Some((score, c));
+                }
+            }
+            let room = available < buf.len() && (available as f32) < 1.0 + WIDEN * (parent_visits as f32).sqrt();
+            if room {
+                let tried = |a: &Action| tree.nodes[node].children.iter().any(|&c| tree.nodes[c as usize].action == *a);
+                let action = if node == 0 {
+                    ctx.root_order.iter().copied().find(|a| buf.contains(a) && !tried(a))
+                } else {
+                    let mut pick: Option<(f32, Action)> = None;
+                    for &a in buf.iter() {
+                        if tried(&a) {
+                            continue;
+                        }
+                        let p = prior(ctx.eval, &pos, a, mover) + rng.below(1024) as f32 * 1e-4;
+                        if pick.is_none_or(|(q, _)| p > q) {
+                            pick = Some((p, a));
+                        }
+                    }
+                    pick.map(|(_, a)| a)
+                };
+                if let Some(action) = action {
+                    let depth = tree.nodes[node].depth + 1;
+                    let id = tree.nodes.len() as u32;
+                    let aid = action_id(ctx.info.rules(), action);
+                    tree.nodes.push(Node { action, id: aid, mover, visits: 0, avail: 1, total: 0.0, children: Vec::new(), depth });
+                    tree.nodes[node].children.push(id);
+                    path.push(id);
+                    pos.play_unchecked(action);
+                    plies += 1;
+                    break;
+                }
+            }
+            let Some((_, c)) = best else { break };
+            path.push(c as u32);
+            pos.play_unchecked(tree.nodes[c].action);
+            plies += 1;
+            node = c;
+        }
+        for _ in 0..ctx.horizon {
+            if pos.phase() == Phase::Over {
+                break;
+            }
+            let Some(mover) = pos.to_act() else { break };
+            pos.legal_actions_into(buf);
+            if buf.is_empty() {
+                break;
+            }
+            let a = policy(ctx.eval, &pos, buf, mover, rng);
+            pos.play_unchecked(a);
+            plies += 1;
+        }
+        if pos.phase() == Phase::Over {
+            return (terminal(ctx, &pos), plies);
+        }
+        ((ctx.eval.eval(&pos, ctx.player) / SCALE).tanh(), plies)
+    }
+
+    /// Grows a tree on plain worlds with [`iterate`] (its marks starting at
+    /// `generation`) or with the scans; returns every node as (action, mover, visits,
+    /// avail, total, children, depth) and the plies.
+    #[allow(clippy::type_complexity)]
+    fn grow(ctx: &Ctx<'_, '_>, iterations: u32, by_scan: bool, generation: u32) -> (Vec<(Action, Side, u32, u32, f32, Vec<u32>, u32)>, u64) {
+        let rules = ctx.info.rules();
+        let root = ctx.root_order[0];
+        let mut tree = Tree {
+            nodes: vec![Node { action: root, id: action_id(rules, root), mover: ctx.player, visits: 0, avail: 0, total: 0.0, children: Vec::new(), depth: 0 }],
+        };
+        let mut marks = Marks { mark: vec![0; rules.action_space()], generation };
+        let (mut rng, mut types, mut buf, mut path, mut plies) = (Rng::new(17), [u8::MAX; MAX_PIECES], Vec::new(), Vec::new(), 0);
+        for _ in 0..iterations {
+            let world = ctx.info.sample_position(&mut rng, &mut types);
+            let (value, p) = if by_scan {
+                iterate_by_scan(ctx, &mut tree, world, &mut rng, &mut buf, &mut path)
+            } else {
+                iterate(ctx, &mut tree, &mut marks, world, &mut rng, &mut buf, &mut path)
+            };
+            plies += p as u64;
+            for &n in &path {
+                let node = &mut tree.nodes[n as usize];
+                node.visits += 1;
+                node.total += if ctx.team.contains(node.mover) { value } else { -value };
+            }
+            tree.nodes[0].visits += 1;
+        }
+        for n in &tree.nodes {
+            assert_eq!(n.id, action_id(rules, n.action));
+        }
+        let nodes = tree.nodes.iter().map(|n| (n.action, n.mover, n.visits, n.avail, n.total, n.children.clone(), n.depth)).collect();
+        (nodes, plies)
+    }
+
+    #[test]
+    fn the_marks_grow_the_tree_the_scans_grew() {
+        // The same worlds and random numbers: every node alike (action, visits,
+        // availability, score, children, depth), in mid-games of three rule sets, with
+        // the marks' generations starting low and just below their wrap-around.
+        let mut deepest = 0;
+        for (name, seed, plies) in [("classic", 4u64, 16usize), ("siguo", 5, 12), ("fanqi", 6, 10)] {
+            let mut game = Game::new(name, seed).unwrap();
+            let mut rng = Rng::new(seed);
+            while game.phase() == Phase::Deploy {
+                let side = game.position().rules().sides().iter().copied().find(|&s| game.position().may_deploy(s).is_ok()).unwrap();
+                game.deploy_random(side, rng.next_u64()).unwrap();
+            }
+            for _ in 0..plies {
+                let legal = game.legal_actions();
+                game.play(legal[rng.below(legal.len())]).unwrap();
+            }
+            let player = game.position().to_act().unwrap();
+            let info = game.info_state(player);
+            let eval = Evaluator::new(info.rules());
+            let root_order: Vec<Action> = info.legal().to_vec();
+            let ctx = Ctx {
+                info: &info,
+                eval: &eval,
+                sampler: None,
+                player,
+                team: info.rules().team_of(player),
+                horizon: info.rules().sides().len() as u32 - 1,
+                root_order: &root_order,
+            };
+            let want = grow(&ctx, 120, true, 0);
+            deepest = deepest.max(want.0.iter().map(|n| n.6).max().unwrap());
+            assert!(want.0.len() > 60, "{name}: {} nodes", want.0.len());
+            for generation in [0, u32::MAX - 7] {
+                assert!(grow(&ctx, 120, false, generation) == want, "{name}, marks from {generation}");
+            }
+        }
+        assert!(deepest >= 3, "depth {deepest}");
+    }
+
+    #[test]
+    fn with_the_model_every_sixteenth_world_is_fresh_and_the_others_chain() {
+        // grow_tree against the module docs' schedule written out: iteration i draws a
+        // fresh modelled world when i is a multiple of FRESH_EVERY, else moves the last
+        // world by one sweep of the sampler's swaps; the same random numbers, the same
+        // tree (its root's children and the totals).
+        let mut game = Game::new("classic", 4).unwrap();
+        game.deploy_random(Side::South, 1).unwrap();
+        game.deploy_random(Side::North, 2).unwrap();
+        let mut rng = Rng::new(4);
+        for _ in 0..12 {
+            let legal = game.legal_actions();
+            game.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        let player = game.position().to_act().unwrap();
+        let info = game.info_state(player);
+        let rules = info.rules();
+        let eval = Evaluator::new(rules);
+        let model = crate::OpponentModel::for_rules(rules);
+        assert!(!model.is_plain());
+        let sampler = info.beliefs().sampler(&model);
+        let root_order: Vec<Action> = info.legal().to_vec();
+        let ctx = Ctx {
+            info: &info,
+            eval: &eval,
+            sampler: Some(&sampler),
+            player,
+            team: rules.team_of(player),
+            horizon: 1,
+            root_order: &root_order,
+        };
+        let iterations = 40;
+        let (root, stats) = grow_tree(&ctx, &mut Rng::new(23), iterations, None);
+        let root_order_ids: Vec<u32> = root_order.iter().map(|&a| action_id(rules, a)).collect();
+        assert!(root.iter().all(|(a, _, _)| root_order_ids.contains(&action_id(rules, *a))));
+        let mut tree = Tree {
+            nodes: vec![Node { action: root_order[0], id: action_id(rules, root_order[0]), mover: player, visits: 0, avail: 0, total: 0.0, children: Vec::new(), depth: 0 }],
+        };
+        let mut marks = Marks { mark: vec![0; rules.action_space()], generation: 0 };
+        let (mut rng, mut types, mut buf, mut path, mut plies) = (Rng::new(23), [u8::MAX; MAX_PIECES], Vec::new(), Vec::new(), 0u64);
+        let mut last: Option<Position> = None;
+        let mut fresh = 0;
+        for i in 0..iterations {
+            let world = if i % FRESH_EVERY == 0 {
+                fresh += 1;
+                let w = info.sample_position_by(&sampler, &mut rng, &mut types);
+                last = Some(w.clone());
+                w
+            } else {
+                let w = last.as_mut().expect("a fresh world first");
+                info.chain_position_by(&sampler, &mut rng, &mut types, w);
+                w.clone()
+            };
+            let (value, p) = iterate(&ctx, &mut tree, &mut marks, world, &mut rng, &mut buf, &mut path);
+            plies += p as u64;
+            for &n in &path {
+                let node = &mut tree.nodes[n as usize];
+                node.visits += 1;
+                node.total += if ctx.team.contains(node.mover) { value } else { -value };
+            }
+            tree.nodes[0].visits += 1;
+        }
+        assert_eq!(fresh, 3);
+        let want: Vec<(Action, u32, f32)> = tree.nodes[0].children.iter().map(|&c| &tree.nodes[c as usize]).map(|n| (n.action, n.visits, n.total)).collect();
+        assert_eq!(root, want);
+        assert_eq!((stats.iterations, stats.nodes, stats.plies), (iterations, tree.nodes.len() as u64, plies));
+    }
+}

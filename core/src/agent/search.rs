@@ -367,10 +367,11 @@ pub(super) fn capture_first(legal: &[Action], rng: &mut Rng, gain: impl Fn(Actio
 pub(super) struct ModelCache(Option<(Arc<RuleSet>, Arc<OpponentModel>)>);
 
 impl ModelCache {
-    /// The shipped model of `rules` ([`OpponentModel::for_rules`]), made once per rule set.
+    /// The shipped model of `rules` ([`OpponentModel::for_rules`]), made once per rule set
+    /// (the same on the same board: [`RuleSet::same_as`]).
     pub(super) fn get(&mut self, rules: &Arc<RuleSet>) -> Arc<OpponentModel> {
         match &self.0 {
-            Some((r, m)) if Arc::ptr_eq(r, rules) || r.spec() == rules.spec() => m.clone(),
+            Some((r, m)) if r.same_as(rules) => m.clone(),
             _ => {
                 let m = Arc::new(OpponentModel::for_rules(rules));
                 self.0 = Some((rules.clone(), m.clone()));
@@ -430,11 +431,146 @@ mod tests {
             assert!(info.legal().contains(&action));
             let n = table.len() as u64;
             let read = readings.load(Ordering::Relaxed);
-            assert!((40..=48).contains(&read), "{read} readings on {threads} threads");
+            // The first reading at or past the deadline (the 40th) stops its thread's
+            // rounds; each other thread reads at most once more, then the phase's end
+            // check reads and ends the search: no later round or phase.
+            assert!((40..=40 + threads as u64).contains(&read), "{read} readings on {threads} threads");
             // A round plays each remaining candidate once and reads the clock once per
             // thread, so at most about 40 rounds of at most n playouts each.
             assert!(stats.playouts >= 40 / threads as u64, "{stats:?}");
             assert!(stats.playouts <= (44 + 2 * threads as u64) * n, "{} playouts of {n} candidates on {threads} threads", stats.playouts);
+        }
+    }
+
+    #[test]
+    fn the_model_cache_keeps_one_model_per_rule_set_and_board() {
+        let classic = RuleSet::preset("classic").unwrap();
+        let mut cache = ModelCache::default();
+        let m = cache.get(&classic);
+        assert!(!m.is_plain());
+        // The same rule set, another copy: the model made once is kept.
+        let again = Arc::new(RuleSet::from_json(&classic.to_json()).unwrap());
+        assert!(Arc::ptr_eq(&cache.get(&again), &m));
+        assert!(Arc::ptr_eq(&cache.get(&classic), &m));
+        // Another rule set gets its own (翻棋's is the plain model), and so does the same
+        // description compiled on another board.
+        assert!(cache.get(&RuleSet::preset("fanqi").unwrap()).is_plain());
+        let m = cache.get(&classic);
+        let mut board = classic.board().spec().clone();
+        board.name = "renamed".into();
+        let other = Arc::new(RuleSet::with_board(classic.spec().clone(), crate::board::Board::from_spec(board).unwrap().into()).unwrap());
+        assert!(!Arc::ptr_eq(&cache.get(&other), &m));
+    }
+
+    /// The playouts each candidate gets under an iteration budget of `total`, as the
+    /// module docs say: ⌈log₂ n⌉ phases (one at least) share the budget evenly, each
+    /// gives every remaining candidate the same whole number of rounds (one at least),
+    /// and the worse half is dropped after each. Sorted, most first.
+    fn schedule(n: usize, total: u64) -> Vec<u32> {
+        let phases = (1..=64).find(|&k| 1u64 << k >= n as u64).unwrap_or(1).max(1);
+        let (mut alive, mut given, mut played) = (n, 0u32, Vec::new());
+        for _ in 0..phases {
+            let rounds = ((total / phases).max(alive as u64) / alive as u64).max(1) as u32;
+            given += rounds;
+            let kept = alive.div_ceil(2);
+            played.extend(std::iter::repeat_n(given, alive - kept));
+            alive = kept;
+        }
+        played.extend(std::iter::repeat_n(given, alive));
+        played.sort_unstable_by(|a, b| b.cmp(a));
+        played
+    }
+
+    #[test]
+    fn each_candidate_plays_the_move_s_first_rounds_as_the_phases_give_them() {
+        // Round r draws one world and plays every remaining candidate on it, and rounds
+        // are numbered through the whole move: a candidate given k playouts played rounds
+        // 0..k, so its summed score is that of those rounds, each worked out alone here
+        // (the shipped model's worlds, the first move's seed). A search that drew the
+        // rounds of a phase again, or plain worlds, or cut the phases otherwise, differs.
+        let mut start = Game::new("classic", 3).unwrap();
+        start.deploy_random(Side::South, 1).unwrap();
+        start.deploy_random(Side::North, 2).unwrap();
+        // A lone company commander in a corner: two moves (one phase, not two).
+        let corner = Game::from_position_string("classic a1=SCO,d1=SFL,b12=NFL,e12=NPL move S 4 4", 1).unwrap();
+        for (game, n, total, seed) in [(&start, MAX_CANDIDATES, 150, 5), (&start, MAX_CANDIDATES, 61, 6), (&corner, 2, 40, 7)] {
+            let side = Side::South;
+            let info = game.info_state(side);
+            let (_, stats, table) = Search::new(Budget::Iterations(total), 1, seed).choose_with_stats(&info);
+            assert_eq!(table.len(), n);
+            let mut played: Vec<u32> = table.iter().map(|c| c.playouts).collect();
+            played.sort_unstable_by(|a, b| b.cmp(a));
+            assert_eq!(played, schedule(n, total as u64), "{total} playouts");
+            assert_eq!(stats.playouts, played.iter().map(|&k| k as u64).sum::<u64>());
+            let rules = info.rules();
+            let eval = Evaluator::new(rules);
+            let model = OpponentModel::for_rules(rules);
+            let sampler = info.beliefs().sampler(&model);
+            let candidates: Vec<Action> = table.iter().map(|c| c.action).collect();
+            let ctx = Ctx {
+                info: &info,
+                eval: &eval,
+                sampler: Some(&sampler),
+                candidates: &candidates,
+                player: side,
+                horizon: 1,
+                move_seed: splitmix(seed ^ splitmix(1)),
+            };
+            for (c, row) in table.iter().enumerate() {
+                let mut sum = 0f64;
+                for r in 0..row.playouts as u64 {
+                    sum += run_rounds(&ctx, &[c], r, 1, 1, None)[0][0].0 as f64;
+                }
+                assert_eq!(sum, row.score, "candidate {c}, {} playouts", row.playouts);
+            }
+        }
+    }
+
+    #[test]
+    fn a_round_starts_only_before_the_deadline_but_each_thread_runs_one() {
+        let mut game = Game::new("classic", 3).unwrap();
+        game.deploy_random(Side::South, 1).unwrap();
+        game.deploy_random(Side::North, 2).unwrap();
+        let info = game.info_state(Side::South);
+        let eval = Evaluator::new(info.rules());
+        let candidates: Vec<Action> = info.legal()[..3].to_vec();
+        let ctx = Ctx { info: &info, eval: &eval, sampler: None, candidates: &candidates, player: Side::South, horizon: 1, move_seed: 9 };
+        let alive = [0, 1, 2];
+        let all = run_rounds(&ctx, &alive, 4, 10, 1, None);
+        assert_eq!(all.len(), 10);
+        // Reading k says k ms: rounds 4, 5, … start on readings 1, 2, … (the first one
+        // reads nothing), and the reading of 5 ms stops them: five rounds, the first five.
+        let readings = AtomicU64::new(0);
+        let counting = || Duration::from_millis(readings.fetch_add(1, Ordering::Relaxed) + 1);
+        let some = run_rounds(&ctx, &alive, 4, 10, 1, Some((Duration::from_millis(5), &counting)));
+        assert_eq!((some.len(), readings.load(Ordering::Relaxed)), (5, 5));
+        assert_eq!(some[..], all[..5]);
+        // Past the deadline from the start: each thread still runs its share's first round.
+        let late = || Duration::from_millis(100);
+        for threads in [1, 2, 3] {
+            let firsts = run_rounds(&ctx, &alive, 4, 10, threads, Some((Duration::from_millis(5), &late)));
+            let per = 10usize.div_ceil(threads);
+            let want: Vec<_> = (0..threads).map(|t| all[t * per].clone()).collect();
+            assert_eq!(firsts, want, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn every_round_draws_its_own_world_whatever_the_move_s_seed() {
+        // A round's seed mixes the move's seed with the round number: with any move seed
+        // (all bits clear or set included) the rounds draw different worlds, so their
+        // playouts differ.
+        let mut game = Game::new("classic", 3).unwrap();
+        game.deploy_random(Side::South, 1).unwrap();
+        game.deploy_random(Side::North, 2).unwrap();
+        let info = game.info_state(Side::South);
+        let eval = Evaluator::new(info.rules());
+        let candidates: Vec<Action> = info.legal()[..4].to_vec();
+        for move_seed in [0, u64::MAX, 9] {
+            let ctx = Ctx { info: &info, eval: &eval, sampler: None, candidates: &candidates, player: Side::South, horizon: 1, move_seed };
+            let rows = run_rounds(&ctx, &[0, 1, 2, 3], 0, 8, 1, None);
+            let distinct = (0..rows.len()).filter(|&i| !rows[..i].contains(&rows[i])).count();
+            assert!(distinct >= 6, "move seed {move_seed:#x}: {distinct} distinct rounds of 8: {rows:?}");
         }
     }
 }
