@@ -285,4 +285,4 @@ def test_observations_with_the_modelled_planes() -> None:
         assert e.observation_space(agent).contains(obs)
         np.testing.assert_array_equal(obs["observation"], game.observation(agent, model="shipped"))
     with pytest.raises(TypeError):
-        raw_env(rules="classic", model=5)
+        raw_env(rules="classic", model=5)  # type: ignore[arg-type]
