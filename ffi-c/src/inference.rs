@@ -169,10 +169,7 @@ pub unsafe extern "C" fn junqi_game_observation(
         // SAFETY: forwarded caller contract: NULL or `len` writable elements.
         let buf = unsafe { OutSlice::new(buf, len, "buf") }?;
         let side = playing_side(&game, side)?;
-        let observer = Observer::new(game.rules().clone(), side);
-        let mut v = vec![0.0f32; observer.len()];
-        observer.encode(&game.beliefs(side), game.turn(), &mut v);
-        buf.fill(&v)
+        encode(&game, side, Observer::new(game.rules().clone(), side), buf)
     })
 }
 
@@ -211,11 +208,21 @@ pub unsafe extern "C" fn junqi_game_observation_modelled(
         // SAFETY: forwarded caller contract: NULL or `len` writable elements.
         let buf = unsafe { OutSlice::new(buf, len, "buf") }?;
         let side = playing_side(&game, side)?;
-        let observer = Observer::new(game.rules().clone(), side).with_model(model);
-        let mut v = vec![0.0f32; observer.len()];
-        observer.encode(&game.beliefs(side), game.turn(), &mut v);
-        buf.fill(&v)
+        encode(&game, side, Observer::new(game.rules().clone(), side).with_model(model), buf)
     })
+}
+
+/// Writes `side`'s observation of `game` by `observer` (made for that side; its beliefs, the game's turn) into
+/// `buf`, whole or not at all.
+fn encode(game: &junqi_core::Game, side: junqi_core::Side, observer: Observer, buf: OutSlice<f32>) -> crate::status::Result<()> {
+    let mut v = vec![0.0f32; observer.len()];
+    observer.encode(&game.beliefs(side), game.turn(), &mut v);
+    buf.fill(&v)
+}
+
+/// An observation layout as the C API gives it: `{"channels": […], "shape": [c, p]}`.
+fn spec_json(spec: &junqi_core::ObservationSpec) -> String {
+    json!({"channels": spec.channels, "shape": spec.shape()}).to_string()
 }
 
 /// The opponent model a caller names: NULL or `"shipped"`, `"plain"`, or JSON.
@@ -281,11 +288,7 @@ pub unsafe extern "C" fn junqi_rules_observation_spec_json(
         let rules = unsafe { handle_ref(rules, "rules") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(json_out, "json_out") }?;
-        let spec = rules.inner.observation_spec();
-        string_out(
-            out,
-            json!({"channels": spec.channels, "shape": spec.shape()}).to_string(),
-        );
+        string_out(out, spec_json(&rules.inner.observation_spec()));
         Ok(())
     })
 }
@@ -311,11 +314,7 @@ pub unsafe extern "C" fn junqi_rules_modelled_observation_spec_json(
         let rules = unsafe { handle_ref(rules, "rules") }?;
         // SAFETY: forwarded caller contract: NULL or writable.
         let out = unsafe { Out::new(json_out, "json_out") }?;
-        let spec = rules.inner.modelled_observation_spec();
-        string_out(
-            out,
-            json!({"channels": spec.channels, "shape": spec.shape()}).to_string(),
-        );
+        string_out(out, spec_json(&rules.inner.modelled_observation_spec()));
         Ok(())
     })
 }

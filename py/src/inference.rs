@@ -201,6 +201,18 @@ impl OpponentModel {
         OpponentModel::wrap(junqi::OpponentModel::plain(), None)
     }
 
+    /// The model a caller names, read as every surface reads it: ``"shipped"``
+    /// (``shipped(rules)``), ``"plain"`` (``plain()``) or a model's JSON
+    /// (``from_json``). Read once and pass the model on, rather than the name, where
+    /// it is used many times.
+    #[staticmethod]
+    #[pyo3(signature = (spec, rules = None))]
+    fn load(spec: &str, rules: Option<&Bound<'_, PyAny>>) -> PyResult<OpponentModel> {
+        let rules = crate::rules::rules_arg(rules)?;
+        let m = junqi::OpponentModel::load(&rules, spec).map_err(err)?;
+        Ok(OpponentModel::wrap(m, Some(rules)))
+    }
+
     /// A model from its JSON (as ``to_json`` or ``junqi model fit`` writes it) for
     /// ``rules``, whose kinds and points it must name.
     #[staticmethod]

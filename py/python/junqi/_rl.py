@@ -37,19 +37,11 @@ ModelArg = Union[str, OpponentModel, None]
 def resolve_model(rules: RuleSet, model: ModelArg) -> Optional[OpponentModel]:
     """``model`` read once for ``rules`` (so that each observation does not parse it
     again): ``None`` stays ``None``; a name or JSON becomes an ``OpponentModel``
-    (``ModelError`` or ``TypeError`` if it is not one)."""
+    (``OpponentModel.load``: ``ModelError`` if it names none, ``TypeError`` if it is
+    not a string)."""
     if model is None or isinstance(model, OpponentModel):
         return model
-    if not isinstance(model, str):
-        raise TypeError(
-            f"model must be \"shipped\", \"plain\", a model's JSON or an OpponentModel, "
-            f"not {type(model).__name__}"
-        )
-    if model == "shipped":
-        return OpponentModel.shipped(rules)
-    if model == "plain":
-        return OpponentModel.plain()
-    return OpponentModel.from_json(model, rules)
+    return OpponentModel.load(model, rules)
 
 
 def new_game(
