@@ -2062,8 +2062,10 @@ junqi_status junqi_vector_env_finished_len(junqi_vector_env *env, size_t *len_ou
  * - `spec`: NUL-terminated UTF-8: `"random"`, `"greedy"`, `"search"` (= `search:3`),
  *   `"search:1"` … `"search:5"` (named budgets), `"search:iters=N"` or
  *   `"search:ms=N"`, with an optional `",threads=N"` (default 1), e.g.
- *   `"search:4,threads=2"`, and `",beliefs=plain"` (armies drawn from the plain beliefs
- *   instead of by the opponent model); `"ismcts"` (the tree search) takes the same.
+ *   `"search:4,threads=2"`, `",beliefs=plain"` (armies drawn from the plain beliefs
+ *   instead of by the opponent model) and `",eval=derived"` (the evaluation's weights
+ *   worked out from the rules instead of the fitted ones the engine ships);
+ *   `"ismcts"` (the tree search) takes the same, `"greedy:eval=derived"` the last.
  *   See docs/agents.md.
  * - `seed`: the agent's own random source (not the game's).
  * - `agent_out`: receives a new handle; free it with `junqi_agent_free`.

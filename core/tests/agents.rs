@@ -9,7 +9,16 @@ use std::sync::Arc;
 use junqi::agent::{self, Agent, AgentSpec, Budget, Worlds};
 use junqi::{Action, Game, Phase, RuleSet, Setup, Side};
 
-const AGENTS: &[&str] = &["random", "greedy", "search:iters=40", "search:iters=40,beliefs=plain", "ismcts:iters=40", "ismcts:iters=40,beliefs=plain"];
+const AGENTS: &[&str] = &[
+    "random",
+    "greedy",
+    "greedy:eval=derived",
+    "search:iters=40",
+    "search:iters=40,beliefs=plain,eval=derived",
+    "ismcts:iters=40",
+    "ismcts:iters=40,beliefs=plain",
+    "ismcts:iters=40,eval=derived",
+];
 
 fn all_rules() -> Vec<Arc<RuleSet>> {
     let mut v: Vec<Arc<RuleSet>> = RuleSet::preset_names().into_iter().map(|n| RuleSet::preset(n).unwrap()).collect();
@@ -365,7 +374,11 @@ fn agent_names_parse_and_print() {
         "search:ms=250,threads=2",
         "search:2,threads=4",
         "search:iters=300,beliefs=plain",
+        "search:iters=300,eval=derived",
+        "search:2,threads=2,beliefs=plain,eval=derived",
+        "greedy:eval=derived",
         "ismcts:1",
+        "ismcts:4,eval=derived",
         "ismcts:iters=300,beliefs=plain",
         "ismcts:ms=250,threads=2",
     ] {
@@ -377,6 +390,10 @@ fn agent_names_parse_and_print() {
     assert_eq!("ismcts".parse::<AgentSpec>().unwrap().to_string(), "ismcts:3");
     assert_eq!("ismcts:2,beliefs=modelled".parse::<AgentSpec>().unwrap().to_string(), "ismcts:2");
     assert_eq!("search:2,beliefs=modelled".parse::<AgentSpec>().unwrap().to_string(), "search:2");
+    assert_eq!("search:2,eval=fitted".parse::<AgentSpec>().unwrap().to_string(), "search:2");
+    assert_eq!("greedy:eval=fitted".parse::<AgentSpec>().unwrap().to_string(), "greedy");
+    assert_eq!("greedy:eval=fitted".parse::<AgentSpec>().unwrap(), AgentSpec::GREEDY);
+    assert_eq!("search:eval=derived,iters=5".parse::<AgentSpec>().unwrap().to_string(), "search:iters=5,eval=derived");
     for (bad, starts) in [
         ("ismcts:0", "search level"),
         ("ismcts:beliefs=psychic", "unknown agent option"),
@@ -389,6 +406,9 @@ fn agent_names_parse_and_print() {
         ("search:3,threads=0", "bad thread count"),
         ("search:depth=3", "unknown agent option"),
         ("greedy:2", "unknown agent option"),
+        ("greedy:eval=tuned", "unknown agent option"),
+        ("search:eval=", "unknown agent option"),
+        ("random:eval=derived", "unknown agent option"),
     ] {
         let e = agent::by_name(bad, 1).err().unwrap_or_else(|| panic!("{bad} accepted"));
         assert!(e.to_string().starts_with(starts), "{bad}: {e}");

@@ -259,9 +259,16 @@ fn a_paired_match_between_engine_processes_reports_wdl_elo_and_sprt() {
 fn a_builtin_engine_chooses_as_the_in_process_agent_and_uses_the_history() {
     use junqi::protocol::engine::{agent_seed, BuiltinEngine};
     use junqi::{AgentSpec, Game, InfoState};
-    for (preset, spec) in
-        [("classic", "greedy"), ("classic", "search:iters=300"), ("siguo", "greedy"), ("fanqi", "search:iters=200"), ("sanjun-modern", "greedy")]
-    {
+    // 翻棋 with the derived weights: with the fitted ones this game's first 40 plies are
+    // flips and moves the view string shows as well as the history (so the option
+    // `eval=derived` goes through the engine too).
+    for (preset, spec) in [
+        ("classic", "greedy"),
+        ("classic", "search:iters=300"),
+        ("siguo", "greedy"),
+        ("fanqi", "search:iters=200,eval=derived"),
+        ("sanjun-modern", "greedy"),
+    ] {
         let rules = RuleSet::preset(preset).unwrap();
         let spec: AgentSpec = spec.parse().unwrap();
         let sides = rules.sides().to_vec();

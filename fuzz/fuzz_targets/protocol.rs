@@ -42,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
             _ => (true, true, line),
         })
         .collect();
-    let agent = if choice & 1 == 0 { AgentSpec::Random } else { AgentSpec::Greedy };
+    let agent = if choice & 1 == 0 { AgentSpec::Random } else { AgentSpec::GREEDY };
     let to_engine: Vec<&[u8]> = session.iter().filter(|l| l.0).map(|l| l.2).collect();
     engine_side(agent, &to_engine);
     referee_side(&session);
@@ -183,7 +183,7 @@ fn engine_side(agent: AgentSpec, lines: &[&[u8]]) {
         if let Some(spec) = line.strip_prefix("setoption agent ") {
             if let Ok(s) = spec.parse::<AgentSpec>() {
                 assert_eq!(s.to_string().parse::<AgentSpec>().unwrap(), s, "agent spec {spec:?}");
-                if !matches!(s, AgentSpec::Random | AgentSpec::Greedy) {
+                if !matches!(s, AgentSpec::Random | AgentSpec::Greedy { .. }) {
                     continue;
                 }
             }

@@ -72,14 +72,14 @@ pub fn think_spec(seat: &Seat, left_ms: Option<i64>) -> Option<AgentSpec> {
             // core's defaults), its level turned into time below.
             let spec = seat.agent.as_deref().and_then(|a| a.parse::<AgentSpec>().ok());
             let Some(spec @ AgentSpec::Search { budget: Budget::Level(level), .. }) = spec else {
-                return Some(AgentSpec::Greedy);
+                return Some(AgentSpec::GREEDY);
             };
             let mut ms = i64::from(level_millis(level));
             if let Some(left) = left_ms {
                 ms = ms.min(left / 2);
             }
             if ms < MIN_SEARCH_MS {
-                return Some(AgentSpec::Greedy);
+                return Some(AgentSpec::GREEDY);
             }
             Some(spec.with_budget(Budget::Millis(ms as u32)))
         }

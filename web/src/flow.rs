@@ -340,7 +340,7 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
                 .and_then(|seat| crate::bot::think_spec(seat, left)),
             &permit,
         ) {
-            (Some(_), None) => AgentSpec::Greedy,
+            (Some(_), None) => AgentSpec::GREEDY,
             (Some(spec), Some(_)) => spec,
             (None, _) => return,
         };

@@ -12,9 +12,22 @@
 //! - flag safety: a flag an enemy could take next counts as lost with the threats; the
 //!   pieces standing next to one's own flag guard it;
 //! - pressure: pieces nearer the enemy flags score a little (games against weak play
-//!   end instead of wandering).
+//!   end instead of wandering);
+//! - exposure: the worth of the player's pieces an enemy has identified, less the worth
+//!   of the enemy pieces the player has identified (an unidentified strong piece keeps
+//!   the opponent guessing);
+//! - pressing: a material lead counts for less as the no-capture counter nears the
+//!   draw limit (the side ahead should capture before the game is drawn).
+//!
+//! Each term has a weight ([`Weights`]). The *derived* weights are worked out from the
+//! rules alone (material from the combat table, fixed shares for the rest, nothing for
+//! exposure and pressing); the *fitted* ones are a logistic regression of self-play
+//! outcomes on the terms (Texel's method), shipped per rule family in
+//! `core/data/eval/` and refitted by `junqi eval fit` (see [`super::tune`]).
 
 use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
 
 use crate::board::PointSet;
 use crate::combat::CombatOutcome;
@@ -32,22 +45,165 @@ const OWN_THREAT: f32 = 0.15;
 /// A flag's value for the threat terms (taking it ends the game).
 const FLAG: f32 = 2_000.0;
 
+/// Which weights an agent's evaluation uses (the agent spec's `eval=fitted|derived`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EvalWeights {
+    /// The weights fitted to self-play outcomes that the engine ships for the rule
+    /// set's family (classic; siguo and siguo-2p; 翻棋; sanjun-modern, -hk and -book),
+    /// or the derived ones where it ships none (sanjun-forum, custom rule sets).
+    #[default]
+    Fitted,
+    /// The weights worked out from the rules alone (the evaluation before December 2026).
+    Derived,
+}
+
+/// The terms of the evaluation of a position for one player, before weighting (see
+/// the module's documentation). Each is "ours minus theirs".
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Terms {
+    /// Per kind: the team's pieces of that kind less the enemies'.
+    pub material: [f32; PieceKind::COUNT],
+    /// Σ over the team's face-up mobile pieces of 1 − (distance to the nearest enemy
+    /// flag) / (the board's span).
+    pub pressure: f32,
+    /// The team's mobile pieces next to one of its flags.
+    pub guard: f32,
+    /// The gain of the best capture of the side that moves next (positive if it is the
+    /// team's, negative if an enemy's).
+    pub mover: f32,
+    /// The same for the team that does not move next.
+    pub waiter: f32,
+    /// ±1 if the mover's best capture ends the game (a flag, or a commander whose loss
+    /// loses), its gain then counted in `mover` less [`FLAG`].
+    pub mover_end: f32,
+    /// The same for the team that does not move next.
+    pub waiter_end: f32,
+    /// The worth of the team's pieces an enemy knows, less the worth of the enemy's
+    /// pieces the player knows.
+    pub exposed: f32,
+    /// The material lead (a share of an army's worth, −1 to 1) times the no-capture
+    /// counter's share of the draw limit.
+    pub press: f32,
+}
+
+impl Default for Terms {
+    fn default() -> Terms {
+        Terms {
+            material: [0.0; PieceKind::COUNT],
+            pressure: 0.0,
+            guard: 0.0,
+            mover: 0.0,
+            waiter: 0.0,
+            mover_end: 0.0,
+            waiter_end: 0.0,
+            exposed: 0.0,
+            press: 0.0,
+        }
+    }
+}
+
+/// The weight of each term, in piece-value units (a fitted set is scaled so that
+/// `tanh(score / 12)` is the expected result, 2·P(win) + P(draw) − 1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Weights {
+    /// Per kind of the army, by its name; kinds not named weigh 0.
+    pub material: std::collections::BTreeMap<PieceKind, f32>,
+    pub pressure: f32,
+    pub guard: f32,
+    pub mover: f32,
+    pub waiter: f32,
+    pub mover_end: f32,
+    pub waiter_end: f32,
+    pub exposed: f32,
+    pub press: f32,
+}
+
+/// The shipped fitted weights: (the rule sets each serves, JSON) — one file per family,
+/// for the presets that share its board and armies.
+const SHIPPED: &[(&[&str], &str)] = &[
+    (&["classic"], include_str!("../../data/eval/classic.json")),
+    (&["siguo", "siguo-2p"], include_str!("../../data/eval/siguo.json")),
+    (&["fanqi"], include_str!("../../data/eval/fanqi.json")),
+    // sanjun-forum's army has a nuke where the others have an atomic cannon.
+    (&["sanjun-modern", "sanjun-hk", "sanjun-book"], include_str!("../../data/eval/sanjun-modern.json")),
+];
+
+/// A shipped weights file: the weights and where they come from.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Fitted {
+    /// The rule set fitted on.
+    pub rules: String,
+    /// How the weights were made (the command that refits them).
+    pub source: String,
+    /// Games and positions fitted on.
+    pub games: u64,
+    pub positions: u64,
+    /// The ridge's strength chosen on the validation games.
+    pub ridge: f64,
+    /// Mean log-loss of the outcome on held-out games: under the derived weights at
+    /// their best scale, and under these.
+    pub derived_loss: f64,
+    pub fitted_loss: f64,
+    pub weights: Weights,
+}
+
+impl Weights {
+    /// The weights worked out from the rules alone.
+    pub(crate) fn derived(e: &Evaluator) -> Weights {
+        Weights {
+            material: e.rules.army().map(|(k, _)| (k, e.value[k as usize])).collect(),
+            pressure: 0.4,
+            guard: 0.3,
+            mover: THREAT,
+            waiter: OWN_THREAT,
+            mover_end: THREAT * FLAG,
+            waiter_end: OWN_THREAT * FLAG,
+            exposed: 0.0,
+            press: 0.0,
+        }
+    }
+
+    /// The shipped fitted weights for `rules`, if the engine ships a set for its name
+    /// (and so for its army).
+    pub(crate) fn shipped(rules: &RuleSet) -> Option<Weights> {
+        let (_, text) = SHIPPED.iter().find(|(names, _)| names.contains(&rules.name()))?;
+        let fitted: Fitted = serde_json::from_str(text).ok()?;
+        fitted.weights.material.keys().copied().eq(rules.army().map(|(k, _)| k)).then_some(fitted.weights)
+    }
+}
+
 /// Piece values and weights for one rule set, worked out once.
 #[derive(Clone, Debug)]
 pub(crate) struct Evaluator {
     rules: Arc<RuleSet>,
     value: [f32; PieceKind::COUNT],
     mobile: [bool; PieceKind::COUNT],
+    /// A kind's worth for the exposure and pressing terms: its value, a game-ending
+    /// kind counted as the army's most valuable other kind.
+    worth: [f32; PieceKind::COUNT],
+    /// The worth of a whole army.
+    army_worth: f32,
     /// Largest distance between two points (for the pressure term).
     span: f32,
+    choice: EvalWeights,
+    /// The weights, dense: material by kind index, then the other terms.
+    material: [f32; PieceKind::COUNT],
+    weights: Weights,
 }
 
 impl Evaluator {
     /// Values from the combat table: a kind is worth what it beats (weighted by how many
     /// of each kind an army holds; a trade counts half), plus half of what loses
     /// attacking it; the flag is worth nothing as material (taking it ends the game),
-    /// a commander whose loss loses the game is worth [`FLAG`].
+    /// a commander whose loss loses the game is worth [`FLAG`]. The derived weights.
     pub(crate) fn new(rules: &Arc<RuleSet>) -> Evaluator {
+        Evaluator::with(rules, EvalWeights::Derived)
+    }
+
+    /// The evaluator with the weights `choice` names.
+    pub(crate) fn with(rules: &Arc<RuleSet>, choice: EvalWeights) -> Evaluator {
         let army: Vec<(PieceKind, u8)> = rules.army().collect();
         let mut value = [0f32; PieceKind::COUNT];
         let mut mobile = [false; PieceKind::COUNT];
@@ -79,25 +235,61 @@ impl Evaluator {
         if rules.has_kind(PieceKind::Flag) {
             value[PieceKind::Flag as usize] = 0.0;
         }
+        let mut worth = value;
         if rules.options().commander_capture {
             value[PieceKind::Commander as usize] = FLAG;
+            let top = army.iter().filter(|(k, _)| *k != PieceKind::Commander).map(|(k, _)| value[*k as usize]).fold(0f32, f32::max);
+            worth[PieceKind::Commander as usize] = top;
         }
+        let army_worth = army.iter().map(|&(k, n)| worth[k as usize] * n as f32).sum::<f32>().max(1.0);
         let board = rules.board();
         let mut span = 1u32;
         let (w, h) = board.grid_size();
         span = span.max(w as u32 + h as u32);
-        Evaluator {
+        let mut e = Evaluator {
             rules: rules.clone(),
             value,
             mobile,
+            worth,
+            army_worth,
             span: span as f32,
+            choice,
+            material: [0.0; PieceKind::COUNT],
+            weights: Weights {
+                material: Default::default(),
+                pressure: 0.0,
+                guard: 0.0,
+                mover: 0.0,
+                waiter: 0.0,
+                mover_end: 0.0,
+                waiter_end: 0.0,
+                exposed: 0.0,
+                press: 0.0,
+            },
+        };
+        let weights = match choice {
+            EvalWeights::Fitted => Weights::shipped(rules).unwrap_or_else(|| Weights::derived(&e)),
+            EvalWeights::Derived => Weights::derived(&e),
+        };
+        e.set_weights(weights);
+        e
+    }
+
+    /// Replaces the weights (kinds not in the army are ignored).
+    pub(crate) fn set_weights(&mut self, weights: Weights) {
+        self.material = [0.0; PieceKind::COUNT];
+        for (&k, &w) in &weights.material {
+            if self.rules.has_kind(k) {
+                self.material[k as usize] = w;
+            }
         }
+        self.weights = weights;
     }
 
     /// Whether this evaluator was made for `rules`: the same rule set on the same board
     /// ([`RuleSet::same_as`]; the same description on another board is another rule set).
-    pub(crate) fn is_for(&self, rules: &Arc<RuleSet>) -> bool {
-        self.rules.same_as(rules)
+    pub(crate) fn is_for(&self, rules: &Arc<RuleSet>, choice: EvalWeights) -> bool {
+        self.choice == choice && self.rules.same_as(rules)
     }
 
     /// A kind's material value.
@@ -169,7 +361,8 @@ impl Evaluator {
         best
     }
 
-    /// The evaluation of `pos` for `player` (higher is better for it).
+    /// The evaluation of `pos` for `player` (higher is better for it): ±[`WIN`] once the
+    /// game is over (sooner is better), else the weighted [`Terms`].
     pub(crate) fn eval(&self, pos: &Position, player: Side) -> f32 {
         if let Some(r) = pos.result() {
             let team = self.rules.team_of(player);
@@ -182,27 +375,67 @@ impl Evaluator {
                 -WIN + ply
             };
         }
+        match self.terms(pos, player) {
+            Some(t) => self.weigh(&t),
+            None => 0.0, // 翻棋 before the first flip: no army yet
+        }
+    }
+
+    /// The weighted sum of the terms.
+    pub(crate) fn weigh(&self, t: &Terms) -> f32 {
+        let w = &self.weights;
+        let mut score = 0f32;
+        for (m, x) in self.material.iter().zip(&t.material) {
+            score += m * x;
+        }
+        score
+            + w.pressure * t.pressure
+            + w.guard * t.guard
+            + w.mover * t.mover
+            + w.waiter * t.waiter
+            + w.mover_end * t.mover_end
+            + w.waiter_end * t.waiter_end
+            + w.exposed * t.exposed
+            + w.press * t.press
+    }
+
+    /// The terms of an unfinished position for `player` (`None` while `player`'s team
+    /// has no army yet: 翻棋 before the first flip).
+    pub(crate) fn terms(&self, pos: &Position, player: Side) -> Option<Terms> {
         let (ours, theirs) = Evaluator::camps(pos, player);
         if ours.is_empty() {
-            return 0.0; // 翻棋 before the first flip: no army yet
+            return None;
         }
-        let board = self.rules.board();
-        let mut score = 0f32;
+        let rules = &self.rules;
+        let board = rules.board();
+        let mut t = Terms::default();
+        let team = rules.team_of(player);
+        // The players against `player`'s team (knowledge is per player, not per army).
+        let enemies: SideSet = rules.sides().iter().copied().filter(|&s| !team.contains(s) && !pos.eliminated().contains(s)).collect();
         // Every flag of either camp: a custom rule set may give an army several (and a
         // team has one army's worth a member).
         let mut own_flags = PointSet::EMPTY;
         let mut enemy_flags = PointSet::EMPTY;
+        let mut lead = 0f32;
         for (p, owner, kind) in pos.pieces() {
-            let v = self.value(kind);
+            let k = kind as usize;
             if ours.contains(owner) {
-                score += v;
+                t.material[k] += 1.0;
+                lead += self.worth[k];
                 if kind == PieceKind::Flag {
                     own_flags.insert(p);
                 }
+                if enemies.iter().any(|e| pos.knows(e, p)) {
+                    t.exposed += self.worth[k];
+                }
             } else if theirs.contains(owner) {
-                score -= v;
+                t.material[k] -= 1.0;
+                lead -= self.worth[k];
                 if kind == PieceKind::Flag {
                     enemy_flags.insert(p);
+                }
+                if pos.knows(player, p) {
+                    t.exposed -= self.worth[k];
                 }
             }
         }
@@ -212,23 +445,33 @@ impl Evaluator {
                 continue;
             }
             if let Some(d) = enemy_flags.iter().map(|f| board.distance(p, f)).min() {
-                score += 0.4 * (1.0 - d as f32 / self.span);
+                t.pressure += 1.0 - d as f32 / self.span;
             }
             if own_flags.iter().any(|f| board.distance(p, f) <= 1) {
-                score += 0.3;
+                t.guard += 1.0;
             }
+        }
+        // Pressing: a lead is worth less as the no-capture draw nears.
+        let limit = rules.options().no_capture_draw_plies;
+        if limit > 0 {
+            let members = team.iter().filter(|s| rules.sides().contains(s)).count().max(1) as f32;
+            t.press = (lead / (self.army_worth * members)).clamp(-1.0, 1.0) * (pos.no_capture_plies().min(limit) as f32 / limit as f32);
         }
         // Threats: who moves next may take what it reaches.
         let next = pos.to_act().and_then(|s| pos.army_of(s));
         let ours_next = next.is_some_and(|a| ours.contains(a));
         let their_gain = self.best_capture(pos, theirs, ours);
         let our_gain = self.best_capture(pos, ours, theirs);
+        // A game-ending capture is counted apart: its own term, and the rest of the gain.
+        let split = |gain: f32| if gain >= FLAG / 2.0 { (gain - FLAG, 1.0) } else { (gain, 0.0) };
+        let (ours_gain, ours_end) = split(our_gain);
+        let (theirs_gain, theirs_end) = split(their_gain);
         if ours_next {
-            score += THREAT * our_gain - OWN_THREAT * their_gain;
+            (t.mover, t.mover_end, t.waiter, t.waiter_end) = (ours_gain, ours_end, -theirs_gain, -theirs_end);
         } else {
-            score += OWN_THREAT * our_gain - THREAT * their_gain;
+            (t.mover, t.mover_end, t.waiter, t.waiter_end) = (-theirs_gain, -theirs_end, ours_gain, ours_end);
         }
-        score
+        Some(t)
     }
 }
 
@@ -301,6 +544,174 @@ mod tests {
             }
         }
         assert!(compared > 2000 && captures > 500, "{compared} compared, {captures} with a capture");
+    }
+
+    /// The evaluation as it was written before its terms had weights (the derived
+    /// weights must give it still).
+    fn old_eval(e: &Evaluator, pos: &Position, player: Side) -> f32 {
+        let (ours, theirs) = Evaluator::camps(pos, player);
+        if ours.is_empty() {
+            return 0.0;
+        }
+        let board = e.rules.board();
+        let mut score = 0f32;
+        let (mut own_flags, mut enemy_flags) = (PointSet::EMPTY, PointSet::EMPTY);
+        for (p, owner, kind) in pos.pieces() {
+            if ours.contains(owner) {
+                score += e.value(kind);
+                if kind == PieceKind::Flag {
+                    own_flags.insert(p);
+                }
+            } else if theirs.contains(owner) {
+                score -= e.value(kind);
+                if kind == PieceKind::Flag {
+                    enemy_flags.insert(p);
+                }
+            }
+        }
+        for (p, owner, kind) in pos.pieces() {
+            if !ours.contains(owner) || !e.mobile(kind) || pos.is_face_down(p) {
+                continue;
+            }
+            if let Some(d) = enemy_flags.iter().map(|f| board.distance(p, f)).min() {
+                score += 0.4 * (1.0 - d as f32 / e.span);
+            }
+            if own_flags.iter().any(|f| board.distance(p, f) <= 1) {
+                score += 0.3;
+            }
+        }
+        let ours_next = pos.to_act().and_then(|s| pos.army_of(s)).is_some_and(|a| ours.contains(a));
+        let their_gain = e.best_capture(pos, theirs, ours);
+        let our_gain = e.best_capture(pos, ours, theirs);
+        if ours_next {
+            score + THREAT * our_gain - OWN_THREAT * their_gain
+        } else {
+            score + OWN_THREAT * our_gain - THREAT * their_gain
+        }
+    }
+
+    /// Random games on every preset, every 5th ply, every seat.
+    fn positions(mut each: impl FnMut(&str, &Position, Side)) {
+        for name in crate::rules::RuleSet::preset_names() {
+            let rules = crate::rules::RuleSet::preset(name).unwrap();
+            let mut rng = crate::rng::Rng::new(23);
+            let mut buf = Vec::new();
+            for seed in 0..5 {
+                let mut pos = Position::random_start(rules.clone(), seed);
+                while pos.result().is_none() && pos.ply() < 300 {
+                    if pos.ply() % 5 == 0 {
+                        for &p in rules.sides() {
+                            each(name, &pos, p);
+                        }
+                    }
+                    pos.legal_actions_into(&mut buf);
+                    if buf.is_empty() {
+                        break;
+                    }
+                    pos.play_unchecked(buf[rng.below(buf.len())]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_derived_weights_give_the_evaluation_as_it_was() {
+        // Kills any change to a derived weight, a term's sign or the split of a
+        // game-ending capture: the weighted terms against the old formula.
+        let mut ends = 0;
+        let mut seen = 0;
+        positions(|name, pos, p| {
+            let e = Evaluator::new(pos.rules());
+            let (new, old) = (e.eval(pos, p), old_eval(&e, pos, p));
+            assert!((new - old).abs() <= 1e-3 * old.abs().max(1.0), "{name} ply {}: {new} != {old}", pos.ply());
+            if let Some(t) = e.terms(pos, p) {
+                ends += (t.mover_end != 0.0 || t.waiter_end != 0.0) as u32;
+                // A game-ending capture is ±1, its gain counted apart.
+                for (end, gain) in [(t.mover_end, t.mover), (t.waiter_end, t.waiter)] {
+                    assert!(end == 0.0 || end.abs() == 1.0);
+                    assert!(gain.abs() < FLAG / 2.0, "{name}: {gain}");
+                }
+            }
+            seen += 1;
+        });
+        assert!(seen > 1000 && ends > 20, "{seen} positions, {ends} with a game-ending capture");
+    }
+
+    #[test]
+    fn exposure_counts_what_the_other_side_has_seen() {
+        // Against each player's own view of the board (`view_pieces`: the kinds it
+        // knows), worth of the own pieces the enemies know less the enemy pieces the
+        // player knows; and pressing from the counter.
+        let mut exposed = 0;
+        let mut pressed = 0;
+        positions(|name, pos, p| {
+            let e = Evaluator::new(pos.rules());
+            let Some(t) = e.terms(pos, p) else { return };
+            let rules = pos.rules();
+            let (ours, theirs) = Evaluator::camps(pos, p);
+            let mut want = 0f32;
+            for &q in rules.sides() {
+                if pos.eliminated().contains(q) {
+                    continue;
+                }
+                for seen in pos.view_pieces(q) {
+                    let Some(kind) = seen.kind else { continue };
+                    let owner = pos.piece_at(seen.point).expect("a seen piece").0;
+                    if !rules.team_of(p).contains(q) && ours.contains(owner) {
+                        // Counted once however many enemies know it.
+                        let first = rules.sides().iter().find(|&&r| !rules.team_of(p).contains(r) && !pos.eliminated().contains(r) && pos.knows(r, seen.point));
+                        if first == Some(&q) {
+                            want += e.worth[kind as usize];
+                        }
+                    } else if q == p && theirs.contains(owner) {
+                        want -= e.worth[kind as usize];
+                    }
+                }
+            }
+            assert!((t.exposed - want).abs() < 1e-3, "{name} ply {}: exposed {} != {want}", pos.ply(), t.exposed);
+            exposed += (want != 0.0) as u32;
+            // Pressing: the lead in worth, a share of the team's armies, times the
+            // counter's share of the limit.
+            let limit = rules.options().no_capture_draw_plies;
+            let lead: f32 = pos.pieces().map(|(_, o, k)| if ours.contains(o) { e.worth[k as usize] } else if theirs.contains(o) { -e.worth[k as usize] } else { 0.0 }).sum();
+            let members = rules.team_of(p).iter().filter(|s| rules.sides().contains(s)).count() as f32;
+            let want = (lead / (e.army_worth * members)).clamp(-1.0, 1.0) * pos.no_capture_plies().min(limit) as f32 / limit as f32;
+            assert!((t.press - want).abs() < 1e-5, "{name} ply {}: press {} != {want}", pos.ply(), t.press);
+            pressed += (want != 0.0) as u32;
+        });
+        assert!(exposed > 100 && pressed > 100, "{exposed} exposed, {pressed} pressed");
+    }
+
+    #[test]
+    fn every_preset_has_fitted_weights_for_its_army() {
+        for name in crate::rules::RuleSet::preset_names() {
+            let rules = crate::rules::RuleSet::preset(name).unwrap();
+            if name == "sanjun-forum" {
+                // Its army differs from the other sanjun presets' (a nuke): derived weights,
+                // even were it named as one of them.
+                assert!(Weights::shipped(&rules).is_none());
+                let mut spec: serde_json::Value = serde_json::from_str(&rules.to_json()).unwrap();
+                spec["name"] = "sanjun-modern".into();
+                assert!(Weights::shipped(&RuleSet::from_json(&spec.to_string()).unwrap()).is_none());
+                assert_eq!(Evaluator::with(&rules, EvalWeights::Fitted).weights, Evaluator::new(&rules).weights);
+                continue;
+            }
+            let (names, text) = SHIPPED.iter().find(|(names, _)| names.contains(&name)).unwrap_or_else(|| panic!("{name}: no weights"));
+            let fitted: Fitted = serde_json::from_str(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(names.contains(&fitted.rules.as_str()));
+            let kinds: Vec<PieceKind> = rules.army().map(|(k, _)| k).collect();
+            assert_eq!(fitted.weights.material.keys().copied().collect::<Vec<_>>(), kinds, "{name}");
+            assert!(fitted.games >= 1000 && fitted.fitted_loss <= fitted.derived_loss, "{name}");
+            let e = Evaluator::with(&rules, EvalWeights::Fitted);
+            assert_eq!(e.weights, fitted.weights, "{name}");
+            assert_ne!(e.weights, Evaluator::new(&rules).weights, "{name}");
+        }
+        // A custom rule set has none: the fitted choice falls back to the derived weights.
+        let mut spec: serde_json::Value = serde_json::from_str(&crate::rules::RuleSet::preset("classic").unwrap().to_json()).unwrap();
+        spec["name"] = "custom".into();
+        let custom = Arc::new(RuleSet::from_json(&spec.to_string()).unwrap());
+        assert!(Weights::shipped(&custom).is_none());
+        assert_eq!(Evaluator::with(&custom, EvalWeights::Fitted).weights, Evaluator::new(&custom).weights);
     }
 
     fn at(text: &str) -> (Position, Evaluator) {
@@ -439,16 +850,18 @@ mod tests {
     fn an_evaluator_is_for_the_same_rule_set_on_the_same_board() {
         let classic = RuleSet::preset("classic").unwrap();
         let e = Evaluator::new(&classic);
-        assert!(e.is_for(&classic));
+        assert!(e.is_for(&classic, EvalWeights::Derived));
         // Another copy of the same rule set: the evaluator serves it too.
         let again = Arc::new(RuleSet::from_json(&classic.to_json()).unwrap());
-        assert!(!Arc::ptr_eq(&classic, &again) && e.is_for(&again));
-        assert!(!e.is_for(&RuleSet::preset("siguo").unwrap()));
+        assert!(!Arc::ptr_eq(&classic, &again) && e.is_for(&again, EvalWeights::Derived));
+        assert!(!e.is_for(&RuleSet::preset("siguo").unwrap(), EvalWeights::Derived));
+        // The same rule set with the other weights is another evaluator.
+        assert!(!e.is_for(&classic, EvalWeights::Fitted));
         // The same description compiled on another board is not the same rule set (the
         // evaluator reads the board: distances, air points).
         let mut board = classic.board().spec().clone();
         board.name = "renamed".into();
         let other = RuleSet::with_board(classic.spec().clone(), crate::board::Board::from_spec(board).unwrap().into()).unwrap();
-        assert!(!e.is_for(&Arc::new(other)));
+        assert!(!e.is_for(&Arc::new(other), EvalWeights::Derived));
     }
 }

@@ -11,7 +11,8 @@
 
 use std::sync::Arc;
 
-use super::eval::Evaluator;
+use super::eval::{EvalWeights, Evaluator};
+use super::AgentSpec;
 use super::{Agent, InfoState};
 use crate::action::Action;
 use crate::piece::Side;
@@ -28,6 +29,7 @@ pub(crate) const SAMPLES: usize = 12;
 #[derive(Clone, Debug)]
 pub struct Greedy {
     rng: Rng,
+    weights: EvalWeights,
     eval: Option<Evaluator>,
 }
 
@@ -36,15 +38,23 @@ impl Greedy {
     pub fn new(seed: u64) -> Greedy {
         Greedy {
             rng: Rng::new(seed ^ 0x36E1_D2C3_5B7A_9F01),
+            weights: EvalWeights::Fitted,
             eval: None,
         }
     }
+
+    /// The same agent evaluating with the weights `weights` names (the fitted ones by
+    /// default).
+    pub fn with_eval(mut self, weights: EvalWeights) -> Greedy {
+        self.weights = weights;
+        self
+    }
 }
 
-/// The evaluator for a rule set, kept between moves.
-pub(crate) fn evaluator<'a>(slot: &'a mut Option<Evaluator>, rules: &Arc<RuleSet>) -> &'a Evaluator {
-    if slot.as_ref().is_none_or(|e| !e.is_for(rules)) {
-        *slot = Some(Evaluator::new(rules));
+/// The evaluator for a rule set and a choice of weights, kept between moves.
+pub(crate) fn evaluator<'a>(slot: &'a mut Option<Evaluator>, rules: &Arc<RuleSet>, weights: EvalWeights) -> &'a Evaluator {
+    if slot.as_ref().is_none_or(|e| !e.is_for(rules, weights)) {
+        *slot = Some(Evaluator::with(rules, weights));
     }
     slot.as_ref().expect("just set")
 }
@@ -96,7 +106,7 @@ pub(crate) fn best(scores: &[f32], rng: &mut Rng) -> usize {
 
 impl Agent for Greedy {
     fn name(&self) -> String {
-        "greedy".into()
+        AgentSpec::Greedy { eval: self.weights }.to_string()
     }
 
     fn deploy(&mut self, rules: &Arc<RuleSet>, side: Side) -> Setup {
@@ -109,7 +119,7 @@ impl Agent for Greedy {
             return legal[0];
         }
         let positions = samples(info, &mut self.rng, SAMPLES);
-        let eval = evaluator(&mut self.eval, info.rules());
+        let eval = evaluator(&mut self.eval, info.rules(), self.weights);
         let scores = one_ply(eval, &positions, legal, info.player());
         legal[best(&scores, &mut self.rng)]
     }
@@ -228,10 +238,10 @@ mod tests {
         let classic = RuleSet::preset("classic").unwrap();
         let siguo = RuleSet::preset("siguo").unwrap();
         let mut slot = None;
-        assert!(evaluator(&mut slot, &classic).is_for(&classic));
-        assert!(evaluator(&mut slot, &siguo).is_for(&siguo));
-        assert!(!slot.as_ref().unwrap().is_for(&classic));
-        assert!(evaluator(&mut slot, &classic).is_for(&classic));
+        assert!(evaluator(&mut slot, &classic, EvalWeights::Derived).is_for(&classic, EvalWeights::Derived));
+        assert!(evaluator(&mut slot, &siguo, EvalWeights::Derived).is_for(&siguo, EvalWeights::Derived));
+        assert!(!slot.as_ref().unwrap().is_for(&classic, EvalWeights::Derived));
+        assert!(evaluator(&mut slot, &classic, EvalWeights::Derived).is_for(&classic, EvalWeights::Derived));
     }
 
     #[test]

@@ -36,7 +36,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::eval::{Evaluator, WIN};
+use super::eval::{EvalWeights, Evaluator, WIN};
 use super::greedy::{self, one_ply};
 use super::search::{capture_first, splitmix, ModelCache};
 use super::{Agent, AgentSpec, Budget, InfoState};
@@ -83,6 +83,7 @@ pub struct Ismcts {
     budget: Budget,
     threads: usize,
     worlds: Worlds,
+    weights: EvalWeights,
     seed: u64,
     moves: u64,
     rng: Rng,
@@ -192,12 +193,20 @@ impl Ismcts {
             budget,
             threads: threads.max(1),
             worlds,
+            weights: EvalWeights::Fitted,
             seed,
             moves: 0,
             rng: Rng::new(seed ^ 0x15AC_7500_0000_0001),
             eval: None,
             model: ModelCache::default(),
         }
+    }
+
+    /// The same search evaluating its leaves with the weights `weights` names (the
+    /// fitted ones by default).
+    pub fn with_eval(mut self, weights: EvalWeights) -> Ismcts {
+        self.weights = weights;
+        self
     }
 
     /// Chooses, and says what the search did.
@@ -212,7 +221,7 @@ impl Ismcts {
         let started = matches!(self.budget, Budget::Millis(_)).then(Instant::now);
         let player = info.player();
         let move_seed = splitmix(self.seed ^ splitmix(self.moves));
-        let eval = greedy::evaluator(&mut self.eval, info.rules()).clone();
+        let eval = greedy::evaluator(&mut self.eval, info.rules(), self.weights).clone();
         let model = match self.worlds {
             Worlds::Modelled => Some(self.model.get(info.rules())),
             Worlds::Plain => None,
@@ -488,7 +497,7 @@ fn policy(eval: &Evaluator, pos: &Position, legal: &[Action], mover: Side, rng: 
 
 impl Agent for Ismcts {
     fn name(&self) -> String {
-        AgentSpec::Ismcts { budget: self.budget, threads: self.threads as u16, worlds: self.worlds }.to_string()
+        AgentSpec::Ismcts { budget: self.budget, threads: self.threads as u16, worlds: self.worlds, eval: self.weights }.to_string()
     }
 
     fn deploy(&mut self, rules: &Arc<RuleSet>, side: Side) -> Setup {

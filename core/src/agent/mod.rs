@@ -21,6 +21,12 @@
 //!   beliefs, progressive widening guided by the greedy ordering — under a budget of
 //!   iterations (levels 1–5) or of time that it checks as it goes.
 //!
+//! The evaluation all of them score positions with is a weighted sum of named terms
+//! (material, threats, flag safety, pressure, exposure, pressing); its weights are
+//! fitted to self-play results and shipped per rule family (`eval=fitted`, the
+//! default), or worked out from the rules alone (`eval=derived`, e.g.
+//! `"greedy:eval=derived"`). [`EvalFit`] (and `junqi eval fit`) fits them again.
+//!
 //! Agents are named by an [`AgentSpec`] (`"random"`, `"greedy"`, `"search:3"`, `"ismcts:2"`,
 //! `"search:ms=500,threads=2"`); [`by_name`] builds one, [`act`] lets one play a seat.
 //!
@@ -56,11 +62,14 @@ mod ismcts;
 mod random;
 mod search;
 mod spec;
+mod tune;
 
+pub use eval::EvalWeights;
 pub use info::InfoState;
 pub use ismcts::{ismcts_stats, TreeStats, Worlds};
 pub use search::{search_stats, search_table, CandidateStats, Stats as SearchStats};
 pub use spec::{by_name, AgentError, AgentSpec, Budget};
+pub use tune::{cli as eval_cli, EvalFit, EvalFitError};
 
 /// A player: chooses a deployment, then actions, from its own information only.
 ///

@@ -28,7 +28,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::eval::{Evaluator, WIN};
+use super::eval::{EvalWeights, Evaluator, WIN};
 use super::greedy::{self, one_ply};
 use super::{Agent, AgentSpec, Budget, InfoState, Worlds};
 use crate::inference::{ModelledSampler, OpponentModel};
@@ -51,6 +51,7 @@ pub struct Search {
     budget: Budget,
     threads: usize,
     worlds: Worlds,
+    weights: EvalWeights,
     seed: u64,
     moves: u64,
     rng: Rng,
@@ -119,6 +120,7 @@ impl Search {
             budget,
             threads: threads.max(1),
             worlds: Worlds::Modelled,
+            weights: EvalWeights::Fitted,
             seed,
             moves: 0,
             rng: Rng::new(seed ^ 0x5EA2_C400_0000_0001),
@@ -131,6 +133,13 @@ impl Search {
     /// [`Worlds::Modelled`], by default).
     pub fn with_worlds(mut self, worlds: Worlds) -> Search {
         self.worlds = worlds;
+        self
+    }
+
+    /// The same search evaluating its leaves with the weights `weights` names (the
+    /// fitted ones by default).
+    pub fn with_eval(mut self, weights: EvalWeights) -> Search {
+        self.weights = weights;
         self
     }
 
@@ -154,7 +163,7 @@ impl Search {
         }
         let player = info.player();
         let move_seed = splitmix(self.seed ^ splitmix(self.moves));
-        let eval = greedy::evaluator(&mut self.eval, info.rules()).clone();
+        let eval = greedy::evaluator(&mut self.eval, info.rules(), self.weights).clone();
         let model = (self.worlds == Worlds::Modelled).then(|| self.model.get(info.rules()));
         let sampler = model.as_ref().map(|m| info.beliefs().sampler(m));
         // Candidates: every legal action, or the best by the greedy score.
@@ -394,6 +403,7 @@ impl Agent for Search {
             budget: self.budget,
             threads: self.threads as u16,
             worlds: self.worlds,
+            eval: self.weights,
         }
         .to_string()
     }
@@ -503,7 +513,7 @@ mod tests {
             assert_eq!(played, schedule(n, total as u64), "{total} playouts");
             assert_eq!(stats.playouts, played.iter().map(|&k| k as u64).sum::<u64>());
             let rules = info.rules();
-            let eval = Evaluator::new(rules);
+            let eval = Evaluator::with(rules, EvalWeights::Fitted);
             let model = OpponentModel::for_rules(rules);
             let sampler = info.beliefs().sampler(&model);
             let candidates: Vec<Action> = table.iter().map(|c| c.action).collect();

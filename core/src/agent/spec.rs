@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{greedy::Greedy, ismcts::{Ismcts, Worlds}, random::RandomAgent, search::Search, Agent};
+use super::{eval::EvalWeights, greedy::Greedy, ismcts::{Ismcts, Worlds}, random::RandomAgent, search::Search, Agent};
 
 /// A refusal of an agent name, with a clear message.
 #[derive(Clone, PartialEq, Eq, thiserror::Error)]
@@ -21,7 +21,7 @@ pub enum AgentError {
     #[error("bad thread count {0:?}: expected threads=N with N from 1 to 256")]
     Threads(String),
     /// An option the agent does not take.
-    #[error("unknown agent option {0:?}: search and ismcts take a level (1-5), iters=N, ms=N, threads=N and beliefs=modelled|plain; random and greedy take none")]
+    #[error("unknown agent option {0:?}: search and ismcts take a level (1-5), iters=N, ms=N, threads=N, beliefs=modelled|plain and eval=fitted|derived; greedy takes eval=fitted|derived; random takes none")]
     Option(String),
 }
 
@@ -76,8 +76,10 @@ const LEVEL1: u32 = 36_000;
 /// A parsed agent name: `"random"` | `"greedy"` | `"search"` (= `search:3`) |
 /// `"search:1"`..`"search:5"` | `"search:iters=N"` | `"search:ms=N"` (a time budget, not
 /// deterministic), with an optional `",threads=N"` (default 1), e.g. `"search:4,threads=2"`,
-/// and `",beliefs=plain"` (armies drawn from the plain beliefs instead of by the opponent
-/// model); `"ismcts"` takes the same.
+/// `",beliefs=plain"` (armies drawn from the plain beliefs instead of by the opponent
+/// model) and `",eval=derived"` (the evaluation's weights worked out from the rules
+/// instead of the fitted ones the engine ships); `"ismcts"` takes the same, `"greedy"`
+/// takes `eval=` (`"greedy:eval=derived"`).
 /// [`FromStr`] and [`Display`](fmt::Display) round-trip.
 ///
 /// ```
@@ -92,7 +94,10 @@ pub enum AgentSpec {
     /// Uniformly random legal actions and random legal setups.
     Random,
     /// One ply ahead with a static evaluation of the beliefs.
-    Greedy,
+    Greedy {
+        /// The evaluation's weights (`eval=fitted`, the default, or `eval=derived`).
+        eval: EvalWeights,
+    },
     /// Search over armies sampled from the beliefs.
     Search {
         /// The budget per move.
@@ -103,6 +108,8 @@ pub enum AgentSpec {
         /// `beliefs=plain`: the search as it was before the opponent model, the
         /// reference the tree search is measured against).
         worlds: Worlds,
+        /// The evaluation's weights (`eval=fitted`, the default, or `eval=derived`).
+        eval: EvalWeights,
     },
     /// Information-set Monte Carlo tree search (`"ismcts"`, `"ismcts:2"`,
     /// `"ismcts:ms=500,threads=2,beliefs=plain"`).
@@ -114,6 +121,8 @@ pub enum AgentSpec {
         /// Which beliefs its worlds are drawn from (`beliefs=modelled`, the default, or
         /// `beliefs=plain`).
         worlds: Worlds,
+        /// The evaluation's weights (`eval=fitted`, the default, or `eval=derived`).
+        eval: EvalWeights,
     },
 }
 
@@ -127,16 +136,22 @@ impl FromStr for AgentSpec {
             None => (t, None),
         };
         match name.to_ascii_lowercase().as_str() {
-            "random" | "greedy" => {
-                if let Some(o) = opts {
-                    return Err(AgentError::Option(o.to_owned()));
+            "random" => match opts {
+                Some(o) => Err(AgentError::Option(o.to_owned())),
+                None => Ok(AgentSpec::Random),
+            },
+            "greedy" => {
+                let mut eval = EvalWeights::Fitted;
+                for part in opts.into_iter().flat_map(|o| o.split(',')) {
+                    eval = eval_option(part.trim()).ok_or_else(|| AgentError::Option(part.trim().to_owned()))?;
                 }
-                Ok(if name.eq_ignore_ascii_case("random") { AgentSpec::Random } else { AgentSpec::Greedy })
+                Ok(AgentSpec::Greedy { eval })
             }
             n @ ("search" | "ismcts") => {
                 let mut budget = None;
                 let mut threads = 1u16;
                 let mut worlds = Worlds::Modelled;
+                let mut eval = EvalWeights::Fitted;
                 for part in opts.into_iter().flat_map(|o| o.split(',')) {
                     let part = part.trim();
                     let (key, value) = match part.split_once('=') {
@@ -162,11 +177,12 @@ impl FromStr for AgentSpec {
                         }
                         "beliefs" if value == Some("modelled") => worlds = Worlds::Modelled,
                         "beliefs" if value == Some("plain") => worlds = Worlds::Plain,
+                        "eval" => eval = eval_option(part).ok_or_else(|| AgentError::Option(part.to_owned()))?,
                         _ => return Err(AgentError::Option(part.to_owned())),
                     }
                 }
                 let budget = budget.unwrap_or(Budget::Level(3));
-                Ok(if n == "search" { AgentSpec::Search { budget, threads, worlds } } else { AgentSpec::Ismcts { budget, threads, worlds } })
+                Ok(if n == "search" { AgentSpec::Search { budget, threads, worlds, eval } } else { AgentSpec::Ismcts { budget, threads, worlds, eval } })
             }
             _ => Err(AgentError::Unknown(text.to_owned())),
         }
@@ -177,7 +193,8 @@ impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AgentSpec::Random => f.write_str("random"),
-            AgentSpec::Greedy => f.write_str("greedy"),
+            AgentSpec::Greedy { eval: EvalWeights::Fitted } => f.write_str("greedy"),
+            AgentSpec::Greedy { eval: EvalWeights::Derived } => f.write_str("greedy:eval=derived"),
             AgentSpec::Search { budget, threads, .. } | AgentSpec::Ismcts { budget, threads, .. } => {
                 let name = if matches!(self, AgentSpec::Search { .. }) { "search" } else { "ismcts" };
                 match budget {
@@ -191,6 +208,9 @@ impl fmt::Display for AgentSpec {
                 if let AgentSpec::Search { worlds: Worlds::Plain, .. } | AgentSpec::Ismcts { worlds: Worlds::Plain, .. } = self {
                     f.write_str(",beliefs=plain")?;
                 }
+                if let AgentSpec::Search { eval: EvalWeights::Derived, .. } | AgentSpec::Ismcts { eval: EvalWeights::Derived, .. } = self {
+                    f.write_str(",eval=derived")?;
+                }
                 Ok(())
             }
         }
@@ -198,14 +218,19 @@ impl fmt::Display for AgentSpec {
 }
 
 impl AgentSpec {
+    /// `"greedy"`: the greedy agent with the fitted weights.
+    pub const GREEDY: AgentSpec = AgentSpec::Greedy { eval: EvalWeights::Fitted };
+
     /// Builds the agent; the same seed gives the same choices (for budgets in
     /// iterations or levels).
     pub fn build(&self, seed: u64) -> Box<dyn Agent> {
         match *self {
             AgentSpec::Random => Box::new(RandomAgent::new(seed)),
-            AgentSpec::Greedy => Box::new(Greedy::new(seed)),
-            AgentSpec::Search { budget, threads, worlds } => Box::new(Search::new(budget, threads as usize, seed).with_worlds(worlds)),
-            AgentSpec::Ismcts { budget, threads, worlds } => Box::new(Ismcts::new(budget, threads as usize, worlds, seed)),
+            AgentSpec::Greedy { eval } => Box::new(Greedy::new(seed).with_eval(eval)),
+            AgentSpec::Search { budget, threads, worlds, eval } => {
+                Box::new(Search::new(budget, threads as usize, seed).with_worlds(worlds).with_eval(eval))
+            }
+            AgentSpec::Ismcts { budget, threads, worlds, eval } => Box::new(Ismcts::new(budget, threads as usize, worlds, seed).with_eval(eval)),
         }
     }
 
@@ -213,17 +238,26 @@ impl AgentSpec {
     pub fn budget(&self) -> Option<Budget> {
         match *self {
             AgentSpec::Search { budget, .. } | AgentSpec::Ismcts { budget, .. } => Some(budget),
-            AgentSpec::Random | AgentSpec::Greedy => None,
+            AgentSpec::Random | AgentSpec::Greedy { .. } => None,
         }
     }
 
     /// The same agent with another budget per move (`random` and `greedy` unchanged).
     pub fn with_budget(self, budget: Budget) -> AgentSpec {
         match self {
-            AgentSpec::Search { threads, worlds, .. } => AgentSpec::Search { budget, threads, worlds },
-            AgentSpec::Ismcts { threads, worlds, .. } => AgentSpec::Ismcts { budget, threads, worlds },
+            AgentSpec::Search { threads, worlds, eval, .. } => AgentSpec::Search { budget, threads, worlds, eval },
+            AgentSpec::Ismcts { threads, worlds, eval, .. } => AgentSpec::Ismcts { budget, threads, worlds, eval },
             other => other,
         }
+    }
+}
+
+/// `eval=fitted` or `eval=derived`.
+fn eval_option(part: &str) -> Option<EvalWeights> {
+    match part.split_once('=').map(|(k, v)| (k.trim(), v.trim())) {
+        Some(("eval", "fitted")) => Some(EvalWeights::Fitted),
+        Some(("eval", "derived")) => Some(EvalWeights::Derived),
+        _ => None,
     }
 }
 

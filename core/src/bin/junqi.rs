@@ -558,6 +558,11 @@ fn main() -> ExitCode {
     if let Some(code) = junqi::inference::model_cli(&std::env::args().skip(1).collect::<Vec<_>>()) {
         return code;
     }
+    // `junqi eval fit` (docs/agents.md).
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(code) = junqi::agent::eval_cli(&std::env::args().skip(1).collect::<Vec<_>>()) {
+        return code;
+    }
     let args = match parse_args() {
         Ok(Some(a)) => a,
         Ok(None) => {

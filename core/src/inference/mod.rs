@@ -36,7 +36,7 @@
 
 mod events;
 mod matching;
-mod model;
+pub(crate) mod model;
 mod observe;
 mod sample;
 mod start;

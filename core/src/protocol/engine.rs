@@ -367,7 +367,7 @@ mod tests {
         // Found by the `protocol` fuzz target: the agents panicked choosing among no
         // action (fuzz/corpus/protocol/finding-go-without-legal-action: a view whose
         // seat cannot move, now read as the end of the game; and the deployment phase).
-        for agent in [AgentSpec::Random, AgentSpec::Greedy] {
+        for agent in [AgentSpec::Random, AgentSpec::GREEDY] {
             let mut out = Vec::new();
             let input = "newgame N classic\nposition classic a1=S??,b1=SMI move N 17 0 view=N\ngo 2000\n\
                          newgame S classic\nposition classic - deploy S 0 0 deployed=- view=S\ngo 2000\n";
@@ -379,8 +379,8 @@ mod tests {
 
     #[test]
     fn a_budget_is_cut_to_the_time_given_and_playouts_are_kept() {
-        let level = |l| AgentSpec::Search { budget: Budget::Level(l), threads: 1, worlds: crate::agent::Worlds::Modelled };
-        let ms = |n| AgentSpec::Search { budget: Budget::Millis(n), threads: 1, worlds: crate::agent::Worlds::Modelled };
+        let level = |l| AgentSpec::Search { budget: Budget::Level(l), threads: 1, worlds: crate::agent::Worlds::Modelled, eval: crate::agent::EvalWeights::Fitted };
+        let ms = |n| AgentSpec::Search { budget: Budget::Millis(n), threads: 1, worlds: crate::agent::Worlds::Modelled, eval: crate::agent::EvalWeights::Fitted };
         // Level 3 thinks 1 s: kept with 2 s to answer, cut to four fifths of 500 ms.
         assert_eq!(fitted(level(3), Some(2000), None), level(3));
         assert_eq!(fitted(level(3), Some(500), None), ms(400));
@@ -389,9 +389,9 @@ mod tests {
         assert_eq!(fitted(level(5), Some(60_000), Some((60_000, 1000))), ms(3750));
         assert_eq!(fitted(level(5), Some(100), Some((100, 10_000))), ms(50));
         assert_eq!(fitted(ms(300), None, Some((1000, 0))), ms(50));
-        let iters = AgentSpec::Search { budget: Budget::Iterations(500), threads: 1, worlds: crate::agent::Worlds::Modelled };
+        let iters = AgentSpec::Search { budget: Budget::Iterations(500), threads: 1, worlds: crate::agent::Worlds::Modelled, eval: crate::agent::EvalWeights::Fitted };
         assert_eq!(fitted(iters, Some(1), Some((1, 0))), iters);
-        assert_eq!(fitted(AgentSpec::Greedy, Some(1), None), AgentSpec::Greedy);
+        assert_eq!(fitted(AgentSpec::GREEDY, Some(1), None), AgentSpec::GREEDY);
         assert_eq!(fitted(level(2), None, None), level(2));
     }
 

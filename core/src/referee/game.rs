@@ -848,6 +848,11 @@ impl Record {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn replay_to(&self, steps: usize) -> Result<Game, GameError> {
+        self.replay_each(steps, |_| {})
+    }
+
+    /// [`Record::replay_to`], calling `each` with the game after every entry applied.
+    pub(crate) fn replay_each(&self, steps: usize, mut each: impl FnMut(&Game)) -> Result<Game, GameError> {
         let rules = self.rules.load(self.board.as_ref())?;
         let mut entries = self.actions.iter().enumerate().peekable();
         let mut game = match entries.peek() {
@@ -876,6 +881,7 @@ impl Record {
         for (i, entry) in entries.take(steps) {
             game.apply_entry(entry)
                 .map_err(|e| GameError::Record(format!("entry {i}: {e}{}", self.rules.hint())))?;
+            each(&game);
         }
         Ok(game)
     }

@@ -43,7 +43,7 @@
 //! marginals would need a permanent). A piece with one candidate keeps it at 1.
 
 mod sampler;
-mod tool;
+pub(crate) mod tool;
 
 use std::sync::Arc;
 

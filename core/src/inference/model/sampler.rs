@@ -466,7 +466,8 @@ mod tests {
     fn north_greedy() -> Game {
         let mut g = Game::new("classic", 3).unwrap();
         let mut a = crate::agent::by_name("random", 3).unwrap();
-        let mut b = crate::agent::by_name("greedy", 4).unwrap();
+        // The derived weights: the game these tests pinned (the fitted ones play another).
+        let mut b = crate::agent::by_name("greedy:eval=derived", 4).unwrap();
         while g.position().ply() < 10 {
             crate::agent::act(&mut g, Side::South, a.as_mut()).unwrap();
             crate::agent::act(&mut g, Side::North, b.as_mut()).unwrap();

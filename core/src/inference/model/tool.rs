@@ -154,7 +154,7 @@ fn play(o: &Opts, seed: u64, mut each: impl FnMut(&Game, &crate::referee::Report
 
 /// Runs `work(i)` for every game index on `threads` threads, in order of index within
 /// each thread; prints progress to standard error.
-fn parallel<T: Send>(n: usize, threads: usize, work: impl Fn(usize) -> Result<T, String> + Sync) -> Result<Vec<T>, String> {
+pub(crate) fn parallel<T: Send>(n: usize, threads: usize, work: impl Fn(usize) -> Result<T, String> + Sync) -> Result<Vec<T>, String> {
     let done = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<Result<Vec<(usize, T)>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads.min(n).max(1))
