@@ -207,3 +207,66 @@ impl Agent {
         format!("Agent('{}')", self.name)
     }
 }
+
+/// The evaluation's weights fitted to self-play results (Texel's method; docs/agents.md,
+/// "The evaluation"): ``EvalFit(rules, every=3)``, then ``count`` the games in a fixed
+/// order (the 5th, 10th, … are held out to measure the fit, the 4th, 9th, … choose its
+/// ridge) and ``fit(source)`` writes the weights file the engine ships per rule family.
+/// ``junqi.distributed.fit_eval`` plays the games on Ray and counts them here.
+#[pyclass(frozen, module = "junqi._junqi")]
+pub struct EvalFit {
+    inner: Mutex<junqi::agent::EvalFit>,
+}
+
+impl EvalFit {
+    fn get(&self) -> std::sync::MutexGuard<'_, junqi::agent::EvalFit> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[pymethods]
+impl EvalFit {
+    /// An empty fit of ``rules`` reading the evaluation's terms every ``every`` plies
+    /// (at least 1; ``OutOfRangeError`` otherwise).
+    #[new]
+    #[pyo3(signature = (rules = None, every = 3))]
+    fn new(rules: Option<&Bound<'_, PyAny>>, every: u32) -> PyResult<EvalFit> {
+        if every == 0 {
+            return Err(crate::errors::OutOfRangeError::new_err("every must be at least 1 (read the terms every N plies)"));
+        }
+        let rules = crate::rules::rules_arg(rules)?;
+        Ok(EvalFit { inner: Mutex::new(junqi::agent::EvalFit::new(&rules, every)) })
+    }
+
+    /// Counts a game (its record is replayed; a game without a result counts as
+    /// drawn); ``False`` (nothing counted) for a game of another rule set.
+    fn count(&self, py: Python<'_>, game: &Game) -> bool {
+        let g = game.lock().clone();
+        py.detach(|| self.get().count(&g))
+    }
+
+    /// Games counted.
+    #[getter]
+    fn games(&self) -> usize {
+        self.get().games()
+    }
+
+    /// Positions counted (once for every seat still playing).
+    #[getter]
+    fn positions(&self) -> usize {
+        self.get().positions()
+    }
+
+    /// The fitted weights file's JSON; ``source`` says where the games come from.
+    /// Raises ``OutOfRangeError`` with fewer than 5 games or no position to fit on.
+    #[pyo3(signature = (source = ""))]
+    fn fit(&self, py: Python<'_>, source: &str) -> PyResult<String> {
+        let fit = self.get().clone();
+        py.detach(|| fit.fit(source)).map_err(err)
+    }
+
+    fn __repr__(&self) -> String {
+        let f = self.get();
+        format!("EvalFit(games={}, positions={})", f.games(), f.positions())
+    }
+}

@@ -36,6 +36,7 @@ fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Action>()?;
     m.add_class::<inference::Beliefs>()?;
     m.add_class::<inference::OpponentModel>()?;
+    m.add_class::<agent::EvalFit>()?;
     m.add_class::<report::Report>()?;
     m.add_class::<report::Event>()?;
     m.add_class::<report::View>()?;

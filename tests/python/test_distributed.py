@@ -620,3 +620,34 @@ def test_fit_model_counts_the_run_it_plays(tmp_path: pathlib.Path) -> None:
     assert count_run("classic", tmp_path / "b").games == 6
     beliefs = junqi.Game.from_record(rows(tmp_path / "a")[0]["record"]).beliefs("south")
     assert beliefs.probabilities(model).shape == beliefs.mask().shape
+
+
+def test_fit_eval_fits_the_run_it_plays(tmp_path: pathlib.Path) -> None:
+    # Six greedy games in this process (no Ray): the weights are those of the run's
+    # games fitted one by one in order, the same whatever the batching, and an agent's
+    # evaluation reads that kind of file (every army kind named).
+    from junqi.distributed import fit_eval, fit_eval_run
+
+    text = fit_eval("classic", 6, tmp_path / "a", address="local-process", batch=4, seed=SEED,
+                    max_plies=120, progress=False)
+    fitted = json.loads(text)
+    assert fitted["rules"] == "classic" and fitted["games"] == 6 and fitted["positions"] > 0
+    assert "junqi.distributed.fit_eval" in fitted["source"]
+    assert sorted(fitted["weights"]["material"]) == sorted(str(k) for k in junqi.RuleSet("classic").army)
+    by_hand = junqi.EvalFit("classic")
+    for g in rows(tmp_path / "a"):
+        assert by_hand.count(junqi.Game.from_record(g["record"]))
+    assert by_hand.games == 6 and by_hand.positions == fitted["positions"]
+    assert json.loads(by_hand.fit())["weights"] == fitted["weights"]
+    other = fit_eval("classic", 6, tmp_path / "b", address="local-process", batch=3, seed=SEED,
+                     max_plies=120, progress=False)
+    assert json.loads(other)["weights"] == fitted["weights"]
+    assert json.loads(fit_eval_run("classic", tmp_path / "b"))["weights"] == fitted["weights"]
+    # Refusals: another rule set's game is not counted; too few games, a zero stride.
+    assert not by_hand.count(junqi.Game("siguo", seed=1))
+    few = junqi.EvalFit("classic")
+    with pytest.raises(junqi.OutOfRangeError, match="at least 5 games"):
+        few.fit()
+    with pytest.raises(junqi.OutOfRangeError, match="every"):
+        junqi.EvalFit("classic", every=0)
+    assert repr(few) == "EvalFit(games=0, positions=0)"

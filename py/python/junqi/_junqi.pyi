@@ -27,6 +27,7 @@ __all__ = [
     "Attack",
     "Beliefs",
     "OpponentModel",
+    "EvalFit",
     "Board",
     "EdgeKind",
     "EndReason",
@@ -918,6 +919,20 @@ class OpponentModel:
     @property
     def rules_name(self) -> str | None: ...
     def to_json(self) -> str: ...
+
+@final
+class EvalFit:
+    """The evaluation's weights fitted to self-play results (Texel's method)."""
+
+    def __new__(cls, rules: _Rules = None, every: int = 3) -> EvalFit: ...
+    def count(self, game: Game) -> bool:
+        """Counts a game (in order: every 5th is held out); ``False`` for another rule set."""
+    @property
+    def games(self) -> int: ...
+    @property
+    def positions(self) -> int: ...
+    def fit(self, source: str = "") -> str:
+        """The weights file's JSON (``OutOfRangeError`` with fewer than 5 games)."""
 
 @final
 class Beliefs:

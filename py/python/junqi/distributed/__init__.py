@@ -15,6 +15,10 @@ measurements.
   self-play games with ``generate`` and counts them into an ``OpponentModel`` (the
   modelled beliefs' data, docs/inference.md); ``count_run(rules, out)`` counts a run
   already written.
+- ``fit_eval(rules, games, out, policy="greedy:eval=derived", address=None, seed=None)``:
+  plays self-play games with ``generate`` and fits the evaluation's weights to their
+  results (``junqi.EvalFit``; docs/agents.md, "The evaluation"); ``fit_eval_run(rules,
+  out)`` fits a run already written.
 - ``python -m junqi.distributed generate|evaluate ...``: the same from the shell.
 
 A policy is ``"random"`` (the built-in random player), an agent's name (``"greedy"``,
@@ -27,7 +31,7 @@ from __future__ import annotations
 
 from .cluster import LOCAL_PROCESS
 from .elo import EloRating, elo_ratings
-from .model import count_run, fit_model
+from .model import count_run, fit_eval, fit_eval_run, fit_model
 from .play import GameSpec, PlayedGame, Policy, Steps, play_batch
 from .progress import Progress
 from .seeds import GameSeeds, game_seeds
@@ -52,6 +56,8 @@ __all__ = [
     "elo_ratings",
     "count_run",
     "evaluate",
+    "fit_eval",
+    "fit_eval_run",
     "fit_model",
     "game_seeds",
     "generate",

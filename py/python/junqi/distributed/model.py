@@ -1,5 +1,5 @@
 """``fit_model``: an opponent model (modelled beliefs) counted from self-play games
-played over Ray."""
+played over Ray; ``fit_eval``: the evaluation's weights fitted to such games."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import os
 from pathlib import Path
 from typing import Optional, Union
 
-from .._junqi import Game, OpponentModel, RuleSet
+from .._junqi import EvalFit, Game, OpponentModel, RuleSet
 from .play import Policy, describe_policy
 from .selfplay import RulesArg, generate
 from .shards import _read, finished_ranges, shard_path
 
-__all__ = ["fit_model", "count_run"]
+__all__ = ["fit_model", "count_run", "fit_eval", "fit_eval_run"]
 
 
 def count_run(rules: RulesArg, out: Union[str, "os.PathLike[str]"], source: str = "") -> OpponentModel:
@@ -54,3 +54,47 @@ def fit_model(
         f"junqi.distributed.fit_model (docs/inference.md)"
     )
     return count_run(rules, out, source)
+
+
+def fit_eval_run(rules: RulesArg, out: Union[str, "os.PathLike[str]"], source: str = "", every: int = 3) -> str:
+    """The evaluation's weights fitted to every game of a run directory written by
+    ``generate`` (its ``games`` shards' records, in game order): the JSON of a weights
+    file (``EvalFit``; docs/agents.md, "The evaluation")."""
+    ruleset = rules if isinstance(rules, RuleSet) else RuleSet(rules)
+    fit = EvalFit(ruleset, every)
+    out = Path(out)
+    for start, stop in sorted(finished_ranges(out)):
+        records = _read(shard_path(out, "games", start, stop), ["record"]).column("record").to_pylist()
+        for record in records:
+            fit.count(Game.from_record(record))
+    return fit.fit(source)
+
+
+def fit_eval(
+    rules: RulesArg,
+    games: int,
+    out: Union[str, "os.PathLike[str]"],
+    policy: Policy = "greedy:eval=derived",
+    *,
+    address: Optional[str] = None,
+    batch: int = 100,
+    seed: Optional[int] = None,
+    max_plies: Optional[int] = 1000,
+    every: int = 3,
+    progress: bool = True,
+) -> str:
+    """Plays ``games`` self-play games of ``policy`` (default the greedy agent with the
+    derived weights) with ``generate`` — on Ray: ``address`` as there (None: a local
+    cluster, ``"auto"``: the running one, ``"local-process"``: no Ray) — into the run
+    directory ``out``, then fits the evaluation's weights to their results (Texel's
+    method, ``EvalFit``): the JSON of the weights file the engine ships per rule family
+    (``core/data/eval/``, docs/agents.md). The same arguments and ``seed`` give the
+    same file, whatever the number of workers; an interrupted run resumes."""
+    result = generate(
+        rules, games, out, policy, address=address, batch=batch, seed=seed, max_plies=max_plies, progress=progress
+    )
+    source = (
+        f"{games} self-play games of {describe_policy(policy)}, run seed {result.seed}, every {every} plies, "
+        f"at most {max_plies} plies: junqi.distributed.fit_eval (docs/agents.md)"
+    )
+    return fit_eval_run(rules, out, source, every)
