@@ -597,6 +597,21 @@ mod tests {
     }
 
     #[test]
+    fn the_fit_is_where_the_penalized_loss_is_flat() {
+        // Few samples and a strong ridge, so that both pulls matter: at the result the
+        // gradient Σ (σ(w·x) − y) x + ridge (w − prior) is 0.
+        let data = [sample(&[1.0, 0.5], 1.0), sample(&[-1.0, 2.0], 0.0), sample(&[2.0, -1.0], 0.5), sample(&[0.5, 0.5], 1.0)];
+        let refs: Vec<&Sample> = data.iter().collect();
+        let (prior, ridge) = ([0.3, -0.2], 2.0);
+        let w = regress(&refs, &prior, ridge);
+        for i in 0..2 {
+            let g: f64 = data.iter().map(|s| (sigmoid(s.x[0] * w[0] + s.x[1] * w[1]) - s.y) * s.x[i]).sum::<f64>() + ridge * (w[i] - prior[i]);
+            assert!(g.abs() < 1e-6, "{w:?}: gradient {g} in {i}");
+        }
+        assert!((w[0] - prior[0]).abs() > 0.05, "{w:?}");
+    }
+
+    #[test]
     fn the_ridge_keeps_a_weight_the_data_cannot_see() {
         // The second input is always 0: its weight stays at the prior's.
         let data = [sample(&[1.0, 0.0], 1.0), sample(&[-1.0, 0.0], 0.0), sample(&[1.0, 0.0], 0.5)];
@@ -652,6 +667,13 @@ mod tests {
         assert_eq!(counted.games(), 10);
         assert_eq!(counted.positions() as u64, one.positions);
         assert_eq!(counted.fitted(&one.source).unwrap().weights, one.weights);
+        // Game i is in fold i mod 5; fold 4 is held out, and the fitted log-loss is
+        // that of the fitted weights (in logits) on it.
+        assert!(counted.samples.iter().all(|s| s.held_out == (s.fold == 4)));
+        assert!((0..5).all(|f| counted.samples.iter().any(|s| s.fold == f)));
+        let held: Vec<&Sample> = counted.samples.iter().filter(|s| s.held_out).collect();
+        let logits: Vec<f64> = as_vector(&rules, &one.weights).iter().map(|w| w / SCALE).collect();
+        assert!((log_loss(held.iter().copied(), &logits) - one.fitted_loss).abs() < 1e-4, "{}", one.fitted_loss);
         // Another rule set's game is not counted; fewer than 5 games are refused.
         assert!(!counted.count(&Game::new("siguo", 1).unwrap()));
         let mut few = EvalFit::new(&rules, 3);
