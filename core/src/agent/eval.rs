@@ -104,7 +104,7 @@ impl Default for Terms {
 
 /// The weight of each term, in piece-value units (a fitted set is scaled so that
 /// `tanh(score / 12)` is the expected result, 2·P(win) + P(draw) − 1).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Weights {
     /// Per kind of the army, by its name; kinds not named weigh 0.
@@ -255,17 +255,7 @@ impl Evaluator {
             span: span as f32,
             choice,
             material: [0.0; PieceKind::COUNT],
-            weights: Weights {
-                material: Default::default(),
-                pressure: 0.0,
-                guard: 0.0,
-                mover: 0.0,
-                waiter: 0.0,
-                mover_end: 0.0,
-                waiter_end: 0.0,
-                exposed: 0.0,
-                press: 0.0,
-            },
+            weights: Weights::default(),
         };
         let weights = match choice {
             EvalWeights::Fitted => Weights::shipped(rules).unwrap_or_else(|| Weights::derived(&e)),

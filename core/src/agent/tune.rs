@@ -18,7 +18,7 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use crate::agent::{self, Agent};
+use crate::agent;
 use crate::piece::{PieceKind, Side};
 use crate::record::Record;
 use crate::referee::{Game, GameError};
@@ -74,14 +74,7 @@ pub fn cli(args: &[String]) -> Option<ExitCode> {
         }
         _ => Err("junqi eval: say fit".to_owned()),
     };
-    Some(match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("{e}");
-            eprint!("{USAGE}");
-            ExitCode::from(2)
-        }
-    })
+    Some(crate::inference::model::tool::exit_code(result, USAGE))
 }
 
 /// What `junqi eval fit` was asked.
@@ -199,22 +192,7 @@ pub(crate) struct Sample {
 
 /// Plays game `i` and returns its samples.
 fn game_samples(o: &Opts, eval: &Evaluator, i: usize) -> Result<Vec<Sample>, String> {
-    let seed = o.game_seed(i);
-    let rules = &o.rules;
-    let mut game = Game::with_rules(rules.clone(), seed);
-    let sides: Vec<Side> = rules.sides().to_vec();
-    let mut agents: Vec<Box<dyn Agent>> = (0..sides.len())
-        .map(|k| agent::by_name(&o.agents[k % o.agents.len()], seed ^ (k as u64 + 1)).map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
-    while game.result().is_none() && game.position().ply() < o.max_plies {
-        let mut acted = false;
-        for (k, &side) in sides.iter().enumerate() {
-            acted |= agent::act(&mut game, side, agents[k].as_mut()).map_err(|e| e.to_string())?.is_some();
-        }
-        if !acted {
-            break;
-        }
-    }
+    let game = crate::inference::model::tool::self_play(&o.rules, &o.agents, o.max_plies, o.game_seed(i), |_, _| {})?;
     record_samples(eval, &game.record(), o.every, i).map_err(|e| e.to_string())
 }
 
@@ -572,6 +550,7 @@ fn round(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agent::Agent;
 
     fn sample(x: &[f64], y: f64) -> Sample {
         Sample { x: x.to_vec(), y, held_out: false, fold: 0 }

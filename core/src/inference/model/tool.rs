@@ -46,14 +46,19 @@ pub fn cli(args: &[String]) -> Option<ExitCode> {
         }
         _ => Err("junqi model: say fit or measure".to_owned()),
     };
-    Some(match result {
+    Some(exit_code(result, USAGE))
+}
+
+/// A tool's exit: success, or the error and the usage on standard error and code 2.
+pub(crate) fn exit_code(result: Result<(), String>, usage: &str) -> ExitCode {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{e}");
-            eprint!("{USAGE}");
+            eprint!("{usage}");
             ExitCode::from(2)
         }
-    })
+    }
 }
 
 struct Opts {
@@ -131,13 +136,26 @@ impl Opts {
 }
 
 /// Plays one self-play game, calling `each` after every ply.
-fn play(o: &Opts, seed: u64, mut each: impl FnMut(&Game, &crate::referee::Report)) -> Result<Game, String> {
-    let mut game = Game::with_rules(o.rules.clone(), seed);
-    let sides: Vec<Side> = o.rules.sides().to_vec();
+fn play(o: &Opts, seed: u64, each: impl FnMut(&Game, &crate::referee::Report)) -> Result<Game, String> {
+    self_play(&o.rules, &o.agents, o.max_plies, seed, each)
+}
+
+/// Plays one self-play game of `rules` from `seed` between `agents` (one spec per seat,
+/// cycled; each seeded from `seed` and its seat), to the end or `max_plies`, calling
+/// `each` after every ply.
+pub(crate) fn self_play(
+    rules: &Arc<RuleSet>,
+    specs: &[String],
+    max_plies: u32,
+    seed: u64,
+    mut each: impl FnMut(&Game, &crate::referee::Report),
+) -> Result<Game, String> {
+    let mut game = Game::with_rules(rules.clone(), seed);
+    let sides: Vec<Side> = rules.sides().to_vec();
     let mut agents: Vec<Box<dyn Agent>> = (0..sides.len())
-        .map(|i| agent::by_name(&o.agents[i % o.agents.len()], seed ^ (i as u64 + 1)).expect("checked"))
-        .collect();
-    while game.result().is_none() && game.position().ply() < o.max_plies {
+        .map(|i| agent::by_name(&specs[i % specs.len()], seed ^ (i as u64 + 1)).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    while game.result().is_none() && game.position().ply() < max_plies {
         let mut acted = false;
         for (i, &side) in sides.iter().enumerate() {
             if let Some(report) = agent::act(&mut game, side, agents[i].as_mut()).map_err(|e| e.to_string())? {

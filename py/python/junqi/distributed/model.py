@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional, Union
+from typing import Iterator, Optional, Union
 
 from .._junqi import EvalFit, Game, OpponentModel, RuleSet
 from .play import Policy, describe_policy
@@ -15,16 +15,23 @@ from .shards import _read, finished_ranges, shard_path
 __all__ = ["fit_model", "count_run", "fit_eval", "fit_eval_run"]
 
 
+def _run_games(out: Union[str, "os.PathLike[str]"]) -> Iterator[Game]:
+    """Every game of a run directory written by ``generate`` (its ``games`` shards'
+    records), in game order."""
+    out = Path(out)
+    for start, stop in sorted(finished_ranges(out)):
+        records = _read(shard_path(out, "games", start, stop), ["record"]).column("record").to_pylist()
+        for record in records:
+            yield Game.from_record(record)
+
+
 def count_run(rules: RulesArg, out: Union[str, "os.PathLike[str]"], source: str = "") -> OpponentModel:
     """An opponent model counted from every game of a run directory written by
     ``generate`` (its ``games`` shards' records), in game order."""
     ruleset = rules if isinstance(rules, RuleSet) else RuleSet(rules)
     model = OpponentModel(ruleset, source)
-    out = Path(out)
-    for start, stop in sorted(finished_ranges(out)):
-        records = _read(shard_path(out, "games", start, stop), ["record"]).column("record").to_pylist()
-        for record in records:
-            model.count(Game.from_record(record))
+    for game in _run_games(out):
+        model.count(game)
     return model
 
 
@@ -62,11 +69,8 @@ def fit_eval_run(rules: RulesArg, out: Union[str, "os.PathLike[str]"], source: s
     file (``EvalFit``; docs/agents.md, "The evaluation")."""
     ruleset = rules if isinstance(rules, RuleSet) else RuleSet(rules)
     fit = EvalFit(ruleset, every)
-    out = Path(out)
-    for start, stop in sorted(finished_ranges(out)):
-        records = _read(shard_path(out, "games", start, stop), ["record"]).column("record").to_pylist()
-        for record in records:
-            fit.count(Game.from_record(record))
+    for game in _run_games(out):
+        fit.count(game)
     return fit.fit(source)
 
 
