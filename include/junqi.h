@@ -384,8 +384,8 @@ typedef enum {
 } junqi_attack;
 
 /**
- * A player run by the library (opaque): `"random"`, `"greedy"` or `"search"` with a
- * budget (see `junqi_agent_new`).
+ * A player run by the library (opaque): `"random"`, `"greedy"`, `"search"` (the tree
+ * search) or `"pimc"` (the search it replaced) with a budget (see `junqi_agent_new`).
  *
  * Made by `junqi_agent_new`; freed with `junqi_agent_free`.
  *
@@ -2059,14 +2059,15 @@ junqi_status junqi_vector_env_finished_len(junqi_vector_env *env, size_t *len_ou
  * Makes an agent from its name; the same name and seed give the same choices (for
  * budgets in iterations; `search:ms=N` depends on the machine's speed).
  *
- * - `spec`: NUL-terminated UTF-8: `"random"`, `"greedy"`, `"search"` (= `search:3`),
- *   `"search:1"` … `"search:5"` (named budgets), `"search:iters=N"` or
- *   `"search:ms=N"`, with an optional `",threads=N"` (default 1), e.g.
- *   `"search:4,threads=2"`, `",beliefs=plain"` (armies drawn from the plain beliefs
- *   instead of by the opponent model) and `",eval=derived"` (the evaluation's weights
- *   worked out from the rules instead of the fitted ones the engine ships);
- *   `"ismcts"` (the tree search) takes the same, `"greedy:eval=derived"` the last.
- *   See docs/agents.md.
+ * - `spec`: NUL-terminated UTF-8: `"random"`, `"greedy"`, `"search"` (= `search:3`,
+ *   the information-set tree search), `"search:1"` … `"search:5"` (named budgets),
+ *   `"search:iters=N"` or `"search:ms=N"`, with an optional `",threads=N"` (default
+ *   1), e.g. `"search:4,threads=2"`, `",beliefs=plain"` (worlds drawn from the plain
+ *   beliefs instead of by the opponent model) and `",eval=derived"` (the evaluation's
+ *   weights worked out from the rules instead of the fitted ones the engine ships);
+ *   `"pimc"` (the search by determinization that `search` replaced, kept as the
+ *   reference) takes the same, `"greedy:eval=derived"` the last; `"ismcts"` is another
+ *   name for `"search"`. See docs/agents.md.
  * - `seed`: the agent's own random source (not the game's).
  * - `agent_out`: receives a new handle; free it with `junqi_agent_free`.
  *

@@ -1,16 +1,17 @@
-//! Agent speed: the search's simulated plies and playouts per second per core and the
-//! sampled armies per second, beside the core's random-play figure; the time a move
-//! takes for greedy and each search level (the calibration of the levels). Short runs:
-//! `cargo bench -p junqi --bench agents` (≈ 1 min). `JUNQI_BENCH_RULES=fanqi` (or any
-//! preset) measures another rule set; `JUNQI_BENCH_LEVELS=5` measures levels 1..5
-//! (default 1..3). `JUNQI_BENCH_ONLY=ismcts` (or `search`) runs only that agent's line,
+//! Agent speed: the tree search's (`search`) iterations and simulated plies per second
+//! per core, `pimc`'s playouts, simulated plies and sampled armies per second, beside
+//! the core's random-play figure; the time a move takes for greedy and each level of
+//! both searches (the calibration of the levels). Short runs: `cargo bench -p junqi
+//! --bench agents` (≈ 1 min). `JUNQI_BENCH_RULES=fanqi` (or any preset) measures another
+//! rule set; `JUNQI_BENCH_LEVELS=5` measures levels 1..5 (default 1..3).
+//! `JUNQI_BENCH_ONLY=search` (or `pimc`) runs only that agent's line,
 //! `JUNQI_BENCH_ITERS=N` iterations (playouts) a position — e.g. under `valgrind
 //! --tool=callgrind`, whose instruction counts do not drift with the load.
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use junqi::agent::{self, ismcts_stats, search_stats, Budget, Worlds};
+use junqi::agent::{self, pimc_stats, search_stats, Budget, Worlds};
 use junqi::{Game, Position, RuleSet, Side};
 
 /// A mid-game position: both sides deployed by greedy, then random play for `plies`.
@@ -34,8 +35,8 @@ fn main() {
     let rules = RuleSet::preset(&rules_name).unwrap();
 
     let only = std::env::var("JUNQI_BENCH_ONLY").unwrap_or_default();
-    let only_tree = only == "ismcts";
-    let only_search = only == "search";
+    let only_tree = only == "search" || only == "ismcts";
+    let only_pimc = only == "pimc";
 
     // The core's random play, for reference.
     let t = Instant::now();
@@ -69,7 +70,7 @@ fn main() {
         .collect();
 
     if only_tree {
-        tree_search(&rules_name, &infos);
+        tree_search(&rules_name, &infos, false);
         return;
     }
 
@@ -84,43 +85,43 @@ fn main() {
     }
     println!("{rules_name}: InfoState::determinize (ply 60): {:.0} sampled positions/s", n as f64 / t.elapsed().as_secs_f64());
 
-    if only_search {
+    if only_pimc {
         let iterations: u32 = std::env::var("JUNQI_BENCH_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
         let (mut playouts, mut plies) = (0u64, 0u64);
         let t = Instant::now();
         for (i, info) in infos.iter().enumerate() {
-            let (_, st) = search_stats(info, Budget::Iterations(iterations), 1, i as u64);
+            let (_, st) = pimc_stats(info, Budget::Iterations(iterations), 1, i as u64);
             playouts += st.playouts;
             plies += st.plies;
         }
         let secs = t.elapsed().as_secs_f64();
-        println!("{rules_name}: search, 1 thread: {:.0} playouts/s, {:.2} M simulated plies/s", playouts as f64 / secs, plies as f64 / secs / 1e6);
+        println!("{rules_name}: pimc, 1 thread: {:.0} playouts/s, {:.2} M simulated plies/s", playouts as f64 / secs, plies as f64 / secs / 1e6);
         return;
     }
 
-    // The search's speed on one core.
+    // pimc's speed on one core.
     let (mut playouts, mut splies, mut samples) = (0u64, 0u64, 0u64);
     let t = Instant::now();
     for (i, info) in infos.iter().enumerate() {
-        let (_, st) = search_stats(info, Budget::Iterations(20_000), 1, i as u64);
+        let (_, st) = pimc_stats(info, Budget::Iterations(20_000), 1, i as u64);
         playouts += st.playouts;
         splies += st.plies;
         samples += st.samples;
     }
     let secs = t.elapsed().as_secs_f64();
     println!(
-        "{rules_name}: search, 1 thread: {:.0} playouts/s, {:.2} M simulated plies/s, {:.0} sampled armies/s",
+        "{rules_name}: pimc, 1 thread: {:.0} playouts/s, {:.2} M simulated plies/s, {:.0} sampled armies/s",
         playouts as f64 / secs,
         splies as f64 / secs / 1e6,
         samples as f64 / secs
     );
     let t = Instant::now();
     for (i, info) in infos.iter().enumerate() {
-        black_box(search_stats(info, Budget::Iterations(20_000), 2, i as u64));
+        black_box(pimc_stats(info, Budget::Iterations(20_000), 2, i as u64));
     }
-    println!("{rules_name}: search, 2 threads: {:.0} playouts/s", playouts as f64 / t.elapsed().as_secs_f64());
+    println!("{rules_name}: pimc, 2 threads: {:.0} playouts/s", playouts as f64 / t.elapsed().as_secs_f64());
 
-    tree_search(&rules_name, &infos);
+    tree_search(&rules_name, &infos, true);
 
     // Time per move: greedy and the levels.
     let t = Instant::now();
@@ -132,35 +133,54 @@ fn main() {
     for level in 1..=levels {
         let t = Instant::now();
         for (i, info) in infos.iter().enumerate() {
-            black_box(search_stats(info, Budget::Level(level), 1, i as u64));
+            black_box(search_stats(info, Budget::Level(level), 1, Worlds::Modelled, i as u64));
         }
         println!(
-            "{rules_name}: search:{level} ({} playouts): {:.0} ms/move",
+            "{rules_name}: search:{level} ({} iterations): {:.0} ms/move",
             Budget::level_iterations(level),
+            t.elapsed().as_secs_f64() * 1e3 / infos.len() as f64
+        );
+        let t = Instant::now();
+        for (i, info) in infos.iter().enumerate() {
+            black_box(pimc_stats(info, Budget::Level(level), 1, i as u64));
+        }
+        println!(
+            "{rules_name}: pimc:{level} ({} playouts): {:.0} ms/move",
+            Budget::level_playouts(level),
             t.elapsed().as_secs_f64() * 1e3 / infos.len() as f64
         );
     }
 }
 
 /// The tree search's iterations and simulated plies a second on one core, with worlds
-/// drawn from each kind of beliefs.
-fn tree_search(rules_name: &str, infos: &[junqi::InfoState]) {
+/// drawn from each kind of beliefs, and (`two_threads`) on two threads.
+fn tree_search(rules_name: &str, infos: &[junqi::InfoState], two_threads: bool) {
     let iterations: u32 = std::env::var("JUNQI_BENCH_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(8_000);
     for worlds in [Worlds::Modelled, Worlds::Plain] {
         let (mut its, mut plies, mut depth) = (0u64, 0u64, 0u32);
         let t = Instant::now();
         for (i, info) in infos.iter().enumerate() {
-            let (_, st) = ismcts_stats(info, Budget::Iterations(iterations), 1, worlds, i as u64);
+            let (_, st) = search_stats(info, Budget::Iterations(iterations), 1, worlds, i as u64);
             its += st.iterations;
             plies += st.plies;
             depth = depth.max(st.depth);
         }
         let secs = t.elapsed().as_secs_f64();
         println!(
-            "{rules_name}: ismcts ({worlds:?} worlds), 1 thread: {:.0} iterations/s, {:.2} M simulated plies/s, {:.1} plies an iteration, depth {depth}",
+            "{rules_name}: search ({worlds:?} worlds), 1 thread: {:.0} iterations/s, {:.2} M simulated plies/s, {:.1} plies an iteration, depth {depth}",
             its as f64 / secs,
             plies as f64 / secs / 1e6,
             plies as f64 / its as f64
         );
     }
+    if !two_threads {
+        return;
+    }
+    // Two threads: one tree each, the iterations split between them.
+    let t = Instant::now();
+    let mut its = 0u64;
+    for (i, info) in infos.iter().enumerate() {
+        its += search_stats(info, Budget::Iterations(iterations), 2, Worlds::Modelled, i as u64).1.iterations;
+    }
+    println!("{rules_name}: search (Modelled worlds), 2 threads: {:.0} iterations/s", its as f64 / t.elapsed().as_secs_f64());
 }

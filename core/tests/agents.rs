@@ -13,10 +13,10 @@ const AGENTS: &[&str] = &[
     "random",
     "greedy",
     "greedy:eval=derived",
+    "pimc:iters=40",
+    "pimc:iters=40,beliefs=plain,eval=derived",
     "search:iters=40",
-    "search:iters=40,beliefs=plain,eval=derived",
-    "ismcts:iters=40",
-    "ismcts:iters=40,beliefs=plain",
+    "search:iters=40,beliefs=plain",
     "ismcts:iters=40,eval=derived",
 ];
 
@@ -54,7 +54,7 @@ fn play(rules: &Arc<RuleSet>, specs: &[&str], seed: u64, plies: u32) -> Game {
 fn every_agent_plays_every_rule_set_legally() {
     for rules in all_rules() {
         for (i, spec) in AGENTS.iter().enumerate() {
-            let searches = |s: &str| s.starts_with("search") || s.starts_with("ismcts");
+            let searches = |s: &str| s.starts_with("search") || s.starts_with("pimc") || s.starts_with("ismcts");
             let plies = if searches(spec) { 8 } else { 60 };
             let opponent = AGENTS[(i + 1) % AGENTS.len()];
             let opponent = if searches(opponent) { "random" } else { opponent };
@@ -69,7 +69,7 @@ fn the_same_seed_gives_the_same_game() {
     for name in ["classic", "fanqi", "siguo", "sanjun-modern"] {
         let rules = RuleSet::preset(name).unwrap();
         for spec in AGENTS {
-            let plies = if spec.starts_with("search") || spec.starts_with("ismcts") { 6 } else { 40 };
+            let plies = if spec.starts_with("search") || spec.starts_with("pimc") || spec.starts_with("ismcts") { 6 } else { 40 };
             let a = play(&rules, &[spec, "greedy"], 5, plies);
             let b = play(&rules, &[spec, "greedy"], 5, plies);
             assert_eq!(a.record(), b.record(), "{name}: {spec} is not deterministic");
@@ -92,7 +92,7 @@ fn the_thread_count_changes_nothing_of_the_search() {
             let info = g.info_state(player);
             let label = format!("{name}, seed {seed}, ply {}", g.position().ply());
             let budget = Budget::Iterations(300);
-            let (action, stats, table) = agent::search_table(&info, budget, 1, seed + 9);
+            let (action, stats, table) = agent::pimc_table(&info, budget, 1, seed + 9);
             if table.len() < 2 {
                 continue;
             }
@@ -106,9 +106,9 @@ fn the_thread_count_changes_nothing_of_the_search() {
             let chosen = table.iter().find(|c| c.action == action).expect("the choice is a candidate");
             assert_eq!((chosen.playouts, chosen.score / chosen.playouts as f64), (last, best), "[{label}]");
             assert!(stats.playouts > 200 && stats.playouts <= 300, "[{label}] {} playouts of 300", stats.playouts);
-            assert_eq!(agent::search_stats(&info, budget, 1, seed + 9), (action, stats), "[{label}]");
+            assert_eq!(agent::pimc_stats(&info, budget, 1, seed + 9), (action, stats), "[{label}]");
             for threads in [2, 3] {
-                let other = agent::search_table(&info, budget, threads, seed + 9);
+                let other = agent::pimc_table(&info, budget, threads, seed + 9);
                 assert_eq!(other.1, stats, "[{label}] {threads} threads: totals differ");
                 assert_eq!(other.2, table, "[{label}] {threads} threads: candidate tables differ");
                 assert_eq!(other.0, action, "[{label}] {threads} threads: another choice");
@@ -135,7 +135,7 @@ fn the_tree_search_spends_its_budget_and_is_deterministic_per_seed_and_thread_co
             for worlds in [Worlds::Modelled, Worlds::Plain] {
                 for threads in [1, 2, 3] {
                     let budget = Budget::Iterations(300);
-                    let (action, stats) = agent::ismcts_stats(&info, budget, threads, worlds, seed);
+                    let (action, stats) = agent::search_stats(&info, budget, threads, worlds, seed);
                     assert!(info.legal().contains(&action), "[{label}] an illegal choice");
                     // Every iteration of every thread runs: a thread that dropped some shows.
                     assert_eq!(stats.iterations, 300, "[{label}] {threads} threads");
@@ -144,7 +144,7 @@ fn the_tree_search_spends_its_budget_and_is_deterministic_per_seed_and_thread_co
                     assert!(stats.nodes > threads as u64 && stats.nodes <= 300 + threads as u64, "[{label}] {stats:?}");
                     assert!(stats.depth >= 2, "[{label}] {threads} threads: depth {}", stats.depth);
                     assert!(stats.plies >= stats.iterations, "[{label}] {stats:?}");
-                    assert_eq!(agent::ismcts_stats(&info, budget, threads, worlds, seed), (action, stats), "[{label}]");
+                    assert_eq!(agent::search_stats(&info, budget, threads, worlds, seed), (action, stats), "[{label}]");
                 }
             }
             searched += 1;
@@ -162,7 +162,7 @@ fn the_tree_search_answers_within_its_time() {
     // deadline, not after a budget worked out from a first phase. (Not a timing test of
     // speed: the bound is the deadline plus a margin for a loaded machine.)
     let t = std::time::Instant::now();
-    let (_, stats) = agent::ismcts_stats(&info, Budget::Millis(150), 1, Worlds::Modelled, 1);
+    let (_, stats) = agent::search_stats(&info, Budget::Millis(150), 1, Worlds::Modelled, 1);
     let took = t.elapsed();
     assert!(took >= std::time::Duration::from_millis(150), "answered after {took:?}");
     assert!(took < std::time::Duration::from_millis(1500), "answered after {took:?}");
@@ -377,18 +377,24 @@ fn agent_names_parse_and_print() {
         "search:iters=300,eval=derived",
         "search:2,threads=2,beliefs=plain,eval=derived",
         "greedy:eval=derived",
-        "ismcts:1",
-        "ismcts:4,eval=derived",
-        "ismcts:iters=300,beliefs=plain",
-        "ismcts:ms=250,threads=2",
+        "pimc:1",
+        "pimc:4,eval=derived",
+        "pimc:iters=300,beliefs=plain",
+        "pimc:ms=250,threads=2",
+        "pimc:2,threads=2,beliefs=plain,eval=derived",
     ] {
         let spec: AgentSpec = s.parse().unwrap();
         assert_eq!(spec.to_string(), s);
         assert_eq!(spec.build(1).name(), s);
     }
     assert_eq!("search".parse::<AgentSpec>().unwrap().to_string(), "search:3");
-    assert_eq!("ismcts".parse::<AgentSpec>().unwrap().to_string(), "ismcts:3");
-    assert_eq!("ismcts:2,beliefs=modelled".parse::<AgentSpec>().unwrap().to_string(), "ismcts:2");
+    assert_eq!("pimc".parse::<AgentSpec>().unwrap().to_string(), "pimc:3");
+    assert_eq!("pimc:2,beliefs=modelled".parse::<AgentSpec>().unwrap().to_string(), "pimc:2");
+    // `ismcts` is another name for the tree search, `search`.
+    assert_eq!("ismcts".parse::<AgentSpec>().unwrap(), "search".parse::<AgentSpec>().unwrap());
+    assert_eq!("ISMCTS:iters=7,beliefs=plain".parse::<AgentSpec>().unwrap().to_string(), "search:iters=7,beliefs=plain");
+    assert!(matches!("search:1".parse::<AgentSpec>().unwrap(), AgentSpec::Search { .. }));
+    assert!(matches!("pimc:1".parse::<AgentSpec>().unwrap(), AgentSpec::Pimc { .. }));
     assert_eq!("search:2,beliefs=modelled".parse::<AgentSpec>().unwrap().to_string(), "search:2");
     assert_eq!("search:2,eval=fitted".parse::<AgentSpec>().unwrap().to_string(), "search:2");
     assert_eq!("greedy:eval=fitted".parse::<AgentSpec>().unwrap().to_string(), "greedy");
@@ -396,7 +402,8 @@ fn agent_names_parse_and_print() {
     assert_eq!("search:eval=derived,iters=5".parse::<AgentSpec>().unwrap().to_string(), "search:iters=5,eval=derived");
     for (bad, starts) in [
         ("ismcts:0", "search level"),
-        ("ismcts:beliefs=psychic", "unknown agent option"),
+        ("pimc:6", "search level"),
+        ("pimc:beliefs=psychic", "unknown agent option"),
         ("search:beliefs=psychic", "unknown agent option"),
         ("grandmaster", "unknown agent"),
         ("search:0", "search level"),
@@ -518,12 +525,15 @@ fn agents_decline_draws_unless_they_say_otherwise() {
 
 #[test]
 fn search_levels_stand_for_doubling_budgets_and_refusals_have_kinds() {
-    // docs/agents.md: level 1 is 36 000 playouts, each level doubles; where time is the
-    // budget, 250 ms at level 1 to 4 s at level 5, out-of-range levels clamped. Kills
-    // the mutants of Budget::level_iterations and Budget::level_millis, and
-    // `replace <impl Error for AgentError>::kind with Default::default()`.
-    let iterations: Vec<u32> = (1..=5).map(Budget::level_iterations).collect();
-    assert_eq!(iterations, [36_000, 72_000, 144_000, 288_000, 576_000]);
+    // docs/agents.md: `search` level 1 is 16 000 iterations, `pimc` level 1 36 000
+    // playouts, each level doubles; where time is the budget, 250 ms at level 1 to 4 s
+    // at level 5; out-of-range levels clamped. Kills the mutants of
+    // Budget::level_iterations, level_playouts and level_millis, and `replace <impl
+    // Error for AgentError>::kind with Default::default()`.
+    let iterations: Vec<u32> = [0u8, 1, 2, 3, 4, 5, 6].into_iter().map(Budget::level_iterations).collect();
+    assert_eq!(iterations, [16_000, 16_000, 32_000, 64_000, 128_000, 256_000, 256_000]);
+    let playouts: Vec<u32> = [0u8, 1, 2, 3, 4, 5, 9].into_iter().map(Budget::level_playouts).collect();
+    assert_eq!(playouts, [36_000, 36_000, 72_000, 144_000, 288_000, 576_000, 576_000]);
     let millis: Vec<u32> = [0u8, 1, 2, 3, 4, 5, 6, 255].into_iter().map(Budget::level_millis).collect();
     assert_eq!(millis, [250, 250, 500, 1000, 2000, 4000, 4000, 4000]);
     use junqi::{Error as _, ErrorKind};

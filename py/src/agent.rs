@@ -22,10 +22,13 @@ use crate::report::Report;
 /// - ``"random"``: uniform among the legal actions;
 /// - ``"greedy"``: one ply ahead with an evaluation that reads the beliefs, and
 ///   setups that follow the game's principles;
-/// - ``"search"`` (= ``"search:3"``), ``"search:1"`` … ``"search:5"``: search over
-///   armies sampled from the beliefs, levels 1–5 as named budgets;
-///   ``"search:iters=N"`` or ``"search:ms=N"`` for a budget of iterations or of
-///   milliseconds per move, with an optional ``",threads=N"`` (default 1).
+/// - ``"search"`` (= ``"search:3"``), ``"search:1"`` … ``"search:5"``: information-set
+///   Monte Carlo tree search over worlds drawn from the beliefs, levels 1–5 as named
+///   budgets; ``"search:iters=N"`` or ``"search:ms=N"`` for a budget of iterations or
+///   of milliseconds per move, with an optional ``",threads=N"`` (default 1),
+///   ``",beliefs=plain"`` and ``",eval=derived"`` (``"ismcts"`` is another name);
+/// - ``"pimc"``, ``"pimc:1"`` … with the same options: the search by determinization
+///   that ``"search"`` replaced, kept as the reference it is measured against.
 ///
 /// ``Agent(spec, seed=None)``: the same spec and seed give the same choices (with
 /// budgets in iterations); ``seed=None`` takes one from the operating system. An

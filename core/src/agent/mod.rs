@@ -13,13 +13,15 @@
 //!   evaluation (material, flag safety, threats), and deployments that follow the
 //!   game's principles (flag in a HQ, mines and bombs around it, strong pieces on the
 //!   railways);
-//! - `search`: information-set search — many armies sampled from the beliefs, each root
-//!   action played out on them with short playouts and the greedy evaluation at the
-//!   leaves — under a budget of playouts (levels 1–5) or of time, on one or more threads;
-//! - `ismcts`: information-set Monte Carlo tree search — one tree over the player's
+//! - `search`: information-set Monte Carlo tree search — one tree over the player's
 //!   information, each iteration on a fresh army drawn from the opponent-modelled
 //!   beliefs, progressive widening guided by the greedy ordering — under a budget of
-//!   iterations (levels 1–5) or of time that it checks as it goes.
+//!   iterations (levels 1–5) or of time that it checks as it goes, on one or more
+//!   threads (`ismcts` is another name for it);
+//! - `pimc`: the search it replaced, kept as the reference it is measured against —
+//!   many armies sampled from the beliefs, each root action played out on them with
+//!   short playouts and the greedy evaluation at the leaves (perfect-information Monte
+//!   Carlo) — under a budget of playouts (levels 1–5) or of time.
 //!
 //! The evaluation all of them score positions with is a weighted sum of named terms
 //! (material, threats, flag safety, pressure, exposure, pressing); its weights are
@@ -27,7 +29,7 @@
 //! default), or worked out from the rules alone (`eval=derived`, e.g.
 //! `"greedy:eval=derived"`). [`EvalFit`] (and `junqi eval fit`) fits them again.
 //!
-//! Agents are named by an [`AgentSpec`] (`"random"`, `"greedy"`, `"search:3"`, `"ismcts:2"`,
+//! Agents are named by an [`AgentSpec`] (`"random"`, `"greedy"`, `"search:3"`, `"pimc:2"`,
 //! `"search:ms=500,threads=2"`); [`by_name`] builds one, [`act`] lets one play a seat.
 //!
 //! A game between two agents:
@@ -58,7 +60,7 @@ mod deploy;
 mod eval;
 mod greedy;
 mod info;
-mod ismcts;
+mod pimc;
 mod random;
 mod search;
 mod spec;
@@ -66,8 +68,8 @@ mod tune;
 
 pub use eval::EvalWeights;
 pub use info::InfoState;
-pub use ismcts::{ismcts_stats, TreeStats, Worlds};
-pub use search::{search_stats, search_table, CandidateStats, Stats as SearchStats};
+pub use pimc::{pimc_stats, pimc_table, CandidateStats, Stats as PimcStats};
+pub use search::{search_stats, TreeStats, Worlds};
 pub use spec::{by_name, AgentError, AgentSpec, Budget};
 pub use tune::{cli as eval_cli, EvalFit, EvalFitError};
 

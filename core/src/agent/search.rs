@@ -1,51 +1,85 @@
-//! The `search` agent: information-set search by determinization (perfect-information
-//! Monte Carlo over armies sampled from the beliefs), with successive halving over the
-//! root actions.
+//! The `search` agent: information-set Monte Carlo tree search (single observer), the
+//! engine's search at every level (`search:1` … `search:5`; `ismcts` is another name
+//! for it). The search by determinization it replaced is [`super::pimc`].
 //!
-//! **How it decides.** The candidates are the legal actions (at most [`MAX_CANDIDATES`],
-//! the best by the greedy one-ply score when there are more). The budget of playouts is
-//! spent in phases; in each phase every remaining candidate is played on the same
-//! fresh positions drawn from the beliefs — weighted by the shipped opponent model
-//! ([`crate::OpponentModel::for_rules`]) unless the agent is asked for `beliefs=plain`
-//! ([`InfoState::determinize`]'s draw: every identity the player has not seen is drawn,
-//! so a 翻棋 flip reveals a drawn identity — chance, from the flipper's point of view), followed by a short playout in which every other
-//! seat answers once, taking its best immediate capture or else moving at random, and
-//! the position reached is scored by the greedy evaluation. After each phase the worse half of the candidates is
-//! dropped; the best mean wins.
+//! **How it decides.** One tree is grown over the player's information: a node is a
+//! sequence of actions from the present, and every action of every seat is public in
+//! these games (which piece moved from where to where; a flip's point), so the
+//! sequence is what the player would see. Each iteration draws a world from the
+//! beliefs — weighted by the shipped opponent model ([`crate::OpponentModel::for_rules`])
+//! unless the agent is asked for `beliefs=plain`; with the model every
+//! [`FRESH_EVERY`]th world is a fresh draw and the others continue a chain of the
+//! sampler's swap moves from the last — and walks down the tree on it:
+//! - at every node only the children whose action is legal in this world compete, by
+//!   UCB with availability counts (a child's exploration term grows with the
+//!   iterations in which it *could* have been chosen, not with its parent's visits);
+//! - a node opens a new child only while it has fewer available children than
+//!   `1 + 1.5·√visits` (progressive widening); the action opened is the untried one
+//!   with the best prior: at the root the greedy one-ply score over a few drawn
+//!   worlds, elsewhere the capture gain *as the mover knows it* (a piece the mover has
+//!   not identified is not a known prize), so opponents in the tree do not play as if
+//!   they saw the player's pieces;
+//! - the new leaf is scored by a short playout in which each other seat answers once
+//!   (best capture of a piece it has identified, else a random action), then the static
+//!   evaluation, squashed into (−1, 1); a finished game scores ±1 or 0;
+//! - every node on the path adds the score as its mover sees it (its team's side).
 //!
-//! **Determinism.** Each draw and each playout has its own seed, derived from the
-//! agent's seed, the move number, the round and the candidate, and the results are
-//! summed in a fixed order: the choice is the same for the same seed whatever the number
-//! of threads. A time budget (`ms=N`) is converted into playouts after a first timed
-//! phase, and the clock is read again before every round (a round plays each remaining
-//! candidate once): at the deadline the search stops and the best mean among the
-//! remaining candidates wins, so a machine that gets busier during the move does not
-//! make it overshoot. It is not deterministic.
+//! The action chosen is the root child visited most. With several threads, each grows
+//! its own tree on its own worlds (root parallelism) and the root visits are summed.
 //!
-//! **Cost.** The simulation plays [`Position`]s (cloned, allocation-free); the only
-//! allocations per move are the candidates' score tables and the drawn positions.
+//! **Levels.** Level *n* is 16 000 × 2ⁿ⁻¹ iterations a move (≈ 0.25 s at level 1 in
+//! classic mid-game on one core; each level doubles).
+//!
+//! **Determinism.** With a budget of iterations (a level or `iters=N`) the choice is a
+//! function of the information, the seed, the move number and the thread count. A time
+//! budget (`ms=N`) reads the clock every [`CLOCK_EVERY`] iterations and stops at the
+//! deadline, so it answers within the budget on a loaded machine too.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::eval::{EvalWeights, Evaluator, WIN};
 use super::greedy::{self, one_ply};
-use super::{Agent, AgentSpec, Budget, InfoState, Worlds};
-use crate::inference::{ModelledSampler, OpponentModel};
+use super::pimc::{capture_first, splitmix, ModelCache};
+use super::{Agent, AgentSpec, Budget, InfoState};
 use crate::action::Action;
 use crate::combat::CombatOutcome;
-use crate::rules::resolve;
-use crate::piece::Side;
+use crate::inference::ModelledSampler;
 use crate::limits::MAX_PIECES;
+use crate::piece::{PieceKind, Side, SideSet};
 use crate::position::{Phase, Position};
 use crate::rng::Rng;
-use crate::rules::RuleSet;
+use crate::rules::{resolve, RuleSet};
 use crate::setup::Setup;
 
-/// Most root actions searched (the rest are cut by the greedy one-ply score).
-pub(crate) const MAX_CANDIDATES: usize = 24;
+/// Iterations between two readings of the clock under a time budget.
+pub(crate) const CLOCK_EVERY: u64 = 16;
+/// The exploration constant of UCB, for scores in (−1, 1).
+const EXPLORE: f32 = 0.9;
+/// Progressive widening: a node may have `1 + WIDEN·√visits` available children.
+const WIDEN: f32 = 1.5;
+/// The evaluation's scale, in piece-value units: `tanh(eval / SCALE)` is the score.
+const SCALE: f32 = 12.0;
+/// Iterations at level 1; each level doubles them (an iteration costs about 2.4 `pimc`
+/// playouts in instructions: ≈ 0.2 s at level 1 on one core in classic mid-game).
+pub(crate) const LEVEL1: u32 = 16_000;
+/// With modelled beliefs, a fresh world is drawn every `FRESH_EVERY` iterations; the
+/// others continue a chain from the previous one by one sweep of the sampler's swaps
+/// (each draw exact in the limit, ten times cheaper, not independent of the last).
+const FRESH_EVERY: u64 = 16;
+/// Worlds drawn to order the root actions by the greedy one-ply score.
+const ROOT_ORDER_SAMPLES: usize = 4;
 
-/// Search over armies sampled from the beliefs (see the module documentation).
+/// Which beliefs the worlds are drawn from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Worlds {
+    /// Weighted by the rule set's shipped opponent model (the default).
+    Modelled,
+    /// Every army consistent with the sound deductions alike.
+    Plain,
+}
+
+/// Information-set MCTS (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct Search {
     budget: Budget,
@@ -59,81 +93,115 @@ pub struct Search {
     model: ModelCache,
 }
 
-/// What one move of the search did (see [`search_stats`]).
+/// What one move of the tree search did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Playouts run (one root action played on one drawn position, then the playout).
-    pub playouts: u64,
-    /// Plies simulated (root actions and playout plies).
+pub struct TreeStats {
+    /// Iterations run (each on a freshly drawn world).
+    pub iterations: u64,
+    /// Plies simulated (in the tree and in the playouts).
     pub plies: u64,
-    /// Positions drawn from the beliefs.
-    pub samples: u64,
+    /// Nodes in the trees.
+    pub nodes: u64,
+    /// The deepest node reached, in plies below the root.
+    pub depth: u32,
 }
 
-/// One root candidate of a search move: its action, the playouts it was given and the
-/// sum of their scores (see [`search_table`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CandidateStats {
-    /// The root action.
-    pub action: Action,
-    /// Playouts run with it: a candidate dropped after a phase has fewer than one kept.
-    pub playouts: u32,
-    /// The sum of those playouts' scores for the player (the greedy evaluation of the
-    /// positions reached); the search compares the means.
-    pub score: f64,
-}
-
-/// Runs the search for one move of `info`'s player with `budget` on `threads` threads
-/// and says what it did, beside the action chosen: for benchmarks and profiling (the
-/// `search` agent's first move from this seed).
-pub fn search_stats(info: &InfoState, budget: Budget, threads: usize, seed: u64) -> (Action, Stats) {
-    let (action, stats, _) = Search::new(budget, threads, seed).choose_with_stats(info);
-    (action, stats)
-}
-
-/// Like [`search_stats`], and gives every candidate's playouts and summed score as well,
-/// in the order the candidates were searched (one candidate with no playouts when there
-/// was a single legal action): for tests and analysis. With an iteration budget the
-/// whole answer is the same for the same seed whatever the number of threads.
+/// Runs the tree search for one move of `info`'s player and says what it did, beside
+/// the action chosen (the `search` agent's first move from this seed): for benchmarks,
+/// tests and analysis.
 ///
 /// ```
-/// use junqi::agent::{search_table, Budget};
+/// use junqi::agent::{search_stats, Budget, Worlds};
 /// use junqi::{Game, Side};
 /// let mut game = Game::new("classic", 1)?;
 /// game.deploy_random(Side::South, 1)?;
 /// game.deploy_random(Side::North, 2)?;
 /// let info = game.info_state(Side::South);
-/// let (action, stats, table) = search_table(&info, Budget::Iterations(60), 2, 7);
-/// assert_eq!(table.iter().map(|c| c.playouts as u64).sum::<u64>(), stats.playouts);
-/// assert!(table.iter().any(|c| c.action == action));
-/// assert_eq!(search_table(&info, Budget::Iterations(60), 1, 7), (action, stats, table));
+/// let (action, stats) = search_stats(&info, Budget::Iterations(200), 1, Worlds::Modelled, 7);
+/// assert_eq!(stats.iterations, 200);
+/// assert!(info.legal().contains(&action));
+/// assert_eq!(search_stats(&info, Budget::Iterations(200), 1, Worlds::Modelled, 7), (action, stats));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn search_table(info: &InfoState, budget: Budget, threads: usize, seed: u64) -> (Action, Stats, Vec<CandidateStats>) {
-    Search::new(budget, threads, seed).choose_with_stats(info)
+pub fn search_stats(info: &InfoState, budget: Budget, threads: usize, worlds: Worlds, seed: u64) -> (Action, TreeStats) {
+    Search::new(budget, threads, worlds, seed).choose_with_stats(info)
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    action: Action,
+    /// The action's id in the rule set's action space (for the marks in [`Marks`]).
+    id: u32,
+    /// The seat that played `action`.
+    mover: Side,
+    visits: u32,
+    /// Iterations in which this node's action was legal when its parent was reached.
+    avail: u32,
+    /// The sum of the scores for `mover`'s team.
+    total: f32,
+    children: Vec<u32>,
+    /// Plies below the root.
+    depth: u32,
+}
+
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+/// Marks over the action space, to tell in one look whether an action is legal in this
+/// world and whether a node has tried it (no clearing: a mark is a generation number).
+struct Marks {
+    mark: Vec<u32>,
+    generation: u32,
+}
+
+impl Marks {
+    /// Marks every action of `legal` as legal (generation `g`); returns `g`.
+    fn legal(&mut self, rules: &RuleSet, legal: &[Action]) -> u32 {
+        if self.generation >= u32::MAX - 2 {
+            self.mark.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 2;
+        let g = self.generation;
+        for &a in legal {
+            self.mark[action_id(rules, a) as usize] = g;
+        }
+        g
+    }
+}
+
+/// An action's id in the rule set's action space, which holds every legal action.
+fn action_id(rules: &RuleSet, a: Action) -> u32 {
+    a.id(rules).expect("every legal action has an id in the action space") as u32
+}
+
+struct Ctx<'a, 'b> {
+    info: &'a InfoState,
+    eval: &'a Evaluator,
+    sampler: Option<&'a ModelledSampler<'b>>,
+    player: Side,
+    team: SideSet,
+    horizon: u32,
+    /// The root's legal actions, best prior first.
+    root_order: &'a [Action],
 }
 
 impl Search {
-    /// A search agent with a budget per move, on `threads` threads.
-    pub fn new(budget: Budget, threads: usize, seed: u64) -> Search {
+    /// A tree search with a budget per move on `threads` threads, drawing its worlds
+    /// as `worlds` says.
+    pub fn new(budget: Budget, threads: usize, worlds: Worlds, seed: u64) -> Search {
         Search {
             budget,
             threads: threads.max(1),
-            worlds: Worlds::Modelled,
+            worlds,
             weights: EvalWeights::Fitted,
             seed,
             moves: 0,
-            rng: Rng::new(seed ^ 0x5EA2_C400_0000_0001),
+            rng: Rng::new(seed ^ 0x15AC_7500_0000_0001),
             eval: None,
             model: ModelCache::default(),
         }
-    }
-
-    /// The same search drawing its armies as `worlds` says (by the opponent model,
-    /// [`Worlds::Modelled`], by default).
-    pub fn with_worlds(mut self, worlds: Worlds) -> Search {
-        self.worlds = worlds;
-        self
     }
 
     /// The same search evaluating its leaves with the weights `weights` names (the
@@ -143,269 +211,295 @@ impl Search {
         self
     }
 
-    /// Chooses, and says what the search did: the totals and each candidate's playouts
-    /// and summed score.
-    fn choose_with_stats(&mut self, info: &InfoState) -> (Action, Stats, Vec<CandidateStats>) {
-        // The clock is read only for a time budget: an iteration budget must not need
-        // one (WebAssembly in the browser has no std::time::Instant).
-        let started = matches!(self.budget, Budget::Millis(_)).then(Instant::now);
-        self.choose_clocked(info, &move || started.map_or(Duration::ZERO, |t| t.elapsed()))
-    }
-
-    /// [`Search::choose_with_stats`] with the time since the move began read from
-    /// `clock` (a fake clock in the tests); read only under a time budget.
-    fn choose_clocked(&mut self, info: &InfoState, clock: &(dyn Fn() -> Duration + Sync)) -> (Action, Stats, Vec<CandidateStats>) {
+    /// Chooses, and says what the search did.
+    pub(crate) fn choose_with_stats(&mut self, info: &InfoState) -> (Action, TreeStats) {
         let legal = info.legal();
         self.moves += 1;
-        let mut stats = Stats::default();
         if legal.len() == 1 {
-            return (legal[0], stats, vec![CandidateStats { action: legal[0], playouts: 0, score: 0.0 }]);
+            return (legal[0], TreeStats::default());
         }
+        // The clock is read only for a time budget: WebAssembly in the browser has no
+        // std::time::Instant.
+        let started = matches!(self.budget, Budget::Millis(_)).then(Instant::now);
         let player = info.player();
         let move_seed = splitmix(self.seed ^ splitmix(self.moves));
         let eval = greedy::evaluator(&mut self.eval, info.rules(), self.weights).clone();
-        let model = (self.worlds == Worlds::Modelled).then(|| self.model.get(info.rules()));
+        let model = match self.worlds {
+            Worlds::Modelled => Some(self.model.get(info.rules())),
+            Worlds::Plain => None,
+        };
         let sampler = model.as_ref().map(|m| info.beliefs().sampler(m));
-        // Candidates: every legal action, or the best by the greedy score.
-        let mut candidates: Vec<Action> = legal.to_vec();
-        if candidates.len() > MAX_CANDIDATES {
-            let mut r = Rng::new(move_seed ^ 0xC0FFEE);
-            let positions = greedy::samples(info, &mut r, 4);
-            let scores = one_ply(&eval, &positions, &candidates, player);
-            let mut order: Vec<usize> = (0..candidates.len()).collect();
-            order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-            candidates = order[..MAX_CANDIDATES].iter().map(|&i| candidates[i]).collect();
-            stats.samples += 4;
-        }
-        let n = candidates.len();
-        let mut sum = vec![0f64; n];
-        let mut count = vec![0u32; n];
-        let mut alive: Vec<usize> = (0..n).collect();
-        let phases = (usize::BITS - (n - 1).leading_zeros()).max(1) as u64;
-        let deadline = match self.budget {
-            Budget::Millis(ms) => Some(Duration::from_millis(ms as u64)),
-            _ => None,
+        // The root's actions, best greedy one-ply score first.
+        let mut r = Rng::new(move_seed ^ 0xC0FFEE);
+        let positions = greedy::samples(info, &mut r, ROOT_ORDER_SAMPLES);
+        let scores = one_ply(&eval, &positions, legal, player);
+        let mut order: Vec<usize> = (0..legal.len()).collect();
+        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+        let root_order: Vec<Action> = order.iter().map(|&i| legal[i]).collect();
+        let ctx = Ctx {
+            info,
+            eval: &eval,
+            sampler: sampler.as_ref(),
+            player,
+            team: info.rules().team_of(player),
+            horizon: info.rules().sides().len() as u32 - 1,
+            root_order: &root_order,
         };
-        let mut total = match self.budget {
-            Budget::Level(l) => Budget::level_iterations(l) as u64,
-            Budget::Iterations(n) => n as u64,
-            Budget::Millis(_) => 0, // set after the first phase
+        let (iterations, deadline) = match self.budget {
+            Budget::Level(l) => (Budget::level_iterations(l) as u64, None),
+            Budget::Iterations(n) => (n as u64, None),
+            Budget::Millis(ms) => (u64::MAX, started.map(|t| t + Duration::from_millis(ms as u64))),
         };
-        // Every other seat answers once (longer playouts measured weaker: noise).
-        let horizon = info.rules().sides().len() as u32 - 1;
-        let mut round = 0u64;
-        let mut phase = 0u64;
-        while alive.len() > 1 || phase == 0 {
-            let per_phase = if total == 0 { alive.len() as u64 * 4 } else { (total / phases).max(alive.len() as u64) };
-            let rounds = (per_phase / alive.len() as u64).max(1);
-            let ctx = Ctx { info, eval: &eval, sampler: sampler.as_ref(), candidates: &candidates, player, horizon, move_seed };
-            let results = run_rounds(&ctx, &alive, round, rounds, self.threads, deadline.map(|d| (d, clock)));
-            let rounds = results.len() as u64;
-            // What ran, not what was asked for: a round lost by a thread shows.
-            for row in &results {
-                for (j, &(v, plies)) in row.iter().enumerate() {
-                    sum[alive[j]] += v as f64;
-                    count[alive[j]] += 1;
-                    stats.plies += plies as u64;
-                    stats.playouts += 1;
+        let threads = self.threads.min(iterations as usize).max(1);
+        let per = iterations.div_ceil(threads as u64);
+        let grow = |t: u64| -> (Vec<(Action, u32, f32)>, TreeStats) {
+            let mut rng = Rng::new(splitmix(move_seed ^ splitmix(t + 1)));
+            let n = if t + 1 == threads as u64 { iterations - per * t } else { per };
+            grow_tree(&ctx, &mut rng, n, deadline)
+        };
+        let results: Vec<_> = if threads == 1 {
+            vec![grow(0)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads as u64)
+                    .map(|t| {
+                        let grow = &grow;
+                        s.spawn(move || grow(t))
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("search thread")).collect()
+            })
+        };
+        let mut stats = TreeStats::default();
+        let mut visits = vec![(0u32, 0f32); root_order.len()];
+        for (root, s) in &results {
+            stats.iterations += s.iterations;
+            stats.plies += s.plies;
+            stats.nodes += s.nodes;
+            stats.depth = stats.depth.max(s.depth);
+            for &(a, v, total) in root {
+                if let Some(i) = root_order.iter().position(|&b| b == a) {
+                    visits[i].0 += v;
+                    visits[i].1 += total;
                 }
-                stats.samples += 1;
             }
-            round += rounds;
-            phase += 1;
-            if let (Budget::Millis(ms), 0) = (self.budget, total) {
-                let spent = clock().as_secs_f64().max(1e-6);
-                let rate = stats.playouts as f64 / spent;
-                total = ((ms as f64 / 1000.0) * rate) as u64;
-                total = total.max(stats.playouts + 1);
-            }
-            if alive.len() > 1 {
-                alive.sort_by(|&a, &b| {
-                    let (ma, mb) = (sum[a] / count[a] as f64, sum[b] / count[b] as f64);
-                    mb.total_cmp(&ma).then(a.cmp(&b))
-                });
-                alive.truncate(alive.len().div_ceil(2));
-                alive.sort_unstable();
-            }
-            if phase > 64 || deadline.is_some_and(|d| clock() >= d) {
+        }
+        // The most visited; ties to the better mean, then to the better prior.
+        let best = (0..root_order.len())
+            .max_by(|&a, &b| {
+                let mean = |i: usize| if visits[i].0 == 0 { f32::NEG_INFINITY } else { visits[i].1 / visits[i].0 as f32 };
+                visits[a].0.cmp(&visits[b].0).then(mean(a).total_cmp(&mean(b))).then(b.cmp(&a))
+            })
+            .expect("two legal actions at least");
+        (root_order[best], stats)
+    }
+}
+
+/// Grows one tree for `iterations` iterations (or until `deadline`) and returns the
+/// root's children: action, visits, summed score.
+fn grow_tree(ctx: &Ctx<'_, '_>, rng: &mut Rng, iterations: u64, deadline: Option<Instant>) -> (Vec<(Action, u32, f32)>, TreeStats) {
+    let rules = ctx.info.rules();
+    let mut tree = Tree {
+        nodes: vec![Node {
+            action: ctx.root_order[0],
+            id: action_id(rules, ctx.root_order[0]),
+            mover: ctx.player,
+            visits: 0,
+            avail: 0,
+            total: 0.0,
+            children: Vec::new(),
+            depth: 0,
+        }],
+    };
+    let mut stats = TreeStats::default();
+    let mut types = [u8::MAX; MAX_PIECES];
+    // The last world of the chain (modelled beliefs), as drawn.
+    let mut chain: Option<Position> = None;
+    let mut buf: Vec<Action> = Vec::with_capacity(128);
+    let mut path: Vec<u32> = Vec::with_capacity(64);
+    let mut marks = Marks { mark: vec![0; rules.action_space()], generation: 0 };
+    let mut i = 0u64;
+    while i < iterations {
+        if let Some(d) = deadline {
+            if i % CLOCK_EVERY == 0 && i > 0 && Instant::now() >= d {
                 break;
             }
         }
-        let best = alive
-            .iter()
-            .copied()
-            .max_by(|&a, &b| (sum[a] / count[a] as f64).total_cmp(&(sum[b] / count[b] as f64)).then(b.cmp(&a)))
-            .expect("one candidate at least");
-        let _ = &mut self.rng;
-        let table = candidates
-            .iter()
-            .zip(count.iter().zip(&sum))
-            .map(|(&action, (&playouts, &score))| CandidateStats { action, playouts, score })
-            .collect();
-        (candidates[best], stats, table)
-    }
-}
-
-struct Ctx<'a, 'b> {
-    info: &'a InfoState,
-    eval: &'a Evaluator,
-    sampler: Option<&'a ModelledSampler<'b>>,
-    candidates: &'a [Action],
-    player: Side,
-    horizon: u32,
-    move_seed: u64,
-}
-
-/// Runs rounds `first..first + rounds`: each draws a position and plays every alive
-/// candidate on it. Returns, per round, per alive candidate: (value, plies simulated).
-/// With a deadline, a thread starts no round after it (but each runs one at least), so
-/// fewer rounds may come back; the rounds that do are the first ones of each thread's
-/// share, in order.
-fn run_rounds(
-    ctx: &Ctx<'_, '_>,
-    alive: &[usize],
-    first: u64,
-    rounds: u64,
-    threads: usize,
-    deadline: Option<(Duration, &(dyn Fn() -> Duration + Sync))>,
-) -> Vec<Vec<(f32, u32)>> {
-    let open = |r: u64, lo: u64| r == lo || deadline.is_none_or(|(d, clock)| clock() < d);
-    let one = |r: u64| -> Vec<(f32, u32)> {
-        let mut types = [u8::MAX; MAX_PIECES];
-        let round_seed = splitmix(ctx.move_seed ^ splitmix(r + 1));
-        let mut rng = Rng::new(round_seed);
-        let root = match ctx.sampler {
-            Some(s) => ctx.info.sample_position_by(s, &mut rng, &mut types),
-            None => ctx.info.sample_position(&mut rng, &mut types),
+        let world = match (ctx.sampler, &mut chain) {
+            (Some(s), Some(last)) if i % FRESH_EVERY != 0 => {
+                ctx.info.chain_position_by(s, rng, &mut types, last);
+                last.clone()
+            }
+            (Some(s), _) => {
+                let world = ctx.info.sample_position_by(s, rng, &mut types);
+                chain = Some(world.clone());
+                world
+            }
+            (None, _) => ctx.info.sample_position(rng, &mut types),
         };
-        let mut buf = Vec::with_capacity(64);
-        alive
-            .iter()
-            .map(|&c| {
-                let mut rng = Rng::new(splitmix(round_seed ^ (c as u64 + 1).wrapping_mul(0x9E37_79B9)));
-                playout(ctx, &root, ctx.candidates[c], &mut rng, &mut buf)
-            })
-            .collect()
-    };
-    let threads = threads.min(rounds as usize).max(1);
-    if threads == 1 {
-        return (first..first + rounds).take_while(|&r| open(r, first)).map(one).collect();
+        let (value, plies) = iterate(ctx, &mut tree, &mut marks, world, rng, &mut buf, &mut path);
+        stats.plies += plies as u64;
+        for &n in &path {
+            let node = &mut tree.nodes[n as usize];
+            node.visits += 1;
+            node.total += if ctx.team.contains(node.mover) { value } else { -value };
+        }
+        tree.nodes[0].visits += 1;
+        i += 1;
     }
-    let per = rounds.div_ceil(threads as u64);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads as u64)
-            .map(|t| {
-                let lo = first + t * per;
-                let hi = (lo + per).min(first + rounds);
-                let (one, open) = (&one, &open);
-                s.spawn(move || (lo..hi).take_while(|&r| open(r, lo)).map(one).collect::<Vec<_>>())
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("search thread")).collect()
-    })
+    stats.iterations = i;
+    stats.nodes = tree.nodes.len() as u64;
+    stats.depth = tree.nodes.iter().map(|n| n.depth).max().unwrap_or(0);
+    let root = tree.nodes[0]
+        .children
+        .iter()
+        .map(|&c| {
+            let n = &tree.nodes[c as usize];
+            (n.action, n.visits, n.total)
+        })
+        .collect();
+    (root, stats)
 }
 
-/// Plays `action` on a copy of `root`, then up to `horizon` plies of the capture-first
-/// policy, and scores the result for the player.
-fn playout(ctx: &Ctx<'_, '_>, root: &Position, action: Action, rng: &mut Rng, buf: &mut Vec<Action>) -> (f32, u32) {
-    let mut pos = root.clone();
-    if pos.play(action).is_err() {
-        return (-WIN, 0);
-    }
-    let mut plies = 1;
-    for _ in 0..ctx.horizon {
+/// One iteration on `pos`: selection and expansion in the tree (the path into `path`),
+/// then the playout. Returns the score for the player's team and the plies simulated.
+fn iterate(ctx: &Ctx<'_, '_>, tree: &mut Tree, marks: &mut Marks, mut pos: Position, rng: &mut Rng, buf: &mut Vec<Action>, path: &mut Vec<u32>) -> (f32, u32) {
+    path.clear();
+    let mut node = 0usize;
+    let mut plies = 0u32;
+    loop {
         if pos.phase() == Phase::Over {
-            break;
+            return (terminal(ctx, &pos), plies);
         }
+        let Some(mover) = pos.to_act() else { return (terminal(ctx, &pos), plies) };
         pos.legal_actions_into(buf);
         if buf.is_empty() {
             break;
         }
-        let a = policy(ctx.eval, &pos, buf, rng);
+        // Availability: every child legal in this world. A legal action is marked `g`,
+        // an available child's `g + 1`, so the untried legal ones keep `g`.
+        let g = marks.legal(ctx.info.rules(), buf);
+        let mut available = 0usize;
+        let mut best: Option<(f32, usize)> = None;
+        let parent_visits = tree.nodes[node].visits;
+        for k in 0..tree.nodes[node].children.len() {
+            let c = tree.nodes[node].children[k] as usize;
+            let id = tree.nodes[c].id as usize;
+            if marks.mark[id] != g {
+                continue;
+            }
+            marks.mark[id] = g + 1;
+            available += 1;
+            let child = &mut tree.nodes[c];
+            child.avail += 1;
+            let score = if child.visits == 0 {
+                f32::INFINITY
+            } else {
+                child.total / child.visits as f32 + EXPLORE * ((child.avail as f32).ln() / child.visits as f32).sqrt()
+            };
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, c));
+            }
+        }
+        let room = available < buf.len() && (available as f32) < 1.0 + WIDEN * (parent_visits as f32).sqrt();
+        if room {
+            // Open the untried action with the best prior.
+            let rules = ctx.info.rules();
+            let untried = |a: Action| marks.mark[action_id(rules, a) as usize] == g;
+            let action = if node == 0 {
+                ctx.root_order.iter().copied().find(|&a| untried(a))
+            } else {
+                let mut pick: Option<(f32, Action)> = None;
+                for &a in buf.iter() {
+                    if !untried(a) {
+                        continue;
+                    }
+                    let p = prior(ctx.eval, &pos, a, mover) + rng.below(1024) as f32 * 1e-4;
+                    if pick.is_none_or(|(q, _)| p > q) {
+                        pick = Some((p, a));
+                    }
+                }
+                pick.map(|(_, a)| a)
+            };
+            if let Some(action) = action {
+                let depth = tree.nodes[node].depth + 1;
+                let id = tree.nodes.len() as u32;
+                tree.nodes.push(Node { action, id: action_id(rules, action), mover, visits: 0, avail: 1, total: 0.0, children: Vec::new(), depth });
+                tree.nodes[node].children.push(id);
+                path.push(id);
+                pos.play_unchecked(action);
+                plies += 1;
+                break;
+            }
+        }
+        let Some((_, c)) = best else { break };
+        path.push(c as u32);
+        pos.play_unchecked(tree.nodes[c].action);
+        plies += 1;
+        node = c;
+    }
+    // The playout: each other seat answers once.
+    for _ in 0..ctx.horizon {
+        if pos.phase() == Phase::Over {
+            break;
+        }
+        let Some(mover) = pos.to_act() else { break };
+        pos.legal_actions_into(buf);
+        if buf.is_empty() {
+            break;
+        }
+        let a = policy(ctx.eval, &pos, buf, mover, rng);
         pos.play_unchecked(a);
         plies += 1;
     }
-    (ctx.eval.eval(&pos, ctx.player), plies)
+    if pos.phase() == Phase::Over {
+        return (terminal(ctx, &pos), plies);
+    }
+    ((ctx.eval.eval(&pos, ctx.player) / SCALE).tanh(), plies)
 }
 
-/// The playout policy: the best immediate capture by the sampled identities (most of
-/// the time), else a random action.
-fn policy(eval: &Evaluator, pos: &Position, legal: &[Action], rng: &mut Rng) -> Action {
+/// The score of a finished game for the player's team: 1, −1 or 0.
+fn terminal(ctx: &Ctx<'_, '_>, pos: &Position) -> f32 {
+    let v = ctx.eval.eval(pos, ctx.player);
+    if v >= WIN / 2.0 {
+        1.0
+    } else if v <= -WIN / 2.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+/// What `mover` expects to gain by `action` from what it knows: the value of a piece it
+/// has identified and would take (less its own piece if both go), the loss of its own
+/// piece where the known defender holds; 0 for an attack on a piece it has not
+/// identified and for every other action.
+fn prior(eval: &Evaluator, pos: &Position, action: Action, mover: Side) -> f32 {
+    let Action::Move { from, to } = action else { return 0.0 };
     let rules = pos.rules();
-    capture_first(legal, rng, |a| {
-        let Action::Move { from, to } = a else { return f32::NEG_INFINITY };
-        let (Some((_, ka)), Some((_, kd))) = (pos.piece_at(from), pos.piece_at(to).or_else(|| rules.board().below(to).and_then(|q| pos.piece_at(q)))) else {
-            return f32::NEG_INFINITY;
-        };
-        if pos.is_face_down(to) {
-            return f32::NEG_INFINITY;
-        }
-        match resolve(rules, ka, kd) {
-            CombatOutcome::Win if kd == crate::piece::PieceKind::Flag => WIN,
-            CombatOutcome::Win => eval.value(kd),
-            CombatOutcome::Both => eval.value(kd) - eval.value(ka),
-            _ => -1.0,
-        }
-    })
-}
-
-/// The playout policy of both search agents: 7 times in 8 the action whose `gain` is
-/// best and above half a piece, else (or when there is none) a random legal action.
-pub(super) fn capture_first(legal: &[Action], rng: &mut Rng, gain: impl Fn(Action) -> f32) -> Action {
-    if rng.below(8) != 0 {
-        let mut best = None;
-        let mut best_gain = 0.5f32;
-        for &a in legal {
-            let g = gain(a);
-            if g > best_gain {
-                best_gain = g;
-                best = Some(a);
-            }
-        }
-        if let Some(a) = best {
-            return a;
-        }
+    let target = if pos.piece_at(to).is_some() { Some(to) } else { rules.board().below(to).filter(|&q| pos.piece_at(q).is_some()) };
+    let (Some((_, ka)), Some(t)) = (pos.piece_at(from), target) else { return 0.0 };
+    if !pos.knows(mover, t) || pos.is_face_down(t) {
+        return 0.0;
     }
-    legal[rng.below(legal.len())]
-}
-
-/// A 64-bit mix (SplitMix64's finalizer): the search agents' seeds per move, round
-/// and thread.
-/// The opponent model of the last rule set an agent played, kept between moves.
-#[derive(Clone, Debug, Default)]
-pub(super) struct ModelCache(Option<(Arc<RuleSet>, Arc<OpponentModel>)>);
-
-impl ModelCache {
-    /// The shipped model of `rules` ([`OpponentModel::for_rules`]), made once per rule set
-    /// (the same on the same board: [`RuleSet::same_as`]).
-    pub(super) fn get(&mut self, rules: &Arc<RuleSet>) -> Arc<OpponentModel> {
-        match &self.0 {
-            Some((r, m)) if r.same_as(rules) => m.clone(),
-            _ => {
-                let m = Arc::new(OpponentModel::for_rules(rules));
-                self.0 = Some((rules.clone(), m.clone()));
-                m
-            }
-        }
+    let Some((_, kd)) = pos.piece_at(t) else { return 0.0 };
+    match resolve(rules, ka, kd) {
+        CombatOutcome::Win if kd == PieceKind::Flag => WIN,
+        CombatOutcome::Win => eval.value(kd),
+        CombatOutcome::Both => eval.value(kd) - eval.value(ka),
+        _ => -eval.value(ka),
     }
 }
 
-pub(super) fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
+/// The playout policy: most of the time the best capture of a piece the mover has
+/// identified, else a random action.
+fn policy(eval: &Evaluator, pos: &Position, legal: &[Action], mover: Side, rng: &mut Rng) -> Action {
+    capture_first(legal, rng, |a| prior(eval, pos, a, mover))
 }
 
 impl Agent for Search {
     fn name(&self) -> String {
-        AgentSpec::Search {
-            budget: self.budget,
-            threads: self.threads as u16,
-            worlds: self.worlds,
-            eval: self.weights,
-        }
-        .to_string()
+        AgentSpec::Search { budget: self.budget, threads: self.threads as u16, worlds: self.worlds, eval: self.weights }.to_string()
     }
 
     fn deploy(&mut self, rules: &Arc<RuleSet>, side: Side) -> Setup {
@@ -419,168 +513,238 @@ impl Agent for Search {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicU64, Ordering};
-
     use super::*;
     use crate::referee::Game;
 
-    #[test]
-    fn a_time_budget_reads_the_clock_as_it_goes_and_stops_at_the_deadline() {
-        let mut game = Game::new("classic", 3).unwrap();
-        game.deploy_random(Side::South, 1).unwrap();
-        game.deploy_random(Side::North, 2).unwrap();
-        let info = game.info_state(Side::South);
-        // A clock that moves 1 ms a reading: 40 ms are 40 readings, whatever the work
-        // between them. (Converting the budget into playouts after the first phase, as
-        // the search once did, reads it once and then plays 40 times that phase.)
-        let readings = AtomicU64::new(0);
-        let clock = || Duration::from_millis(readings.fetch_add(1, Ordering::Relaxed) + 1);
-        for threads in [1, 2] {
-            readings.store(0, Ordering::Relaxed);
-            let (action, stats, table) = Search::new(Budget::Millis(40), threads, 5).choose_clocked(&info, &clock);
-            assert!(info.legal().contains(&action));
-            let n = table.len() as u64;
-            let read = readings.load(Ordering::Relaxed);
-            // The first reading at or past the deadline (the 40th) stops its thread's
-            // rounds; each other thread reads at most once more, then the phase's end
-            // check reads and ends the search: no later round or phase.
-            assert!((40..=40 + threads as u64).contains(&read), "{read} readings on {threads} threads");
-            // A round plays each remaining candidate once and reads the clock once per
-            // thread, so at most about 40 rounds of at most n playouts each.
-            assert!(stats.playouts >= 40 / threads as u64, "{stats:?}");
-            assert!(stats.playouts <= (44 + 2 * threads as u64) * n, "{} playouts of {n} candidates on {threads} threads", stats.playouts);
+    /// [`iterate`] as it was before the marks: availability and "tried" by scanning
+    /// the legal actions and the node's children.
+    fn iterate_by_scan(ctx: &Ctx<'_, '_>, tree: &mut Tree, mut pos: Position, rng: &mut Rng, buf: &mut Vec<Action>, path: &mut Vec<u32>) -> (f32, u32) {
+        path.clear();
+        let mut node = 0usize;
+        let mut plies = 0u32;
+        loop {
+            if pos.phase() == Phase::Over {
+                return (terminal(ctx, &pos), plies);
+            }
+            let Some(mover) = pos.to_act() else { return (terminal(ctx, &pos), plies) };
+            pos.legal_actions_into(buf);
+            if buf.is_empty() {
+                break;
+            }
+            let mut available = 0usize;
+            let mut best: Option<(f32, usize)> = None;
+            let parent_visits = tree.nodes[node].visits;
+            for k in 0..tree.nodes[node].children.len() {
+                let c = tree.nodes[node].children[k] as usize;
+                if !buf.contains(&tree.nodes[c].action) {
+                    continue;
+                }
+                available += 1;
+                let child = &mut tree.nodes[c];
+                child.avail += 1;
+                let score = if child.visits == 0 {
+                    f32::INFINITY
+                } else {
+                    child.total / child.visits as f32 + EXPLORE * ((child.avail as f32).ln() / child.visits as f32).sqrt()
+                };
+                if best.is_none_or(|(s, _)| score > s) {
+                    best = Some((score, c));
+                }
+            }
+            let room = available < buf.len() && (available as f32) < 1.0 + WIDEN * (parent_visits as f32).sqrt();
+            if room {
+                let tried = |a: &Action| tree.nodes[node].children.iter().any(|&c| tree.nodes[c as usize].action == *a);
+                let action = if node == 0 {
+                    ctx.root_order.iter().copied().find(|a| buf.contains(a) && !tried(a))
+                } else {
+                    let mut pick: Option<(f32, Action)> = None;
+                    for &a in buf.iter() {
+                        if tried(&a) {
+                            continue;
+                        }
+                        let p = prior(ctx.eval, &pos, a, mover) + rng.below(1024) as f32 * 1e-4;
+                        if pick.is_none_or(|(q, _)| p > q) {
+                            pick = Some((p, a));
+                        }
+                    }
+                    pick.map(|(_, a)| a)
+                };
+                if let Some(action) = action {
+                    let depth = tree.nodes[node].depth + 1;
+                    let id = tree.nodes.len() as u32;
+                    let aid = action_id(ctx.info.rules(), action);
+                    tree.nodes.push(Node { action, id: aid, mover, visits: 0, avail: 1, total: 0.0, children: Vec::new(), depth });
+                    tree.nodes[node].children.push(id);
+                    path.push(id);
+                    pos.play_unchecked(action);
+                    plies += 1;
+                    break;
+                }
+            }
+            let Some((_, c)) = best else { break };
+            path.push(c as u32);
+            pos.play_unchecked(tree.nodes[c].action);
+            plies += 1;
+            node = c;
         }
-    }
-
-    #[test]
-    fn the_model_cache_keeps_one_model_per_rule_set_and_board() {
-        let classic = RuleSet::preset("classic").unwrap();
-        let mut cache = ModelCache::default();
-        let m = cache.get(&classic);
-        assert!(!m.is_plain());
-        // The same rule set, another copy: the model made once is kept.
-        let again = Arc::new(RuleSet::from_json(&classic.to_json()).unwrap());
-        assert!(Arc::ptr_eq(&cache.get(&again), &m));
-        assert!(Arc::ptr_eq(&cache.get(&classic), &m));
-        // Another rule set gets its own (翻棋's is the plain model), and so does the same
-        // description compiled on another board.
-        assert!(cache.get(&RuleSet::preset("fanqi").unwrap()).is_plain());
-        let m = cache.get(&classic);
-        let mut board = classic.board().spec().clone();
-        board.name = "renamed".into();
-        let other = Arc::new(RuleSet::with_board(classic.spec().clone(), crate::board::Board::from_spec(board).unwrap().into()).unwrap());
-        assert!(!Arc::ptr_eq(&cache.get(&other), &m));
-    }
-
-    /// The playouts each candidate gets under an iteration budget of `total`, as the
-    /// module docs say: ⌈log₂ n⌉ phases (one at least) share the budget evenly, each
-    /// gives every remaining candidate the same whole number of rounds (one at least),
-    /// and the worse half is dropped after each. Sorted, most first.
-    fn schedule(n: usize, total: u64) -> Vec<u32> {
-        let phases = (1..=64).find(|&k| 1u64 << k >= n as u64).unwrap_or(1).max(1);
-        let (mut alive, mut given, mut played) = (n, 0u32, Vec::new());
-        for _ in 0..phases {
-            let rounds = ((total / phases).max(alive as u64) / alive as u64).max(1) as u32;
-            given += rounds;
-            let kept = alive.div_ceil(2);
-            played.extend(std::iter::repeat_n(given, alive - kept));
-            alive = kept;
+        for _ in 0..ctx.horizon {
+            if pos.phase() == Phase::Over {
+                break;
+            }
+            let Some(mover) = pos.to_act() else { break };
+            pos.legal_actions_into(buf);
+            if buf.is_empty() {
+                break;
+            }
+            let a = policy(ctx.eval, &pos, buf, mover, rng);
+            pos.play_unchecked(a);
+            plies += 1;
         }
-        played.extend(std::iter::repeat_n(given, alive));
-        played.sort_unstable_by(|a, b| b.cmp(a));
-        played
+        if pos.phase() == Phase::Over {
+            return (terminal(ctx, &pos), plies);
+        }
+        ((ctx.eval.eval(&pos, ctx.player) / SCALE).tanh(), plies)
+    }
+
+    /// Grows a tree on plain worlds with [`iterate`] (its marks starting at
+    /// `generation`) or with the scans; returns every node as (action, mover, visits,
+    /// avail, total, children, depth) and the plies.
+    #[allow(clippy::type_complexity)]
+    fn grow(ctx: &Ctx<'_, '_>, iterations: u32, by_scan: bool, generation: u32) -> (Vec<(Action, Side, u32, u32, f32, Vec<u32>, u32)>, u64) {
+        let rules = ctx.info.rules();
+        let root = ctx.root_order[0];
+        let mut tree = Tree {
+            nodes: vec![Node { action: root, id: action_id(rules, root), mover: ctx.player, visits: 0, avail: 0, total: 0.0, children: Vec::new(), depth: 0 }],
+        };
+        let mut marks = Marks { mark: vec![0; rules.action_space()], generation };
+        let (mut rng, mut types, mut buf, mut path, mut plies) = (Rng::new(17), [u8::MAX; MAX_PIECES], Vec::new(), Vec::new(), 0);
+        for _ in 0..iterations {
+            let world = ctx.info.sample_position(&mut rng, &mut types);
+            let (value, p) = if by_scan {
+                iterate_by_scan(ctx, &mut tree, world, &mut rng, &mut buf, &mut path)
+            } else {
+                iterate(ctx, &mut tree, &mut marks, world, &mut rng, &mut buf, &mut path)
+            };
+            plies += p as u64;
+            for &n in &path {
+                let node = &mut tree.nodes[n as usize];
+                node.visits += 1;
+                node.total += if ctx.team.contains(node.mover) { value } else { -value };
+            }
+            tree.nodes[0].visits += 1;
+        }
+        for n in &tree.nodes {
+            assert_eq!(n.id, action_id(rules, n.action));
+        }
+        let nodes = tree.nodes.iter().map(|n| (n.action, n.mover, n.visits, n.avail, n.total, n.children.clone(), n.depth)).collect();
+        (nodes, plies)
     }
 
     #[test]
-    fn each_candidate_plays_the_move_s_first_rounds_as_the_phases_give_them() {
-        // Round r draws one world and plays every remaining candidate on it, and rounds
-        // are numbered through the whole move: a candidate given k playouts played rounds
-        // 0..k, so its summed score is that of those rounds, each worked out alone here
-        // (the shipped model's worlds, the first move's seed). A search that drew the
-        // rounds of a phase again, or plain worlds, or cut the phases otherwise, differs.
-        let mut start = Game::new("classic", 3).unwrap();
-        start.deploy_random(Side::South, 1).unwrap();
-        start.deploy_random(Side::North, 2).unwrap();
-        // A lone company commander in a corner: two moves (one phase, not two).
-        let corner = Game::from_position_string("classic a1=SCO,d1=SFL,b12=NFL,e12=NPL move S 4 4", 1).unwrap();
-        for (game, n, total, seed) in [(&start, MAX_CANDIDATES, 150, 5), (&start, MAX_CANDIDATES, 61, 6), (&corner, 2, 40, 7)] {
-            let side = Side::South;
-            let info = game.info_state(side);
-            let (_, stats, table) = Search::new(Budget::Iterations(total), 1, seed).choose_with_stats(&info);
-            assert_eq!(table.len(), n);
-            let mut played: Vec<u32> = table.iter().map(|c| c.playouts).collect();
-            played.sort_unstable_by(|a, b| b.cmp(a));
-            assert_eq!(played, schedule(n, total as u64), "{total} playouts");
-            assert_eq!(stats.playouts, played.iter().map(|&k| k as u64).sum::<u64>());
-            let rules = info.rules();
-            let eval = Evaluator::with(rules, EvalWeights::Fitted);
-            let model = OpponentModel::for_rules(rules);
-            let sampler = info.beliefs().sampler(&model);
-            let candidates: Vec<Action> = table.iter().map(|c| c.action).collect();
+    fn the_marks_grow_the_tree_the_scans_grew() {
+        // The same worlds and random numbers: every node alike (action, visits,
+        // availability, score, children, depth), in mid-games of three rule sets, with
+        // the marks' generations starting low and just below their wrap-around.
+        let mut deepest = 0;
+        for (name, seed, plies) in [("classic", 4u64, 16usize), ("siguo", 5, 12), ("fanqi", 6, 10)] {
+            let mut game = Game::new(name, seed).unwrap();
+            let mut rng = Rng::new(seed);
+            while game.phase() == Phase::Deploy {
+                let side = game.position().rules().sides().iter().copied().find(|&s| game.position().may_deploy(s).is_ok()).unwrap();
+                game.deploy_random(side, rng.next_u64()).unwrap();
+            }
+            for _ in 0..plies {
+                let legal = game.legal_actions();
+                game.play(legal[rng.below(legal.len())]).unwrap();
+            }
+            let player = game.position().to_act().unwrap();
+            let info = game.info_state(player);
+            let eval = Evaluator::new(info.rules());
+            let root_order: Vec<Action> = info.legal().to_vec();
             let ctx = Ctx {
                 info: &info,
                 eval: &eval,
-                sampler: Some(&sampler),
-                candidates: &candidates,
-                player: side,
-                horizon: 1,
-                move_seed: splitmix(seed ^ splitmix(1)),
+                sampler: None,
+                player,
+                team: info.rules().team_of(player),
+                horizon: info.rules().sides().len() as u32 - 1,
+                root_order: &root_order,
             };
-            for (c, row) in table.iter().enumerate() {
-                let mut sum = 0f64;
-                for r in 0..row.playouts as u64 {
-                    sum += run_rounds(&ctx, &[c], r, 1, 1, None)[0][0].0 as f64;
-                }
-                assert_eq!(sum, row.score, "candidate {c}, {} playouts", row.playouts);
+            let want = grow(&ctx, 120, true, 0);
+            deepest = deepest.max(want.0.iter().map(|n| n.6).max().unwrap());
+            assert!(want.0.len() > 60, "{name}: {} nodes", want.0.len());
+            for generation in [0, u32::MAX - 7] {
+                assert!(grow(&ctx, 120, false, generation) == want, "{name}, marks from {generation}");
             }
         }
+        assert!(deepest >= 3, "depth {deepest}");
     }
 
     #[test]
-    fn a_round_starts_only_before_the_deadline_but_each_thread_runs_one() {
-        let mut game = Game::new("classic", 3).unwrap();
+    fn with_the_model_every_sixteenth_world_is_fresh_and_the_others_chain() {
+        // grow_tree against the module docs' schedule written out: iteration i draws a
+        // fresh modelled world when i is a multiple of FRESH_EVERY, else moves the last
+        // world by one sweep of the sampler's swaps; the same random numbers, the same
+        // tree (its root's children and the totals).
+        let mut game = Game::new("classic", 4).unwrap();
         game.deploy_random(Side::South, 1).unwrap();
         game.deploy_random(Side::North, 2).unwrap();
-        let info = game.info_state(Side::South);
-        let eval = Evaluator::new(info.rules());
-        let candidates: Vec<Action> = info.legal()[..3].to_vec();
-        let ctx = Ctx { info: &info, eval: &eval, sampler: None, candidates: &candidates, player: Side::South, horizon: 1, move_seed: 9 };
-        let alive = [0, 1, 2];
-        let all = run_rounds(&ctx, &alive, 4, 10, 1, None);
-        assert_eq!(all.len(), 10);
-        // Reading k says k ms: rounds 4, 5, … start on readings 1, 2, … (the first one
-        // reads nothing), and the reading of 5 ms stops them: five rounds, the first five.
-        let readings = AtomicU64::new(0);
-        let counting = || Duration::from_millis(readings.fetch_add(1, Ordering::Relaxed) + 1);
-        let some = run_rounds(&ctx, &alive, 4, 10, 1, Some((Duration::from_millis(5), &counting)));
-        assert_eq!((some.len(), readings.load(Ordering::Relaxed)), (5, 5));
-        assert_eq!(some[..], all[..5]);
-        // Past the deadline from the start: each thread still runs its share's first round.
-        let late = || Duration::from_millis(100);
-        for threads in [1, 2, 3] {
-            let firsts = run_rounds(&ctx, &alive, 4, 10, threads, Some((Duration::from_millis(5), &late)));
-            let per = 10usize.div_ceil(threads);
-            let want: Vec<_> = (0..threads).map(|t| all[t * per].clone()).collect();
-            assert_eq!(firsts, want, "{threads} threads");
+        let mut rng = Rng::new(4);
+        for _ in 0..12 {
+            let legal = game.legal_actions();
+            game.play(legal[rng.below(legal.len())]).unwrap();
         }
-    }
-
-    #[test]
-    fn every_round_draws_its_own_world_whatever_the_move_s_seed() {
-        // A round's seed mixes the move's seed with the round number: with any move seed
-        // (all bits clear or set included) the rounds draw different worlds, so their
-        // playouts differ.
-        let mut game = Game::new("classic", 3).unwrap();
-        game.deploy_random(Side::South, 1).unwrap();
-        game.deploy_random(Side::North, 2).unwrap();
-        let info = game.info_state(Side::South);
-        let eval = Evaluator::new(info.rules());
-        let candidates: Vec<Action> = info.legal()[..4].to_vec();
-        for move_seed in [0, u64::MAX, 9] {
-            let ctx = Ctx { info: &info, eval: &eval, sampler: None, candidates: &candidates, player: Side::South, horizon: 1, move_seed };
-            let rows = run_rounds(&ctx, &[0, 1, 2, 3], 0, 8, 1, None);
-            let distinct = (0..rows.len()).filter(|&i| !rows[..i].contains(&rows[i])).count();
-            assert!(distinct >= 6, "move seed {move_seed:#x}: {distinct} distinct rounds of 8: {rows:?}");
+        let player = game.position().to_act().unwrap();
+        let info = game.info_state(player);
+        let rules = info.rules();
+        let eval = Evaluator::new(rules);
+        let model = crate::OpponentModel::for_rules(rules);
+        assert!(!model.is_plain());
+        let sampler = info.beliefs().sampler(&model);
+        let root_order: Vec<Action> = info.legal().to_vec();
+        let ctx = Ctx {
+            info: &info,
+            eval: &eval,
+            sampler: Some(&sampler),
+            player,
+            team: rules.team_of(player),
+            horizon: 1,
+            root_order: &root_order,
+        };
+        let iterations = 40;
+        let (root, stats) = grow_tree(&ctx, &mut Rng::new(23), iterations, None);
+        let root_order_ids: Vec<u32> = root_order.iter().map(|&a| action_id(rules, a)).collect();
+        assert!(root.iter().all(|(a, _, _)| root_order_ids.contains(&action_id(rules, *a))));
+        let mut tree = Tree {
+            nodes: vec![Node { action: root_order[0], id: action_id(rules, root_order[0]), mover: player, visits: 0, avail: 0, total: 0.0, children: Vec::new(), depth: 0 }],
+        };
+        let mut marks = Marks { mark: vec![0; rules.action_space()], generation: 0 };
+        let (mut rng, mut types, mut buf, mut path, mut plies) = (Rng::new(23), [u8::MAX; MAX_PIECES], Vec::new(), Vec::new(), 0u64);
+        let mut last: Option<Position> = None;
+        let mut fresh = 0;
+        for i in 0..iterations {
+            let world = if i % FRESH_EVERY == 0 {
+                fresh += 1;
+                let w = info.sample_position_by(&sampler, &mut rng, &mut types);
+                last = Some(w.clone());
+                w
+            } else {
+                let w = last.as_mut().expect("a fresh world first");
+                info.chain_position_by(&sampler, &mut rng, &mut types, w);
+                w.clone()
+            };
+            let (value, p) = iterate(&ctx, &mut tree, &mut marks, world, &mut rng, &mut buf, &mut path);
+            plies += p as u64;
+            for &n in &path {
+                let node = &mut tree.nodes[n as usize];
+                node.visits += 1;
+                node.total += if ctx.team.contains(node.mover) { value } else { -value };
+            }
+            tree.nodes[0].visits += 1;
         }
+        assert_eq!(fresh, 3);
+        let want: Vec<(Action, u32, f32)> = tree.nodes[0].children.iter().map(|&c| &tree.nodes[c as usize]).map(|n| (n.action, n.visits, n.total)).collect();
+        assert_eq!(root, want);
+        assert_eq!((stats.iterations, stats.nodes, stats.plies), (iterations, tree.nodes.len() as u64, plies));
     }
 }

@@ -3,13 +3,13 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{eval::EvalWeights, greedy::Greedy, ismcts::{Ismcts, Worlds}, random::RandomAgent, search::Search, Agent};
+use super::{eval::EvalWeights, greedy::Greedy, pimc::Pimc, random::RandomAgent, search::{Search, Worlds}, Agent};
 
 /// A refusal of an agent name, with a clear message.
 #[derive(Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AgentError {
     /// No agent has this name.
-    #[error("unknown agent {0:?}: expected \"random\", \"greedy\", \"search\" or \"ismcts\" (e.g. \"search:3\", \"search:iters=2000\", \"ismcts:ms=500,threads=2\")")]
+    #[error("unknown agent {0:?}: expected \"random\", \"greedy\", \"search\" or \"pimc\" (e.g. \"search:3\", \"search:iters=2000\", \"search:ms=500,threads=2\", \"pimc:1\")")]
     Unknown(String),
     /// A search level outside 1..=5.
     #[error("search level {0:?} is out of range: levels are 1 to 5")]
@@ -21,7 +21,7 @@ pub enum AgentError {
     #[error("bad thread count {0:?}: expected threads=N with N from 1 to 256")]
     Threads(String),
     /// An option the agent does not take.
-    #[error("unknown agent option {0:?}: search and ismcts take a level (1-5), iters=N, ms=N, threads=N, beliefs=modelled|plain and eval=fitted|derived; greedy takes eval=fitted|derived; random takes none")]
+    #[error("unknown agent option {0:?}: search and pimc take a level (1-5), iters=N, ms=N, threads=N, beliefs=modelled|plain and eval=fitted|derived; greedy takes eval=fitted|derived; random takes none")]
     Option(String),
 }
 
@@ -47,46 +47,65 @@ impl fmt::Debug for AgentError {
 pub enum Budget {
     /// A named level, 1..=5 (see [`Budget::level_iterations`]).
     Level(u8),
-    /// A number of playouts per move (deterministic for a seed and thread count).
+    /// A number of iterations (`search`) or playouts (`pimc`) per move (deterministic
+    /// for a seed and thread count).
     Iterations(u32),
     /// A time per move in milliseconds (not deterministic: depends on the machine).
     Millis(u32),
 }
 
 impl Budget {
-    /// The playouts a level stands for (each level doubles the one below; level 3 is
-    /// about one second a move on one core in classic mid-game, see
-    /// docs/agents.md).
+    /// The iterations a level stands for in `search` (the tree search): 16 000 at
+    /// level 1, each level doubling the one below (level 1 is about a quarter of a
+    /// second a move on one core in classic mid-game, see docs/agents.md). Levels
+    /// outside 1..=5 are read as the nearest.
     pub const fn level_iterations(level: u8) -> u32 {
-        LEVEL1 << (level.saturating_sub(1) as u32)
+        super::search::LEVEL1 << (clamp_level(level) - 1)
+    }
+
+    /// The playouts a level stands for in `pimc`: 36 000 at level 1, each level
+    /// doubling the one below (the levels `search` had before the tree search took its
+    /// name, kept so that measurements stay comparable).
+    pub const fn level_playouts(level: u8) -> u32 {
+        super::pimc::LEVEL1 << (clamp_level(level) - 1)
     }
 
     /// The time a level is meant to think a move where time is the budget (a referee
     /// with a clock, the web's bots): 250 ms at level 1, doubling to 4 s at level 5 —
     /// about what [`Budget::level_iterations`] takes on one core in classic.
     pub const fn level_millis(level: u8) -> u32 {
-        let level = if level < 1 { 1 } else if level > 5 { 5 } else { level };
-        250 << (level - 1)
+        250 << (clamp_level(level) - 1)
     }
 }
 
-/// Playouts at level 1.
-const LEVEL1: u32 = 36_000;
+/// A level brought into 1..=5.
+const fn clamp_level(level: u8) -> u8 {
+    if level < 1 {
+        1
+    } else if level > 5 {
+        5
+    } else {
+        level
+    }
+}
 
 /// A parsed agent name: `"random"` | `"greedy"` | `"search"` (= `search:3`) |
 /// `"search:1"`..`"search:5"` | `"search:iters=N"` | `"search:ms=N"` (a time budget, not
 /// deterministic), with an optional `",threads=N"` (default 1), e.g. `"search:4,threads=2"`,
-/// `",beliefs=plain"` (armies drawn from the plain beliefs instead of by the opponent
+/// `",beliefs=plain"` (worlds drawn from the plain beliefs instead of by the opponent
 /// model) and `",eval=derived"` (the evaluation's weights worked out from the rules
-/// instead of the fitted ones the engine ships); `"ismcts"` takes the same, `"greedy"`
-/// takes `eval=` (`"greedy:eval=derived"`).
-/// [`FromStr`] and [`Display`](fmt::Display) round-trip.
+/// instead of the fitted ones the engine ships); `"pimc"` (the search by
+/// determinization that `search` replaced, the reference it is measured against) takes
+/// the same, `"greedy"` takes `eval=` (`"greedy:eval=derived"`). `"ismcts"` is another
+/// name for `"search"`. [`FromStr`] and [`Display`](fmt::Display) round-trip.
 ///
 /// ```
 /// use junqi::AgentSpec;
 /// let spec: AgentSpec = "search:4,threads=2".parse().unwrap();
 /// assert_eq!(spec.to_string(), "search:4,threads=2");
 /// assert_eq!("search".parse::<AgentSpec>().unwrap().to_string(), "search:3");
+/// assert_eq!("ismcts:iters=500".parse::<AgentSpec>().unwrap().to_string(), "search:iters=500");
+/// assert_eq!("pimc:1,beliefs=plain".parse::<AgentSpec>().unwrap().to_string(), "pimc:1,beliefs=plain");
 /// assert!("search:9".parse::<AgentSpec>().is_err());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -98,28 +117,28 @@ pub enum AgentSpec {
         /// The evaluation's weights (`eval=fitted`, the default, or `eval=derived`).
         eval: EvalWeights,
     },
-    /// Search over armies sampled from the beliefs.
+    /// Information-set Monte Carlo tree search (`"search"`, `"search:2"`,
+    /// `"search:ms=500,threads=2,beliefs=plain"`; `"ismcts"` is another name).
     Search {
-        /// The budget per move.
-        budget: Budget,
-        /// Threads to search with (1 by default).
-        threads: u16,
-        /// Which beliefs its armies are drawn from (`beliefs=modelled`, the default, or
-        /// `beliefs=plain`: the search as it was before the opponent model, the
-        /// reference the tree search is measured against).
-        worlds: Worlds,
-        /// The evaluation's weights (`eval=fitted`, the default, or `eval=derived`).
-        eval: EvalWeights,
-    },
-    /// Information-set Monte Carlo tree search (`"ismcts"`, `"ismcts:2"`,
-    /// `"ismcts:ms=500,threads=2,beliefs=plain"`).
-    Ismcts {
-        /// The budget per move.
+        /// The budget per move (levels: [`Budget::level_iterations`]).
         budget: Budget,
         /// Threads to search with (1 by default): one tree each, root visits summed.
         threads: u16,
         /// Which beliefs its worlds are drawn from (`beliefs=modelled`, the default, or
         /// `beliefs=plain`).
+        worlds: Worlds,
+        /// The evaluation's weights (`eval=fitted`, the default, or `eval=derived`).
+        eval: EvalWeights,
+    },
+    /// Perfect-information Monte Carlo over armies sampled from the beliefs (`"pimc"`,
+    /// `"pimc:1"`): the engine's search before the tree search, kept as the reference.
+    Pimc {
+        /// The budget per move (levels: [`Budget::level_playouts`]).
+        budget: Budget,
+        /// Threads to search with (1 by default).
+        threads: u16,
+        /// Which beliefs its armies are drawn from (`beliefs=modelled`, the default, or
+        /// `beliefs=plain`: the search as it was before the opponent model).
         worlds: Worlds,
         /// The evaluation's weights (`eval=fitted`, the default, or `eval=derived`).
         eval: EvalWeights,
@@ -147,7 +166,7 @@ impl FromStr for AgentSpec {
                 }
                 Ok(AgentSpec::Greedy { eval })
             }
-            n @ ("search" | "ismcts") => {
+            n @ ("search" | "ismcts" | "pimc") => {
                 let mut budget = None;
                 let mut threads = 1u16;
                 let mut worlds = Worlds::Modelled;
@@ -182,7 +201,7 @@ impl FromStr for AgentSpec {
                     }
                 }
                 let budget = budget.unwrap_or(Budget::Level(3));
-                Ok(if n == "search" { AgentSpec::Search { budget, threads, worlds, eval } } else { AgentSpec::Ismcts { budget, threads, worlds, eval } })
+                Ok(if n == "pimc" { AgentSpec::Pimc { budget, threads, worlds, eval } } else { AgentSpec::Search { budget, threads, worlds, eval } })
             }
             _ => Err(AgentError::Unknown(text.to_owned())),
         }
@@ -195,8 +214,8 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Greedy { eval: EvalWeights::Fitted } => f.write_str("greedy"),
             AgentSpec::Greedy { eval: EvalWeights::Derived } => f.write_str("greedy:eval=derived"),
-            AgentSpec::Search { budget, threads, .. } | AgentSpec::Ismcts { budget, threads, .. } => {
-                let name = if matches!(self, AgentSpec::Search { .. }) { "search" } else { "ismcts" };
+            AgentSpec::Search { budget, threads, .. } | AgentSpec::Pimc { budget, threads, .. } => {
+                let name = if matches!(self, AgentSpec::Search { .. }) { "search" } else { "pimc" };
                 match budget {
                     Budget::Level(l) => write!(f, "{name}:{l}")?,
                     Budget::Iterations(n) => write!(f, "{name}:iters={n}")?,
@@ -205,10 +224,10 @@ impl fmt::Display for AgentSpec {
                 if *threads != 1 {
                     write!(f, ",threads={threads}")?;
                 }
-                if let AgentSpec::Search { worlds: Worlds::Plain, .. } | AgentSpec::Ismcts { worlds: Worlds::Plain, .. } = self {
+                if let AgentSpec::Search { worlds: Worlds::Plain, .. } | AgentSpec::Pimc { worlds: Worlds::Plain, .. } = self {
                     f.write_str(",beliefs=plain")?;
                 }
-                if let AgentSpec::Search { eval: EvalWeights::Derived, .. } | AgentSpec::Ismcts { eval: EvalWeights::Derived, .. } = self {
+                if let AgentSpec::Search { eval: EvalWeights::Derived, .. } | AgentSpec::Pimc { eval: EvalWeights::Derived, .. } = self {
                     f.write_str(",eval=derived")?;
                 }
                 Ok(())
@@ -227,17 +246,17 @@ impl AgentSpec {
         match *self {
             AgentSpec::Random => Box::new(RandomAgent::new(seed)),
             AgentSpec::Greedy { eval } => Box::new(Greedy::new(seed).with_eval(eval)),
-            AgentSpec::Search { budget, threads, worlds, eval } => {
-                Box::new(Search::new(budget, threads as usize, seed).with_worlds(worlds).with_eval(eval))
+            AgentSpec::Search { budget, threads, worlds, eval } => Box::new(Search::new(budget, threads as usize, worlds, seed).with_eval(eval)),
+            AgentSpec::Pimc { budget, threads, worlds, eval } => {
+                Box::new(Pimc::new(budget, threads as usize, seed).with_worlds(worlds).with_eval(eval))
             }
-            AgentSpec::Ismcts { budget, threads, worlds, eval } => Box::new(Ismcts::new(budget, threads as usize, worlds, seed).with_eval(eval)),
         }
     }
 
     /// The budget per move of a searching agent (`None` for `random` and `greedy`).
     pub fn budget(&self) -> Option<Budget> {
         match *self {
-            AgentSpec::Search { budget, .. } | AgentSpec::Ismcts { budget, .. } => Some(budget),
+            AgentSpec::Search { budget, .. } | AgentSpec::Pimc { budget, .. } => Some(budget),
             AgentSpec::Random | AgentSpec::Greedy { .. } => None,
         }
     }
@@ -246,7 +265,7 @@ impl AgentSpec {
     pub fn with_budget(self, budget: Budget) -> AgentSpec {
         match self {
             AgentSpec::Search { threads, worlds, eval, .. } => AgentSpec::Search { budget, threads, worlds, eval },
-            AgentSpec::Ismcts { threads, worlds, eval, .. } => AgentSpec::Ismcts { budget, threads, worlds, eval },
+            AgentSpec::Pimc { threads, worlds, eval, .. } => AgentSpec::Pimc { budget, threads, worlds, eval },
             other => other,
         }
     }

@@ -28,7 +28,8 @@ player sees: its own pieces, the others' as <??> until the referee shows them.
   --players LIST  who plays each seat, comma-separated in seat order (south,north; siguo
                   south,east,north,west); one name plays every seat. Names: random,
                   greedy, search (= search:3), search:1 .. search:5, search:iters=N,
-                  search:ms=N (agents, see docs/agents.md), or human: you play that seat
+                  search:ms=N, pimc:1 .. pimc:5 (the older search; agents, see
+                  docs/agents.md), or human: you play that seat
                   from standard input and see only its view (`help` lists the
                   commands, `quit` resigns).
                   Play South against the search: --players human,search:3

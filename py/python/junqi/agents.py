@@ -10,8 +10,8 @@
     print(game.result)
 
 An agent is made from its name (``"random"``, ``"greedy"``, ``"search"`` = ``"search:3"``,
-``"search:1"`` … ``"search:5"``, ``"search:iters=N"``, ``"search:ms=N"``; ``"ismcts"`` with the
-same budgets), with an optional ``",threads=N"``, ``",beliefs=plain"`` (the searches
+``"search:1"`` … ``"search:5"``, ``"search:iters=N"``, ``"search:ms=N"``: the tree search;
+``"pimc"`` with the same budgets: the search it replaced), with an optional ``",threads=N"``, ``",beliefs=plain"`` (the searches
 draw armies from the plain beliefs instead of by the opponent model) and ``",eval=derived"``
 (the evaluation's weights worked out from the rules instead of the fitted ones the engine
 ships; ``"greedy:eval=derived"`` too) and a seed; it sees only the information of the side it plays
