@@ -1,7 +1,8 @@
 //! Agents (`junqi::agent`): every agent plays every preset and a custom rule set without
 //! an illegal action; the same seed gives the same game; an agent's choices do not
 //! depend on identities its player has not seen; principled deployments; spec names.
-//! Budgets are tiny: the search runs with a few dozen playouts a move.
+//! Budgets are tiny: the searches run with a few dozen iterations (`search`) or playouts
+//! (`pimc`) a move.
 mod common;
 
 use std::sync::Arc;
@@ -78,7 +79,7 @@ fn the_same_seed_gives_the_same_game() {
 }
 
 #[test]
-fn the_thread_count_changes_nothing_of_the_search() {
+fn the_thread_count_changes_nothing_of_pimc() {
     // Issue #45: a last thread that dropped one round of every phase kept the choice at
     // one classic position, so the whole search is compared: the choice, the totals
     // (playouts, plies, samples, as run) and every candidate's playouts and summed score,

@@ -95,6 +95,17 @@ int main(int argc, char **argv) {
     CHECK(junqi_agent_name(search, &name));
     EXPECT(strncmp(name, "search:", 7) == 0);
     junqi_string_free(name);
+    /* The search it replaced, and the tree search's former name. */
+    junqi_agent *pimc = agent("pimc:iters=20,eval=derived", seed);
+    CHECK(junqi_agent_name(pimc, &name));
+    EXPECT(strcmp(name, "pimc:iters=20,eval=derived") == 0);
+    junqi_string_free(name);
+    junqi_agent *alias = agent("ismcts:iters=20", seed);
+    CHECK(junqi_agent_name(alias, &name));
+    EXPECT(strcmp(name, "search:iters=20") == 0);
+    junqi_string_free(name);
+    junqi_agent_free(pimc);
+    junqi_agent_free(alias);
 
     /* Errors: bad names and arguments, never a handle. */
     junqi_agent *bad = NULL;

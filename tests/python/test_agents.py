@@ -39,6 +39,9 @@ def test_names_and_repr() -> None:
     assert junqi.Agent(search.name, seed=0).name == search.name  # the name builds it again
     assert LEVELS[3] == "search:3" and level(1).name.startswith("search:")
     assert junqi.agents.Agent is junqi.Agent
+    # The search it replaced, and the tree search's former name.
+    assert junqi.Agent("pimc:iters=20,beliefs=plain", seed=0).name == "pimc:iters=20,beliefs=plain"
+    assert junqi.Agent("ismcts:iters=20", seed=0).name == "search:iters=20"
 
 
 @pytest.mark.parametrize(
@@ -182,9 +185,8 @@ def test_thinking_releases_the_gil() -> None:
     side = game.to_act
     assert side is not None
     # A search with a clock of 500 ms: the other thread keeps running while it thinks.
-    # The clock is turned into playouts after a first timed phase, so the call may end
-    # well before 500 ms on a loaded machine (0.23 s of 0.3 s was seen in CI); what the
-    # test needs is a middle half long enough for ten notes a millisecond apart.
+    # The tree search reads the clock as it goes and stops at 95 % of it; what the test
+    # needs is a middle half long enough for ten notes a millisecond apart.
     agent = junqi.Agent("search:ms=500", seed=0)
     inside, took = stamps_inside(lambda: agent.choose(game, side))
     assert took >= 0.1, f"a 500 ms search took only {took:.3f} s"

@@ -6,7 +6,8 @@ use crate::{err, game::playing, Game};
 /// A player of the engine: it deploys and chooses actions for one seat from that
 /// seat's information only (the referee hands it `Game::info_state`, never the game).
 /// Names as everywhere: `"random"`, `"greedy"`, `"search"` (= `"search:3"`),
-/// `"search:1"`…`"search:5"`, `"search:iters=N"`, `"pimc:iters=N"`. WebAssembly has one thread and no
+/// `"search:1"`…`"search:5"`, `"search:iters=N"`, `"pimc"`, `"pimc:1"`…`"pimc:5"`,
+/// `"pimc:iters=N"`. WebAssembly has one thread and no
 /// clock here: `threads=N` above 1 and time budgets (`ms=N`) are refused.
 #[wasm_bindgen]
 pub struct Agent {

@@ -346,7 +346,7 @@ pub async fn act(app: &Arc<App>, handle: &Arc<GameHandle>, version: u64, side: S
         };
         // `go` gives the time left on the clock; without a clock, time enough for the
         // spec's own budget (twice a level's or a time budget's time and a second, or
-        // ten seconds for a greedy or playout-budget agent): an operator's engine that
+        // ten seconds for a greedy or iteration-budget agent): an operator's engine that
         // hangs holds its place in the pool no longer than that, then the built-in
         // engine answers.
         let go_ms = match (left, spec) {

@@ -45,7 +45,8 @@ impl fmt::Debug for AgentError {
 /// A search budget per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Budget {
-    /// A named level, 1..=5 (see [`Budget::level_iterations`]).
+    /// A named level, 1..=5 (see [`Budget::level_iterations`] for `search`,
+    /// [`Budget::level_playouts`] for `pimc`).
     Level(u8),
     /// A number of iterations (`search`) or playouts (`pimc`) per move (deterministic
     /// for a seed and thread count).

@@ -61,8 +61,8 @@ pub fn agent_seed(seed: u64, game: u64) -> u64 {
 /// The agent spec an engine thinks one answer with: a search level or time budget is
 /// cut to fit the time it has — `go <ms>` alone: four fifths of it; with a game clock
 /// (`clock <left> <increment>`): a twentieth of what is left plus three quarters of the
-/// increment, and never more than half of what is left. A budget in playouts
-/// (`search:iters=N`) is kept as it is (it is deterministic); so is every spec when
+/// increment, and never more than half of what is left. A budget of iterations
+/// or playouts (`search:iters=N`, `pimc:iters=N`) is kept as it is (it is deterministic); so is every spec when
 /// the referee gives no time.
 pub fn fitted(spec: AgentSpec, go_ms: Option<u64>, clock: Option<(u64, u64)>) -> AgentSpec {
     let cap = match (clock, go_ms) {

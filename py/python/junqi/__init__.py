@@ -18,7 +18,7 @@ their dependencies are optional (``pip install "./py[rl]"``): ``junqi.pettingzoo
 environment) and ``junqi.openspiel`` (every rule set registered as a pyspiel game).
 
 ``junqi.Agent("search:3", seed=0)`` is one of the engine's players (``"random"``,
-``"greedy"``, ``"search:1"`` … ``"search:5"``); ``junqi.agents`` has it with helpers
+``"greedy"``, ``"search:1"`` … ``"search:5"``, ``"pimc:1"`` … ``"pimc:5"``); ``junqi.agents`` has it with helpers
 (``play``: a whole game between agents).
 """
 

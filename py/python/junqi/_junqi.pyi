@@ -1056,7 +1056,7 @@ class Game:
 
 @final
 class Agent:
-    """A player run by the engine (``"random"``, ``"greedy"``, ``"search:3"``, ...)
+    """A player run by the engine (``"random"``, ``"greedy"``, ``"search:3"``, ``"pimc:3"``, ...)
     that chooses from one side's information alone; thinking releases the GIL."""
 
     def __new__(cls, spec: str, seed: int | None = None) -> Agent: ...

@@ -254,6 +254,9 @@ test("errors are Errors with the core's messages and kinds, and change nothing",
   assert.equal(game.record(), before, "a refused call changes nothing");
   assert.throws(() => replay("{}"), refused("invalid_record", /record/));
   assert.throws(() => new Agent("search:9", 1), refused("out_of_range", /level/));
+  assert.throws(() => new Agent("pimc:6", 1), refused("out_of_range", /level/));
+  assert.equal(new Agent("pimc:iters=20", 1).name, "pimc:iters=20");
+  assert.equal(new Agent("ismcts:iters=20", 1).name, "search:iters=20");
   assert.throws(() => new Agent("search:ms=100", 1), refused("out_of_range", /clock/));
   assert.throws(() => new Agent("search:2,threads=2", 1), refused("out_of_range", /thread/));
 });
