@@ -374,8 +374,6 @@ pub(super) fn capture_first(legal: &[Action], rng: &mut Rng, gain: impl Fn(Actio
     legal[rng.below(legal.len())]
 }
 
-/// A 64-bit mix (SplitMix64's finalizer): the search agents' seeds per move, round
-/// and thread.
 /// The opponent model of the last rule set an agent played, kept between moves.
 #[derive(Clone, Debug, Default)]
 pub(super) struct ModelCache(Option<(Arc<RuleSet>, Arc<OpponentModel>)>);
@@ -395,6 +393,8 @@ impl ModelCache {
     }
 }
 
+/// A 64-bit mix (SplitMix64's finalizer): the search agents' seeds per move, round
+/// and thread.
 pub(super) fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
