@@ -399,3 +399,30 @@ fn a_fanqi_observation_tells_own_and_enemy_pieces_by_who_commands_them() {
         }
     }
 }
+
+#[test]
+fn a_piece_locked_in_an_hq_that_attacks_has_flown() {
+    // The position of a sanjun-book game at ply 246 (the agents soak found it): South's
+    // missile has stood in the HQ d1 since the deployment, and North's artillery has
+    // come to c1 beside it. A piece in an HQ never steps again (`hq_locks`), so the
+    // missile's attack is a flight, and only a kind that flies can have made it: North
+    // learns that the piece was the missile. (The beliefs once read it as a step from a
+    // locked HQ, which no kind may make, and lost every candidate.)
+    for name in ["sanjun-book", "sanjun-modern"] {
+        let rules = RuleSet::preset(name).unwrap();
+        let text = format!(
+            "{name} b1=SPG*,c1=NAR*,d1=SMS,e1=SMI,f1=SFL,g1=STR,d2=SBN*,e3=SCP*,h5=SDV*,d6=SDE*,g6=SAM*,b8=SSU*,\
+             c8=SPL*,b10=NBS*,d10=NFO,e10=NCO*,c12=NPL*+S,g12=SGN*,b13=NGN*,c14=NTR,d14=NFL,f14=NEN* move S 246 6"
+        );
+        let mut g = Game::from_position_string_with(rules, &text, 1).unwrap();
+        let before = g.beliefs(Side::North);
+        assert!(before.candidates(g.board().point("d1").unwrap()).len() > 1, "{name}: North has not seen it");
+        g.play_notation("d1-c1").unwrap();
+        for side in [Side::South, Side::North] {
+            assert!(g.beliefs(side).is_consistent(), "{name}: {side}'s beliefs");
+            let _ = g.determinize(side, 3);
+        }
+        let off = g.beliefs(Side::North).off_board();
+        assert!(off.contains(&vec![(Side::South, Missile)]), "{name}: {off:?}");
+    }
+}

@@ -804,10 +804,12 @@ pub(crate) fn manner_in(
         return Attack::Move;
     }
     if rules.has_ability(kind, Ability::Flight)
-        && (!rules.profile(kind).step_attacks && occupied.contains(to)
+        && (rules.options().hq_locks && board.roles[from.index()] == Role::Hq
+            || !rules.profile(kind).step_attacks && occupied.contains(to)
             || !land_run(rules, occupied, from, mobility, PointSet::EMPTY).contains(to))
     {
-        // Out of reach by road or rail, or a kind that attacks only with its abilities
+        // Locked in an HQ (`hq_locks`: it may not step, only fly), out of reach by road
+        // or rail, or a kind that attacks only with its abilities
         // (`attacks_only_by_ability`): the missile flew (the outcome is the same).
         return Attack::Flight;
     }
