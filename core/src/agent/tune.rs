@@ -26,6 +26,7 @@ use crate::rng::Rng;
 use crate::rules::RuleSet;
 
 use super::eval::{EvalWeights, Evaluator, Fitted, Terms, Weights};
+use crate::inference::model::tool::Out;
 
 /// Evaluation units per logit: `tanh(score / 12) = 2σ(score / 6) − 1`.
 pub(crate) const SCALE: f64 = 6.0;
@@ -54,19 +55,14 @@ pub fn cli(args: &[String]) -> Option<ExitCode> {
     }
     let result = match args.get(1).map(String::as_str) {
         Some("fit") => Opts::parse(&args[2..]).and_then(|o| {
+            let out = Out::open(o.out.as_deref(), "junqi eval")?;
             let fitted = fit(&o)?;
             let text = serde_json::to_string_pretty(&fitted).map_err(|e| e.to_string())? + "\n";
             eprintln!(
                 "{} positions of {} games; held-out log-loss: derived {:.4}, fitted {:.4}",
                 fitted.positions, fitted.games, fitted.derived_loss, fitted.fitted_loss
             );
-            match &o.out {
-                Some(path) => std::fs::write(path, text).map_err(|e| format!("junqi eval: writing {path}: {e}")),
-                None => {
-                    print!("{text}");
-                    Ok(())
-                }
-            }
+            out.write(&text, "junqi eval")
         }),
         Some("--help" | "-h") => {
             print!("{USAGE}");

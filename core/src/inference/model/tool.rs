@@ -49,6 +49,37 @@ pub fn cli(args: &[String]) -> Option<ExitCode> {
     Some(exit_code(result, USAGE))
 }
 
+/// Where a tool writes its result: the `--out` file, created before any game is played
+/// (so that a path that cannot be written is refused at once, not after the games), or
+/// standard output.
+pub(crate) enum Out {
+    File(String, std::fs::File),
+    Stdout,
+}
+
+impl Out {
+    /// Creates `path` (`tool` names the program in the error: "junqi model").
+    pub(crate) fn open(path: Option<&str>, tool: &str) -> Result<Out, String> {
+        match path {
+            Some(p) => std::fs::File::create(p)
+                .map(|f| Out::File(p.to_owned(), f))
+                .map_err(|e| format!("{tool}: writing {p}: {e}")),
+            None => Ok(Out::Stdout),
+        }
+    }
+
+    /// Writes `text` there.
+    pub(crate) fn write(self, text: &str, tool: &str) -> Result<(), String> {
+        match self {
+            Out::File(p, mut f) => f.write_all(text.as_bytes()).map_err(|e| format!("{tool}: writing {p}: {e}")),
+            Out::Stdout => {
+                print!("{text}");
+                Ok(())
+            }
+        }
+    }
+}
+
 /// A tool's exit: success, or the error and the usage on standard error and code 2.
 pub(crate) fn exit_code(result: Result<(), String>, usage: &str) -> ExitCode {
     match result {
@@ -204,6 +235,7 @@ pub(crate) fn parallel<T: Send>(n: usize, threads: usize, work: impl Fn(usize) -
 }
 
 fn fit(o: &Opts) -> Result<(), String> {
+    let out = Out::open(o.out.as_deref(), "junqi model")?;
     let n = o.games.unwrap_or(2000);
     let source = format!(
         "{n} self-play games of {}, seed {}, at most {} plies: junqi model fit --rules {} --games {n} --agents {} --seed {} --max-plies {}",
@@ -226,11 +258,7 @@ fn fit(o: &Opts) -> Result<(), String> {
         model.merge(p);
     }
     let text = model.to_json(&o.rules);
-    match &o.out {
-        Some(path) => std::fs::write(path, text).map_err(|e| format!("junqi model: writing {path}: {e}"))?,
-        None => print!("{text}"),
-    }
-    Ok(())
+    out.write(&text, "junqi model")
 }
 
 /// Sums of one row of the measurement table.
