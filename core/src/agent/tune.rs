@@ -614,6 +614,142 @@ mod tests {
     }
 
     #[test]
+    fn the_regression_weighs_each_term_with_the_weight_of_its_name() {
+        // The regression's x · w is the evaluator's weighted sum with the weights read
+        // back from w: every term and weight in its own place (distinct values, so a
+        // term read from another place shows), on two armies.
+        for name in ["classic", "sanjun-modern"] {
+            let rules = RuleSet::preset(name).unwrap();
+            let n = rules.army().count();
+            let v: Vec<f64> = (0..n + 8).map(|i| i as f64 + 0.5).collect();
+            let w = from_vector(&rules, &v);
+            assert_eq!(as_vector(&rules, &w), v, "{name}");
+            let named = [w.pressure, w.guard, w.mover, w.waiter, w.mover_end, w.waiter_end, w.exposed, w.press];
+            assert_eq!(named.map(f64::from).to_vec(), v[n..].to_vec(), "{name}");
+            let mut t = Terms::default();
+            for (i, (k, _)) in rules.army().enumerate() {
+                t.material[k as usize] = (3 * i + 1) as f32;
+            }
+            [t.pressure, t.guard, t.mover, t.waiter, t.mover_end, t.waiter_end, t.exposed, t.press] =
+                [-1.0, 2.0, -3.0, 4.0, -5.0, 6.0, -7.0, 8.0];
+            let x = inputs(&rules, &t);
+            assert_eq!(x.len(), n + 8);
+            let dot: f64 = x.iter().zip(&v).map(|(a, b)| a * b).sum();
+            let mut e = Evaluator::with(&rules, EvalWeights::Derived);
+            e.set_weights(w);
+            assert_eq!(f64::from(e.weigh(&t)), dot, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_game_s_samples_are_its_positions_in_play_with_each_seat_s_result() {
+        // A classic game of greedy agents played to its end, every position in play
+        // counted as it is met: one sample a seat at each, none of the deployment or of
+        // the finished position; the winner's say 1, the loser's 0.
+        let rules = RuleSet::preset("classic").unwrap();
+        let eval = Evaluator::with(&rules, EvalWeights::Derived);
+        let mut decisive = None;
+        for seed in 0..20u64 {
+            let mut g = Game::with_rules(rules.clone(), seed);
+            let mut agents: Vec<Box<dyn Agent>> = (0..2).map(|k| agent::by_name("greedy:eval=derived", seed * 2 + k).unwrap()).collect();
+            let mut in_play = 0;
+            while g.result().is_none() && g.position().ply() < 400 {
+                for (k, &side) in rules.sides().iter().enumerate() {
+                    if g.result().is_none() && g.phase() == crate::Phase::Move && g.position().to_act() == Some(side) {
+                        in_play += 1;
+                    }
+                    agent::act(&mut g, side, agents[k].as_mut()).unwrap();
+                }
+            }
+            if g.result().is_some_and(|r| !r.is_draw()) {
+                decisive = Some((g, in_play));
+                break;
+            }
+        }
+        let (g, in_play) = decisive.expect("a decisive game in 20 seeds");
+        let samples = record_samples(&eval, &g.record(), 1, 7).unwrap();
+        assert_eq!(samples.len(), 2 * in_play, "two seats at each of {in_play} positions");
+        let winner = g.result().unwrap().winners.iter().next();
+        let mut seen = [0usize; 2];
+        for (i, s) in samples.iter().enumerate() {
+            // The seats are read in the rule set's order at each position.
+            let seat = rules.sides()[i % 2];
+            assert_eq!(s.y, if Some(seat) == winner { 1.0 } else { 0.0 }, "{seat}");
+            assert_eq!((s.fold, s.held_out), (2, false), "game 7 is in fold 2");
+            seen[i % 2] += 1;
+        }
+        assert_eq!(seen[0], seen[1]);
+        // Every other position with `every` 2; game 9 is held out.
+        let half = record_samples(&eval, &g.record(), 2, 9).unwrap();
+        assert!(half.len() * 2 >= samples.len() - 2 && half.len() * 2 <= samples.len() + 2, "{} of {}", half.len(), samples.len());
+        assert!(half.iter().all(|s| s.held_out && s.fold == 4));
+        // A draw, and a game without a result: ½ for every seat.
+        let mut drawn = Game::with_rules(rules.clone(), 3);
+        drawn.deploy_random(Side::South, 1).unwrap();
+        drawn.deploy_random(Side::North, 2).unwrap();
+        let mut rng = Rng::new(4);
+        for _ in 0..12 {
+            let legal = drawn.legal_actions();
+            drawn.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        let open = record_samples(&eval, &drawn.record(), 1, 0).unwrap();
+        assert_eq!(open.len(), 2 * 13, "12 plies played, 13 positions");
+        assert!(open.iter().all(|s| s.y == 0.5));
+        drawn.agree_draw().unwrap();
+        let agreed = record_samples(&eval, &drawn.record(), 1, 0).unwrap();
+        assert_eq!(agreed.len(), open.len());
+        assert!(agreed.iter().all(|s| s.y == 0.5));
+    }
+
+    #[test]
+    fn the_ridge_is_chosen_on_the_validation_games_and_the_fit_needs_held_out_positions() {
+        let rules = RuleSet::preset("classic").unwrap();
+        let mut o = Opts::new(rules.clone());
+        o.games = 10;
+        o.max_plies = 200;
+        o.threads = 1;
+        let eval = Evaluator::with(&rules, EvalWeights::Derived);
+        let mut fit = EvalFit::new(&rules, o.every);
+        for i in 0..o.games {
+            fit.samples.extend(game_samples(&o, &eval, i).unwrap());
+            fit.games += 1;
+        }
+        let fitted = fit.fitted("").unwrap();
+        // The ridge worked out here: fitted on folds 0-2, judged on fold 3.
+        let derived = as_vector(&rules, &Weights::derived(&eval));
+        let train: Vec<&Sample> = fit.samples.iter().filter(|s| !s.held_out).collect();
+        let c = best_scale(&train, &derived);
+        let prior: Vec<f64> = derived.iter().map(|w| w * c).collect();
+        let on = |fit_folds: &dyn Fn(u8) -> bool, judge: u8| {
+            let fitting: Vec<&Sample> = fit.samples.iter().filter(|s| fit_folds(s.fold)).collect();
+            let judged: Vec<&Sample> = fit.samples.iter().filter(|s| s.fold == judge).collect();
+            RIDGES.iter().map(|&r| (r, log_loss(judged.iter().copied(), &regress(&fitting, &prior, r)))).min_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0
+        };
+        assert_eq!(fitted.ridge, on(&|f| f < 3, 3));
+        // (These games tell the folds apart: fitted on the held-out fold, another ridge.)
+        assert_ne!(fitted.ridge, on(&|f| f > 3, 3));
+        // Played games with no held-out position: refused, as with none at all.
+        let mut few = EvalFit::new(&rules, 3);
+        for i in 0..4 {
+            few.samples.extend(game_samples(&o, &eval, i).unwrap());
+            few.games += 1;
+        }
+        assert!(few.count(&Game::with_rules(rules.clone(), 99)), "an unplayed game counts, with no position");
+        assert!(few.samples.iter().all(|s| !s.held_out));
+        assert_eq!(few.fitted("").unwrap_err(), EvalFitError::NoPositions);
+    }
+
+    #[test]
+    fn game_seeds_are_pinned() {
+        // The shipped weights (core/data/eval/) are refitted from their seed by the
+        // command in their "source": the games' seeds must not change.
+        let o = Opts::new(RuleSet::preset("classic").unwrap());
+        let seeds: Vec<u64> = (0..3).map(|i| o.game_seed(i)).collect();
+        assert_eq!(seeds, [0x2910_1AF6_3101_324A, 0xB727_634F_4E4B_4E5F, 0x157E_E984_CF95_CA60]);
+        assert_eq!(seeds[1] ^ seeds[0], 0x9E37_79B9_7F4A_7C15, "game i's seed differs from game 0's by i × the golden ratio");
+    }
+
+    #[test]
     fn a_fit_of_a_few_games_is_the_same_on_any_thread_count_and_round_trips() {
         let rules = RuleSet::preset("classic").unwrap();
         let mut o = Opts::new(rules.clone());
