@@ -429,3 +429,21 @@ fn most_sampled(samples: &[super::super::Sample], p: crate::board::Point) -> Opt
     let best = (0..n.len()).max_by(|&a, &b| n[a].cmp(&n[b]).then(b.cmp(&a)))?;
     (n[best] > 0).then(|| crate::piece::PieceKind::ALL[best])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_seeds_are_pinned_and_measure_s_games_are_apart_from_fit_s() {
+        // The shipped models (core/data/models/) are refitted by the command in their
+        // "source", and docs/inference.md's tables come from `junqi model measure`:
+        // the games' seeds must not change.
+        let o = Opts::parse(&["--seed".to_owned(), "5".to_owned()]).unwrap();
+        let fit: Vec<u64> = (0..3).map(|i| o.game_seed(i, false)).collect();
+        let measure: Vec<u64> = (0..3).map(|i| o.game_seed(i, true)).collect();
+        assert_eq!(fit, [0xC097_314D_9397_36F8, 0xA5A5_AA49_6F21_BD52, 0x2500_BDB0_2491_416F]);
+        assert_eq!(measure, [0xA0E5_C6C8_4721_FBD4, 0x9AE5_C217_4035_E36A, 0x8E1F_52E7_E8CC_C17A]);
+        assert!(fit.iter().all(|s| !measure.contains(s)));
+    }
+}
