@@ -1144,6 +1144,21 @@ fn check_options(spec: &RuleSpec, combat: &CombatMatrix, abilities: &[u8; PieceK
             reason: format!("{} has no mines", spec.name),
         });
     }
+    // The smallest piece attacks a mine as its stand-in, by the stand-in's row of the
+    // combat table: an army without that kind has no such row (the attack would only
+    // be repelled).
+    if let Some(stand_in) = opts.smallest_digs_mines.stand_in() {
+        if !spec.army.contains_key(&stand_in) {
+            return Err(RulesError::Incompatible {
+                option: "smallest_digs_mines",
+                reason: format!(
+                    "{} has no {}, the kind its smallest piece stands in for against a mine",
+                    spec.name,
+                    stand_in.id()
+                ),
+            });
+        }
+    }
     Ok(())
 }
 

@@ -426,3 +426,223 @@ fn a_piece_locked_in_an_hq_that_attacks_has_flown() {
         assert!(off.contains(&vec![(Side::South, Missile)]), "{name}: {off:?}");
     }
 }
+
+/// Seven pieces a side on the classic board (flag, mine, commander, four platoon
+/// leaders, in the HQs and camps) with `options`, for games started from a position
+/// string (the pieces not in it are off the board).
+fn seven(options: &str) -> Arc<RuleSet> {
+    Arc::new(
+        RuleSet::from_json(&format!(
+            r#"{{"extends": "classic", "name": "seven",
+                "army": {{"flag": 1, "mine": 1, "commander": 1, "platoon_leader": 4}},
+                "deployment": {{"roles": ["hq", "camp"], "constraints": [{{"kind": "flag", "roles": ["hq"]}}]}},
+                "options": {options}}}"#
+        ))
+        .unwrap(),
+    )
+}
+
+fn repelled(r: &junqi::Report) -> bool {
+    r.public.iter().any(|e| matches!(e, Event::Attacked { outcome: junqi::CombatOutcome::Repel, .. }))
+}
+
+#[test]
+fn an_attack_repelled_by_an_hq_s_shelter_tells_no_flag_stands_there() {
+    // `hq_shelter` (翻棋's rule): a piece in an HQ is sheltered from attack, but for a
+    // mine or the flag. South's commander attacks d12 and is repelled: that is neither
+    // the flag nor the mine (either would have met it as anywhere else).
+    let mut g = Game::from_position_string_with(
+        seven(r#"{"hq_shelter": true}"#),
+        "seven b1=SFL,d1=SMI,a9=NGN*,d10=NMI,d11=SGN*,b12=NFL,d12=NPL move S 5 0",
+        1,
+    )
+    .unwrap();
+    assert_eq!(kinds(&g.beliefs(Side::South), &g, "d12"), vec![Flag, Commander, PlatoonLeader, Mine]);
+    let r = g.play_notation("d11-d12").unwrap();
+    assert!(repelled(&r), "{:?}", r.public);
+    let south = g.beliefs(Side::South);
+    assert!(south.is_consistent());
+    assert_eq!(kinds(&south, &g, "d12"), vec![Commander, PlatoonLeader]);
+}
+
+#[test]
+fn an_attack_on_a_flag_its_mines_guard_is_repelled_and_shows_the_flag() {
+    // `flag_guarded_by_mines` (翻棋's rule): while its army has a mine, the flag
+    // repels every attack. South's commander attacks d12 and is repelled: against a
+    // platoon leader it would have won, against the mine or North's commander it would
+    // not have stayed, so d12 is the flag.
+    let mut g = Game::from_position_string_with(
+        seven(r#"{"flag_guarded_by_mines": true}"#),
+        "seven b1=SFL,d1=SMI,a9=NGN*,d10=NPL,d11=SGN*,b12=NMI,d12=NFL move S 5 0",
+        1,
+    )
+    .unwrap();
+    assert_eq!(kinds(&g.beliefs(Side::South), &g, "d12"), vec![Flag, Commander, PlatoonLeader, Mine]);
+    let r = g.play_notation("d11-d12").unwrap();
+    assert!(repelled(&r), "{:?}", r.public);
+    let south = g.beliefs(Side::South);
+    assert!(south.is_consistent());
+    assert_eq!(kinds(&south, &g, "d12"), vec![Flag]);
+    assert!(!kinds(&south, &g, "b12").contains(&Flag));
+}
+
+#[test]
+fn a_plane_that_flies_over_an_enemy_unharmed_shows_it_is_no_anti_aircraft_piece() {
+    // Search random games for a plane's flight over enemy pieces it survives: for the
+    // plane's owner, none of those pieces is an anti-aircraft kind any more.
+    let mut found = 0;
+    for seed in 0..400u64 {
+        let mut g = Game::new("sanjun-modern", seed).unwrap();
+        let mut rng = Rng::new(seed);
+        for &s in &[Side::South, Side::North] {
+            g.deploy_random(s, rng.next_u64()).unwrap();
+        }
+        while g.result().is_none() && found < 5 {
+            let legal = g.legal_actions();
+            let before = g.position().clone();
+            let r = g.play(legal[rng.below(legal.len())]).unwrap();
+            let Some(&Event::Moved { side, from, to }) = r.public.iter().find(|e| matches!(e, Event::Moved { .. })) else {
+                continue;
+            };
+            let board = g.board().clone();
+            if !board.is_air(from) {
+                continue;
+            }
+            let enemies: Vec<_> = board
+                .passed_over(from, to)
+                .filter(|&q| before.owner_at(q).is_some_and(|o| o != side) && !before.knows(side, q))
+                .collect();
+            if enemies.is_empty() {
+                continue;
+            }
+            // Had it been unknown before, an anti-aircraft kind was still a candidate.
+            let b = g.beliefs(side);
+            for q in enemies {
+                let c = b.candidates(q);
+                assert!(
+                    !c.iter().any(|k| g.rules().has_ability(k, junqi::Ability::AntiAir)),
+                    "seed {seed}: {} passed over {}: {c:?}",
+                    side,
+                    board.name_of(q)
+                );
+            }
+            found += 1;
+        }
+        if found >= 5 {
+            break;
+        }
+    }
+    assert!(found >= 5, "{found} flights over unseen enemies in the games searched");
+}
+
+#[test]
+fn the_smallest_piece_that_digs_a_mine_tells_what_it_met() {
+    // `smallest_digs_mines: engineers_gone` (翻棋's rule): with no engineer left, the
+    // smallest piece attacks a mine as an engineer does and digs it. The army's one
+    // engineer is off the board, and the platoon leaders are its smallest pieces.
+    let rules = Arc::new(
+        RuleSet::from_json(
+            r#"{"extends": "classic", "name": "seven",
+                "army": {"flag": 1, "mine": 1, "commander": 1, "engineer": 1, "platoon_leader": 3},
+                "deployment": {"roles": ["hq", "camp"], "constraints": [{"kind": "flag", "roles": ["hq"]}]},
+                "options": {"smallest_digs_mines": "engineers_gone"}}"#,
+        )
+        .unwrap(),
+    );
+    let gone = |g: &Game| -> Vec<Vec<(Side, PieceKind)>> {
+        g.beliefs(Side::South).off_board().into_iter().filter(|c| c[0].0 == Side::North).collect()
+    };
+    // South's platoon leader takes d12: a mine it dug (the flag would have ended the
+    // game; the commander and a platoon leader would not have lost).
+    let mut g = Game::from_position_string_with(
+        rules.clone(),
+        "seven b1=SFL,d1=SMI,a9=NGN*,d10=NPL,d11=SPL*,b12=NFL,d12=NMI move S 5 0",
+        1,
+    )
+    .unwrap();
+    let before = gone(&g);
+    g.play_notation("d11-d12").unwrap();
+    assert_eq!(g.position().piece_at(g.board().point("d12").unwrap()), Some((Side::South, PlatoonLeader)), "dug");
+    let after = gone(&g);
+    assert_eq!(after.len(), before.len() + 1);
+    // What a platoon leader takes: the engineer, the flag, or a mine it digs.
+    assert!(after.contains(&vec![(Side::North, Flag), (Side::North, Engineer), (Side::North, Mine)]), "{after:?}");
+    assert!(!before.iter().any(|c| c.len() == 3), "{before:?}");
+    assert!(g.beliefs(Side::South).is_consistent());
+    // Both leave: another platoon leader, not a mine (dug, the platoon leader would
+    // have stayed).
+    let mut g = Game::from_position_string_with(
+        rules.clone(),
+        "seven b1=SFL,d1=SMI,a9=NGN*,d10=NMI,d11=SPL*,b12=NFL,d12=NPL move S 5 0",
+        1,
+    )
+    .unwrap();
+    let before = gone(&g);
+    g.play_notation("d11-d12").unwrap();
+    let after = gone(&g);
+    assert_eq!(after.len(), before.len() + 1);
+    assert!(after.contains(&vec![(Side::North, PlatoonLeader)]), "{after:?}");
+    // An army without the stand-in's kind is refused when the rules load.
+    let err = RuleSet::from_json(
+        r#"{"extends": "classic", "name": "seven",
+            "army": {"flag": 1, "mine": 1, "commander": 1, "platoon_leader": 4},
+            "deployment": {"roles": ["hq", "camp"], "constraints": [{"kind": "flag", "roles": ["hq"]}]},
+            "options": {"smallest_digs_mines": "engineers_gone"}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "option smallest_digs_mines: seven has no engineer, the kind its smallest piece stands in for against a mine"
+    );
+}
+
+#[test]
+fn a_strike_is_a_striking_kind_s_and_a_winning_attack_moves_the_attacker() {
+    // Random sanjun-modern games: after a strike, the striker (still on its point) is
+    // for its opponent a kind that strikes (a fort, a gunboat, an anti-aircraft
+    // piece), and has not moved for that; after an attack that won by moving onto
+    // the target, the attacker has moved.
+    let (mut strikes, mut wins) = (0, 0);
+    for seed in 0..200u64 {
+        let mut g = Game::new("sanjun-modern", seed).unwrap();
+        let mut rng = Rng::new(seed ^ 0x5EED);
+        for &s in &[Side::South, Side::North] {
+            g.deploy_random(s, rng.next_u64()).unwrap();
+        }
+        while g.result().is_none() && (strikes < 10 || wins < 10) && g.position().ply() < 600 {
+            let legal = g.legal_actions();
+            let before = g.position().clone();
+            let r = g.play(legal[rng.below(legal.len())]).unwrap();
+            for e in &r.public {
+                match *e {
+                    Event::Struck { side, from, .. } if g.position().owner_at(from) == Some(side) => {
+                        let other = g.rules().sides().iter().copied().find(|&s| s != side).unwrap();
+                        let b = g.beliefs(other);
+                        let c = b.candidates(from);
+                        assert!(
+                            c.iter().all(|k| [junqi::Ability::Strike, junqi::Ability::Bombard, junqi::Ability::AntiAir]
+                                .iter()
+                                .any(|&a| g.rules().has_ability(k, a))),
+                            "seed {seed}: {side} struck from {}: {c:?}",
+                            g.board().name_of(from)
+                        );
+                        assert_eq!(b.has_moved(from), before.has_moved(from), "seed {seed}: a strike is no move");
+                        strikes += 1;
+                    }
+                    Event::Attacked { side, to, outcome: junqi::CombatOutcome::Win, .. }
+                        if g.position().owner_at(to) == Some(side) =>
+                    {
+                        let other = g.rules().sides().iter().copied().find(|&s| s != side).unwrap();
+                        assert!(g.beliefs(other).has_moved(to), "seed {seed}: {side} won onto {}", g.board().name_of(to));
+                        wins += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if strikes >= 10 && wins >= 10 {
+            break;
+        }
+    }
+    assert!(strikes >= 10 && wins >= 10, "{strikes} strikes, {wins} winning attacks in the games searched");
+}
