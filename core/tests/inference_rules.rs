@@ -488,28 +488,37 @@ fn an_attack_on_a_flag_its_mines_guard_is_repelled_and_shows_the_flag() {
 
 #[test]
 fn a_plane_that_flies_over_an_enemy_unharmed_shows_it_is_no_anti_aircraft_piece() {
-    // Search random games for a plane's flight over enemy pieces it survives: for the
-    // plane's owner, none of those pieces is an anti-aircraft kind any more.
-    let mut found = 0;
+    // Search random games for a plane's flight over enemy pieces it survives, a move or
+    // an attack that leaves it on the board: for the plane's owner, none of those
+    // pieces (the target aside) is an anti-aircraft kind any more.
+    let (mut found, mut attacks) = (0, 0);
     for seed in 0..400u64 {
         let mut g = Game::new("sanjun-modern", seed).unwrap();
         let mut rng = Rng::new(seed);
         for &s in &[Side::South, Side::North] {
             g.deploy_random(s, rng.next_u64()).unwrap();
         }
-        while g.result().is_none() && found < 5 {
+        while g.result().is_none() && (found < 5 || attacks < 2) && g.position().ply() < 600 {
             let legal = g.legal_actions();
             let before = g.position().clone();
             let r = g.play(legal[rng.below(legal.len())]).unwrap();
-            let Some(&Event::Moved { side, from, to }) = r.public.iter().find(|e| matches!(e, Event::Moved { .. })) else {
+            let Some((side, from, to, attack)) = r.public.iter().find_map(|e| match *e {
+                Event::Moved { side, from, to } => Some((side, from, to, false)),
+                Event::Attacked { side, from, to, outcome: junqi::CombatOutcome::Win | junqi::CombatOutcome::Repel } => {
+                    Some((side, from, to, true))
+                }
+                _ => None,
+            }) else {
                 continue;
             };
             let board = g.board().clone();
-            if !board.is_air(from) {
+            if !board.is_air(from) || !before.piece_at(from).is_some_and(|(_, k)| g.rules().mobility(k) == junqi::Mobility::Fly) {
                 continue;
             }
+            let target = board.below(to).unwrap_or(to);
             let enemies: Vec<_> = board
                 .passed_over(from, to)
+                .filter(|&q| q != to && q != target)
                 .filter(|&q| before.owner_at(q).is_some_and(|o| o != side) && !before.knows(side, q))
                 .collect();
             if enemies.is_empty() {
@@ -527,12 +536,13 @@ fn a_plane_that_flies_over_an_enemy_unharmed_shows_it_is_no_anti_aircraft_piece(
                 );
             }
             found += 1;
+            attacks += usize::from(attack);
         }
-        if found >= 5 {
+        if found >= 5 && attacks >= 2 {
             break;
         }
     }
-    assert!(found >= 5, "{found} flights over unseen enemies in the games searched");
+    assert!(found >= 5 && attacks >= 2, "{found} flights over unseen enemies ({attacks} attacks) in the games searched");
 }
 
 #[test]
@@ -645,4 +655,23 @@ fn a_strike_is_a_striking_kind_s_and_a_winning_attack_moves_the_attacker() {
         }
     }
     assert!(strikes >= 10 && wins >= 10, "{strikes} strikes, {wins} winning attacks in the games searched");
+}
+
+#[test]
+fn after_a_contradiction_the_beliefs_follow_the_attacker_s_first_candidate() {
+    // An event stream no game makes: North's flag (immobile) "attacks" and wins. The
+    // beliefs say they are inconsistent, do not panic, and follow the board as the
+    // first candidate kind would: a flag strikes from where it stands, so it stays on
+    // b12 and South's piece on b1 leaves.
+    let rules = tiny(r#"{"flag": 1, "mine": 1}"#, "{}");
+    let own = setup(&[("b1", Flag), ("d1", Mine)]);
+    let mut b = Beliefs::new(rules.clone(), Side::South, Some(&own)).unwrap();
+    let g = game(&rules, &[("b1", Flag), ("d1", Mine)], &[("b12", Flag), ("d12", Mine)], &[]);
+    b.observe(&g.events(Side::South));
+    assert!(b.is_consistent());
+    let p = |n: &str| g.board().point(n).unwrap();
+    b.observe(&[Event::Attacked { side: Side::North, from: p("b12"), to: p("b1"), outcome: junqi::CombatOutcome::Win }]);
+    assert!(!b.is_consistent());
+    assert_eq!(b.owner(p("b12")), Some(Side::North));
+    assert_eq!(b.owner(p("b1")), None);
 }
