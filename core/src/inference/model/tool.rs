@@ -49,33 +49,51 @@ pub fn cli(args: &[String]) -> Option<ExitCode> {
     Some(exit_code(result, USAGE))
 }
 
-/// Where a tool writes its result: the `--out` file, created before any game is played
-/// (so that a path that cannot be written is refused at once, not after the games), or
-/// standard output.
+/// Where a tool writes its result: the `--out` file, opened before any game is played
+/// (so that a path that cannot be written is refused at once, not after the games) but
+/// emptied only when the result is written (a run that fails leaves an older file as
+/// it was, and removes one it created), or standard output.
 pub(crate) enum Out {
-    File(String, std::fs::File),
+    File { path: String, file: Option<std::fs::File>, created: bool },
     Stdout,
 }
 
 impl Out {
-    /// Creates `path` (`tool` names the program in the error: "junqi model").
+    /// Opens `path` for writing (`tool` names the program in the error: "junqi model").
     pub(crate) fn open(path: Option<&str>, tool: &str) -> Result<Out, String> {
-        match path {
-            Some(p) => std::fs::File::create(p)
-                .map(|f| Out::File(p.to_owned(), f))
-                .map_err(|e| format!("{tool}: writing {p}: {e}")),
-            None => Ok(Out::Stdout),
-        }
+        let Some(p) = path else { return Ok(Out::Stdout) };
+        let created = !std::path::Path::new(p).exists();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(p)
+            .map(|f| Out::File { path: p.to_owned(), file: Some(f), created })
+            .map_err(|e| format!("{tool}: writing {p}: {e}"))
     }
 
-    /// Writes `text` there.
-    pub(crate) fn write(self, text: &str, tool: &str) -> Result<(), String> {
-        match self {
-            Out::File(p, mut f) => f.write_all(text.as_bytes()).map_err(|e| format!("{tool}: writing {p}: {e}")),
+    /// Writes `text` there (the file's old contents replaced).
+    pub(crate) fn write(mut self, text: &str, tool: &str) -> Result<(), String> {
+        match &mut self {
+            Out::File { path, file, .. } => {
+                let mut f = file.take().expect("written once");
+                f.set_len(0)
+                    .and_then(|()| f.write_all(text.as_bytes()))
+                    .map_err(|e| format!("{tool}: writing {path}: {e}"))
+            }
             Out::Stdout => {
                 print!("{text}");
                 Ok(())
             }
+        }
+    }
+}
+
+impl Drop for Out {
+    /// A file this run created and never wrote (the run failed) is removed.
+    fn drop(&mut self) {
+        if let Out::File { path, file: Some(_), created: true } = self {
+            let _ = std::fs::remove_file(path);
         }
     }
 }
@@ -433,6 +451,33 @@ fn most_sampled(samples: &[super::super::Sample], p: crate::board::Point) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_out_file_is_replaced_only_by_a_result() {
+        let dir = std::env::temp_dir().join(format!("junqi-out-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = dir.join("old.json");
+        let p = old.to_str().unwrap();
+        std::fs::write(&old, "an older, longer file").unwrap();
+        // A run that fails after opening it leaves it as it was.
+        drop(Out::open(Some(p), "junqi model").unwrap());
+        assert_eq!(std::fs::read_to_string(&old).unwrap(), "an older, longer file");
+        // A result replaces it whole.
+        Out::open(Some(p), "junqi model").unwrap().write("new", "junqi model").unwrap();
+        assert_eq!(std::fs::read_to_string(&old).unwrap(), "new");
+        // A file the failed run created is removed; one it wrote stays.
+        let fresh = dir.join("fresh.json");
+        let f = fresh.to_str().unwrap();
+        let out = Out::open(Some(f), "junqi model").unwrap();
+        assert!(fresh.exists());
+        drop(out);
+        assert!(!fresh.exists());
+        Out::open(Some(f), "junqi model").unwrap().write("x", "junqi model").unwrap();
+        assert_eq!(std::fs::read_to_string(&fresh).unwrap(), "x");
+        let err = Out::open(Some("/nonexistent-folder/m.json"), "junqi model").err().unwrap();
+        assert!(err.starts_with("junqi model: writing /nonexistent-folder/m.json: "), "{err}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
 
     #[test]
     fn game_seeds_are_pinned_and_measure_s_games_are_apart_from_fit_s() {
