@@ -511,7 +511,7 @@ fn a_plane_that_flies_over_an_enemy_unharmed_shows_it_is_no_anti_aircraft_piece(
             }) else {
                 continue;
             };
-            let board = g.board().clone();
+            let board = g.board();
             if !board.is_air(from) || !before.piece_at(from).is_some_and(|(_, k)| g.rules().mobility(k) == junqi::Mobility::Fly) {
                 continue;
             }
