@@ -427,23 +427,38 @@ fn a_piece_locked_in_an_hq_that_attacks_has_flown() {
     }
 }
 
-/// Seven pieces a side on the classic board (flag, mine, commander, four platoon
-/// leaders, in the HQs and camps) with `options`, for games started from a position
-/// string (the pieces not in it are off the board).
-fn seven(options: &str) -> Arc<RuleSet> {
-    Arc::new(
-        RuleSet::from_json(&format!(
-            r#"{{"extends": "classic", "name": "seven",
-                "army": {{"flag": 1, "mine": 1, "commander": 1, "platoon_leader": 4}},
-                "deployment": {{"roles": ["hq", "camp"], "constraints": [{{"kind": "flag", "roles": ["hq"]}}]}},
-                "options": {options}}}"#
-        ))
-        .unwrap(),
-    )
+/// Seven pieces a side on the classic board, in the HQs and camps, with `options`, for
+/// games started from a position string (the pieces not in it are off the board).
+fn seven_of(army: &str, options: &str) -> Result<RuleSet, junqi::RulesError> {
+    RuleSet::from_json(&format!(
+        r#"{{"extends": "classic", "name": "seven", "army": {army},
+            "deployment": {{"roles": ["hq", "camp"], "constraints": [{{"kind": "flag", "roles": ["hq"]}}]}},
+            "options": {options}}}"#
+    ))
 }
 
-fn repelled(r: &junqi::Report) -> bool {
-    r.public.iter().any(|e| matches!(e, Event::Attacked { outcome: junqi::CombatOutcome::Repel, .. }))
+/// The army of [`seven_of`] most tests use: flag, mine, commander, four platoon leaders.
+const SEVEN: &str = r#"{"flag": 1, "mine": 1, "commander": 1, "platoon_leader": 4}"#;
+
+fn seven(options: &str) -> Arc<RuleSet> {
+    Arc::new(seven_of(SEVEN, options).unwrap())
+}
+
+/// South's commander on d11 attacks d12, of which South knows nothing, in a game of
+/// [`seven`] with `options` started from South's flag on b1, its mine on d1 and
+/// `pieces` (a9 to d12); the attack is repelled. The game and South's beliefs after it.
+fn repelled_on_d12(options: &str, pieces: &str) -> (Game, Beliefs) {
+    let mut g = Game::from_position_string_with(seven(options), &format!("seven b1=SFL,d1=SMI,{pieces} move S 5 0"), 1).unwrap();
+    assert_eq!(kinds(&g.beliefs(Side::South), &g, "d12"), vec![Flag, Commander, PlatoonLeader, Mine]);
+    let r = g.play_notation("d11-d12").unwrap();
+    assert!(
+        r.public.iter().any(|e| matches!(e, Event::Attacked { outcome: junqi::CombatOutcome::Repel, .. })),
+        "{:?}",
+        r.public
+    );
+    let south = g.beliefs(Side::South);
+    assert!(south.is_consistent());
+    (g, south)
 }
 
 #[test]
@@ -451,17 +466,7 @@ fn an_attack_repelled_by_an_hq_s_shelter_tells_no_flag_stands_there() {
     // `hq_shelter` (翻棋's rule): a piece in an HQ is sheltered from attack, but for a
     // mine or the flag. South's commander attacks d12 and is repelled: that is neither
     // the flag nor the mine (either would have met it as anywhere else).
-    let mut g = Game::from_position_string_with(
-        seven(r#"{"hq_shelter": true}"#),
-        "seven b1=SFL,d1=SMI,a9=NGN*,d10=NMI,d11=SGN*,b12=NFL,d12=NPL move S 5 0",
-        1,
-    )
-    .unwrap();
-    assert_eq!(kinds(&g.beliefs(Side::South), &g, "d12"), vec![Flag, Commander, PlatoonLeader, Mine]);
-    let r = g.play_notation("d11-d12").unwrap();
-    assert!(repelled(&r), "{:?}", r.public);
-    let south = g.beliefs(Side::South);
-    assert!(south.is_consistent());
+    let (g, south) = repelled_on_d12(r#"{"hq_shelter": true}"#, "a9=NGN*,d10=NMI,d11=SGN*,b12=NFL,d12=NPL");
     assert_eq!(kinds(&south, &g, "d12"), vec![Commander, PlatoonLeader]);
 }
 
@@ -471,17 +476,7 @@ fn an_attack_on_a_flag_its_mines_guard_is_repelled_and_shows_the_flag() {
     // repels every attack. South's commander attacks d12 and is repelled: against a
     // platoon leader it would have won, against the mine or North's commander it would
     // not have stayed, so d12 is the flag.
-    let mut g = Game::from_position_string_with(
-        seven(r#"{"flag_guarded_by_mines": true}"#),
-        "seven b1=SFL,d1=SMI,a9=NGN*,d10=NPL,d11=SGN*,b12=NMI,d12=NFL move S 5 0",
-        1,
-    )
-    .unwrap();
-    assert_eq!(kinds(&g.beliefs(Side::South), &g, "d12"), vec![Flag, Commander, PlatoonLeader, Mine]);
-    let r = g.play_notation("d11-d12").unwrap();
-    assert!(repelled(&r), "{:?}", r.public);
-    let south = g.beliefs(Side::South);
-    assert!(south.is_consistent());
+    let (g, south) = repelled_on_d12(r#"{"flag_guarded_by_mines": true}"#, "a9=NGN*,d10=NPL,d11=SGN*,b12=NMI,d12=NFL");
     assert_eq!(kinds(&south, &g, "d12"), vec![Flag]);
     assert!(!kinds(&south, &g, "b12").contains(&Flag));
 }
@@ -551,11 +546,9 @@ fn the_smallest_piece_that_digs_a_mine_tells_what_it_met() {
     // smallest piece attacks a mine as an engineer does and digs it. The army's one
     // engineer is off the board, and the platoon leaders are its smallest pieces.
     let rules = Arc::new(
-        RuleSet::from_json(
-            r#"{"extends": "classic", "name": "seven",
-                "army": {"flag": 1, "mine": 1, "commander": 1, "engineer": 1, "platoon_leader": 3},
-                "deployment": {"roles": ["hq", "camp"], "constraints": [{"kind": "flag", "roles": ["hq"]}]},
-                "options": {"smallest_digs_mines": "engineers_gone"}}"#,
+        seven_of(
+            r#"{"flag": 1, "mine": 1, "commander": 1, "engineer": 1, "platoon_leader": 3}"#,
+            r#"{"smallest_digs_mines": "engineers_gone"}"#,
         )
         .unwrap(),
     );
@@ -593,13 +586,7 @@ fn the_smallest_piece_that_digs_a_mine_tells_what_it_met() {
     assert_eq!(after.len(), before.len() + 1);
     assert!(after.contains(&vec![(Side::North, PlatoonLeader)]), "{after:?}");
     // An army without the stand-in's kind is refused when the rules load.
-    let err = RuleSet::from_json(
-        r#"{"extends": "classic", "name": "seven",
-            "army": {"flag": 1, "mine": 1, "commander": 1, "platoon_leader": 4},
-            "deployment": {"roles": ["hq", "camp"], "constraints": [{"kind": "flag", "roles": ["hq"]}]},
-            "options": {"smallest_digs_mines": "engineers_gone"}}"#,
-    )
-    .unwrap_err();
+    let err = seven_of(SEVEN, r#"{"smallest_digs_mines": "engineers_gone"}"#).unwrap_err();
     assert_eq!(
         err.to_string(),
         "option smallest_digs_mines: seven has no engineer, the kind its smallest piece stands in for against a mine"

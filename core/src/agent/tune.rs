@@ -709,11 +709,16 @@ mod tests {
         o.max_plies = 200;
         o.threads = 1;
         let eval = Evaluator::with(&rules, EvalWeights::Derived);
-        let mut fit = EvalFit::new(&rules, o.every);
-        for i in 0..o.games {
-            fit.samples.extend(game_samples(&o, &eval, i).unwrap());
-            fit.games += 1;
-        }
+        // Games 0..n of `o`, counted in order (as `fit` counts them).
+        let counted = |n: usize| {
+            let mut f = EvalFit::new(&rules, o.every);
+            for i in 0..n {
+                f.samples.extend(game_samples(&o, &eval, i).unwrap());
+                f.games += 1;
+            }
+            f
+        };
+        let fit = counted(o.games);
         let fitted = fit.fitted("").unwrap();
         // The ridge worked out here: fitted on folds 0-2, judged on fold 3.
         let derived = as_vector(&rules, &Weights::derived(&eval));
@@ -729,11 +734,7 @@ mod tests {
         // (These games tell the folds apart: fitted on the held-out fold, another ridge.)
         assert_ne!(fitted.ridge, on(&|f| f > 3, 3));
         // Played games with no held-out position: refused, as with none at all.
-        let mut few = EvalFit::new(&rules, 3);
-        for i in 0..4 {
-            few.samples.extend(game_samples(&o, &eval, i).unwrap());
-            few.games += 1;
-        }
+        let mut few = counted(4);
         assert!(few.count(&Game::with_rules(rules.clone(), 99)), "an unplayed game counts, with no position");
         assert!(few.samples.iter().all(|s| !s.held_out));
         assert_eq!(few.fitted("").unwrap_err(), EvalFitError::NoPositions);
