@@ -427,6 +427,53 @@ fn a_piece_locked_in_an_hq_that_attacks_has_flown() {
     }
 }
 
+#[test]
+fn a_strike_is_made_only_by_a_kind_that_strikes() {
+    // North's fort on the harbour mouth d10 has never moved, and South knows nothing of
+    // it; it strikes South's division commander on d11 and wins. A commander there
+    // would have stepped onto d11 to win, and the fort's strike leaves it where it
+    // stands: South learns that d10 is the fort, not any piece that could have beaten
+    // a division commander.
+    for name in ["sanjun-modern", "sanjun-book", "sanjun-hk", "sanjun-forum"] {
+        let rules = RuleSet::preset(name).unwrap();
+        let text = format!(
+            "{name} b1=SPG*,c1=NAR*,d1=SMS,e1=SMI,f1=SFL,g1=STR,d2=SBN*,e3=SCP*,d6=SDE*,g6=SAM*,b8=SSU*,c8=SPL*,\
+             b10=NBS*,d10=NFO,e10=NCO*,d11=SDV*,c12=NPL*+S,g12=SGN*,b13=NGN*,c14=NTR,d14=NFL,f14=NEN* move N 247 6"
+        );
+        let mut g = Game::from_position_string_with(rules, &text, 1).unwrap();
+        assert!(kinds(&g.beliefs(Side::South), &g, "d10").contains(&Commander), "{name}: South has not seen it");
+        let r = g.play_notation("d10-d11").unwrap();
+        assert!(r.public.iter().any(|e| matches!(e, Event::Struck { .. })), "{name}: {:?}", r.public);
+        for side in [Side::South, Side::North] {
+            assert_eq!(kinds(&g.beliefs(side), &g, "d10"), vec![Fort], "{name}: {side}'s beliefs");
+        }
+    }
+}
+
+#[test]
+fn a_missile_repelled_by_a_trap_has_flown_not_moved() {
+    // sanjun-modern: South's missile in the HQ d1 flies onto North's trap on d10 and is
+    // repelled (the trap repels a missile there): it stays in d1. A flight is no move:
+    // both sides' beliefs (and the observation's moved plane) keep it unmoved.
+    let rules = RuleSet::preset("sanjun-modern").unwrap();
+    let text = "sanjun-modern b1=SPG*,c1=NAR*,d1=SMS,e1=SMI,f1=SFL,g1=STR,d2=SBN*,e3=SCP*,h5=SDV*,d6=SDE*,g6=SAM*,\
+                b8=SSU*,c8=SPL*,b10=NBS*,d10=NTR,e10=NCO*,c12=NPL*+S,g12=SGN*,b13=NGN*,d13=NFO,d14=NFL,f14=NEN* \
+                move S 246 6";
+    let mut g = Game::from_position_string_with(rules, text, 1).unwrap();
+    let r = g.play_notation("d1-d10").unwrap();
+    assert!(
+        r.public.iter().any(|e| matches!(e, Event::Attacked { outcome: junqi::CombatOutcome::Repel, .. })),
+        "{:?}",
+        r.public
+    );
+    let d1 = g.board().point("d1").unwrap();
+    for side in [Side::South, Side::North] {
+        let b = g.beliefs(side);
+        assert_eq!(kinds(&b, &g, "d1"), vec![Missile], "{side}'s beliefs");
+        assert!(!b.has_moved(d1), "{side}'s beliefs mark the missile as moved");
+    }
+}
+
 /// Seven pieces a side on the classic board, in the HQs and camps, with `options`, for
 /// games started from a position string (the pieces not in it are off the board).
 fn seven_of(army: &str, options: &str) -> Result<RuleSet, junqi::RulesError> {
