@@ -709,3 +709,38 @@ fn after_a_contradiction_the_beliefs_follow_the_attacker_s_first_candidate() {
     assert_eq!(b.owner(p("b12")), Some(Side::North));
     assert_eq!(b.owner(p("b1")), None);
 }
+
+#[test]
+fn a_partner_s_setup_learnt_after_the_events_names_each_of_its_pieces() {
+    // `allies_see_each_other` in 四国: South's beliefs read from the deployments' events
+    // alone, then North's setup (its partner) learnt: each of North's points has
+    // exactly its kind and is known, as in the game's own beliefs (which learn it
+    // before the events); East's and West's pieces are untouched.
+    let rules = Arc::new(
+        RuleSet::from_json(r#"{"extends": "siguo", "name": "siguo-open-allies", "options": {"allies_see_each_other": true}}"#).unwrap(),
+    );
+    let mut g = Game::with_rules(rules.clone(), 1);
+    let setups: Vec<(Side, Setup)> = rules.sides().iter().map(|&s| (s, Setup::random(&rules, s, 3 + s as u64))).collect();
+    for (side, setup) in &setups {
+        g.deploy(*side, setup).unwrap();
+    }
+    let mut b = Beliefs::new(rules.clone(), Side::South, Some(&setups[0].1)).unwrap();
+    b.observe(g.events(Side::South));
+    let before: Vec<usize> = rules.board().points().map(|p| b.candidates(p).len()).collect();
+    let north = &setups.iter().find(|(s, _)| *s == Side::North).unwrap().1;
+    b.learn_setup(Side::North, north).unwrap();
+    assert!(b.is_consistent());
+    let game_s = g.beliefs(Side::South);
+    for &(p, kind) in north.validate(&rules, Side::North).unwrap().pieces() {
+        let name = rules.board().name_of(p);
+        assert_eq!(kinds(&b, &g, name), vec![kind], "{name}");
+        assert_eq!(kinds(&game_s, &g, name), vec![kind], "{name}");
+        assert!(b.is_known(p) && game_s.is_known(p), "{name}");
+    }
+    for (i, p) in rules.board().points().enumerate() {
+        if matches!(b.owner(p), Some(Side::East | Side::West)) {
+            assert_eq!(b.candidates(p).len(), before[i], "{}", rules.board().name_of(p));
+            assert!(!b.is_known(p));
+        }
+    }
+}
