@@ -6,7 +6,8 @@
 # Needs Rust, a C compiler and Python >= 3.9 with venv; pip must reach PyPI the first
 # time (maturin, pytest, mypy, the RL extras: pettingzoo, gymnasium, open_spiel, and
 # the ray extras: ray, pyarrow).
-# Set PYTHON to choose the interpreter.
+# Set PYTHON to choose the interpreter; JUNQI_PY_SETUP_ONLY=1 installs and builds
+# everything, then stops before the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -56,6 +57,9 @@ if [ -z "${JUNQI_BIN:-}" ]; then
   JUNQI_BIN="${CARGO_TARGET_DIR:-$root/target}/citest/junqi"
 fi
 export JUNQI_BIN
+# JUNQI_PY_SETUP_ONLY=1: stop here, everything installed and built (scripts/mutants
+# runs mutmut on the installed package).
+if [ "${JUNQI_PY_SETUP_ONLY:-}" = 1 ]; then exit 0; fi
 
 echo "-- pytest tests/python"
 "$py" -m pytest -q tests/python

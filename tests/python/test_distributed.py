@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import pathlib
 import re
@@ -338,6 +339,69 @@ def test_elo() -> None:
     many = elo_ratings(2, [(0, 1, 1.0), (0, 1, 0.0)] * 50)
     assert np.isfinite(few[0].elo) and few[0].elo > 0
     assert many[0].high - many[0].low < few[0].high - few[0].low
+
+
+def _log_likelihood(n: int, games: list[tuple[int, int, float]], theta: list[float]) -> float:
+    """The documented model written out alone: a Bradley–Terry log-likelihood on the
+    log-odds scale plus one virtual draw of each agent against a reference rated 0."""
+    def log_p(x: float) -> float:  # log(1 / (1 + e^-x))
+        return -math.log1p(math.exp(-x))
+    total = sum(s * log_p(theta[i] - theta[j]) + (1 - s) * log_p(theta[j] - theta[i]) for i, j, s in games)
+    return total + sum(0.5 * log_p(t) + 0.5 * log_p(-t) for t in theta)
+
+
+def test_elo_against_the_model_written_out() -> None:
+    # Four agents, unequal numbers of games and results (so the ratings' mean before
+    # the shift is not 0); the maximum found by plain gradient ascent on the
+    # log-likelihood above, the standard errors from its curvature by finite
+    # differences: another method, the same definition (the module docstring's).
+    games = ([(0, 1, 1.0)] * 7 + [(0, 1, 0.0)] * 3 + [(0, 1, 0.5)] * 2 + [(1, 2, 1.0)] * 4
+             + [(2, 1, 1.0)] * 4 + [(0, 2, 1.0)] * 5 + [(0, 2, 0.5)] + [(2, 3, 1.0)])
+    n = 4
+    theta = [0.0] * n
+    h = 1e-6
+    for _ in range(4000):
+        grad = [(_log_likelihood(n, games, [t + h * (k == i) for k, t in enumerate(theta)])
+                 - _log_likelihood(n, games, [t - h * (k == i) for k, t in enumerate(theta)])) / (2 * h)
+                for i in range(n)]
+        theta = [t + 0.05 * g for t, g in zip(theta, grad)]
+    assert max(abs(g) for g in grad) < 1e-7
+    assert abs(sum(theta)) > 0.01  # the shift to a mean of 0 moves the ratings by > 0.4 Elo
+    scale = 400 / math.log(10)
+    mean = sum(theta) / n
+    ratings = elo_ratings(n, games)
+    assert [r.elo for r in ratings] == pytest.approx([(t - mean) * scale for t in theta], abs=1e-4)
+    # Observed information: minus the Hessian of the log-likelihood at the maximum.
+    e = 1e-4
+    def at(d: dict[int, float]) -> float:
+        return _log_likelihood(n, games, [t + d.get(k, 0.0) for k, t in enumerate(theta)])
+    info = np.array([[-(at({i: e, j: e} if i != j else {i: 2 * e}) - at({i: e, j: -e} if i != j else {})
+                        - at({i: -e, j: e} if i != j else {}) + at({i: -e, j: -e} if i != j else {i: -2 * e}))
+                      / (4 * e * e) for j in range(n)] for i in range(n)])
+    cov = np.linalg.inv(info)
+    for k, r in enumerate(ratings):
+        c = np.full(n, -1.0 / n)
+        c[k] += 1.0
+        assert r.stderr == pytest.approx(math.sqrt(c @ cov @ c) * scale, rel=1e-4)
+        assert (r.low, r.high) == pytest.approx((r.elo - 1.96 * r.stderr, r.elo + 1.96 * r.stderr))
+    wide = elo_ratings(n, games, z=3.0)[0]
+    assert (wide.low, wide.high) == pytest.approx((wide.elo - 3 * wide.stderr, wide.elo + 3 * wide.stderr))
+
+
+def test_elo_edge_cases_and_refusals() -> None:
+    assert elo_ratings(0, []) == []
+    # No game: every rating 0, with the prior's standard error alone.
+    alone = elo_ratings(1, [])
+    assert len(alone) == 1 and alone[0].elo == 0.0 and alone[0].stderr == 0.0
+    none = elo_ratings(2, [])
+    assert [r.elo for r in none] == [0.0, 0.0]
+    # Each θ has variance 1/(1/4) = 4 from its virtual draw; θ_k − mean over two: 4/2.
+    assert none[0].stderr == pytest.approx(math.sqrt(2.0) * 400 / math.log(10))
+    for bad in (1.5, -0.25):
+        with pytest.raises(ValueError, match=r"^a score must lie in \[0, 1\]$"):
+            elo_ratings(2, [(0, 1, 1.0), (0, 1, bad)])
+    with pytest.raises(ValueError, match="^an agent cannot play itself$"):
+        elo_ratings(2, [(0, 1, 1.0), (1, 1, 0.5)])
 
 
 def test_evaluate_siguo_teams_in_process() -> None:
