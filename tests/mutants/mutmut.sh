@@ -23,20 +23,28 @@
 # mutated line # reason", so that an edit elsewhere in the file keeps a line accepted
 # (mutmut numbers its mutants a function at a time). Prints the counts, the survivors
 # not accepted (exit 1), and accepted lines that no longer survive.
+#
+# For work on one module: MUTMUT_TESTS="tests/python/test_x.py …" narrows the tests
+# (mutmut's first run of them all is most of a small module's time), MUTMUT_STAGE=DIR
+# stages elsewhere (two runs at once), MUTMUT_NO_INSTALL=1 uses the package already in
+# .venv as it is (no rebuild; the compiled module must match the tree).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 accepted=tests/mutants/accepted.txt
 version=3.8.1
 jobs=${JOBS:-1}
-stage=target/mutants/python
+stage=${MUTMUT_STAGE:-target/mutants/python}
+selection=${MUTMUT_TESTS:-tests/python}
 py=.venv/bin/python
 [ $# -gt 0 ] || { echo "mutmut.sh: no file given" >&2; exit 2; }
 
 # The package installed from this tree, with pytest and the RL extras (run.sh's
 # installs), and mutmut itself.
-echo "-- mutants: installing the package (tests/python/run.sh, setup only)"
-JUNQI_PY_SETUP_ONLY=1 tests/python/run.sh
+if [ "${MUTMUT_NO_INSTALL:-}" != 1 ]; then
+  echo "-- mutants: installing the package (tests/python/run.sh, setup only)"
+  JUNQI_PY_SETUP_ONLY=1 tests/python/run.sh
+fi
 if [ "$("$py" -c 'import importlib.metadata as m; print(m.version("mutmut"))' 2>/dev/null)" != "$version" ]; then
   echo "-- mutants: pip install mutmut==$version"
   "$py" -m pip install --quiet "mutmut==$version"
@@ -64,12 +72,12 @@ cat > "$stage/pyproject.toml" <<EOF
 [tool.mutmut]
 source_paths = ["src"]
 only_mutate = [$only]
-pytest_add_cli_args_test_selection = ["tests/python", "-k", "not TestLocalCluster and not TestTwoNodes"]
+pytest_add_cli_args_test_selection = [$(printf '"%s", ' $selection)"-k", "not TestLocalCluster and not TestTwoNodes"]
 pytest_add_cli_args = ["-q", "-p", "no:cacheprovider"]
 also_copy = ["docs", "fuzz"]
 EOF
 
-echo "== mutants: $* (mutmut $version, pytest tests/python) =="
+echo "== mutants: $* (mutmut $version, pytest $selection) =="
 rc=0
 (cd "$stage" && JUNQI_BIN="$bin" "$root/.venv/bin/mutmut" run --max-children "$jobs" > run.log 2>&1) || rc=$?
 # The run's last progress line has the counts.

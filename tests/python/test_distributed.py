@@ -147,8 +147,19 @@ def test_game_seeds_are_sha256_of_run_seed_and_index() -> None:
     assert seeds.game == int.from_bytes(digest[:8], "little")
     assert seeds.policy == int.from_bytes(digest[8:16], "little")
     assert game_seeds(7, 3) != game_seeds(7, 4) != game_seeds(8, 3)
-    with pytest.raises(ValueError, match="unsigned 64-bit"):
-        game_seeds(-1, 0)
+    # The bounds: 0 and 2^64 - 1 are seeds and indices, -1 and 2^64 are refused, each
+    # with the number and what it should be.
+    top = (1 << 64) - 1
+    for run_seed, index in [(0, 0), (top, 0), (0, top), (top, top)]:
+        g = game_seeds(run_seed, index)
+        d = hashlib.sha256(b"junqi.distributed/1\x00" + run_seed.to_bytes(8, "little")
+                           + index.to_bytes(8, "little")).digest()
+        assert g == (int.from_bytes(d[:8], "little"), int.from_bytes(d[8:16], "little"))
+    for bad in (-1, top + 1):
+        with pytest.raises(ValueError, match=rf"^run seed {bad} is not an unsigned 64-bit integer$"):
+            game_seeds(bad, 0)
+        with pytest.raises(ValueError, match=rf"^game index {bad} is not an unsigned 64-bit integer$"):
+            game_seeds(0, bad)
 
 
 def test_reference_run_rows(reference: pathlib.Path) -> None:
@@ -411,6 +422,78 @@ def test_evaluate_siguo_teams_in_process() -> None:
     # Game 0 gives a the first team (South and North), game 1 gives it to b.
     assert first.agents == ("a", "b", "a", "b") and second.agents == ("b", "a", "b", "a")
     assert all(row.draws == 2 for row in result.agents)   # cut short: draws
+
+
+def test_the_table_from_crafted_games() -> None:
+    # The table of evaluate, from games whose results are written here: wins, draws and
+    # losses by agent and by pair (from the first-named agent's side), the scores, Elo
+    # from the (first team's agent, second's, score) triples at the asked confidence,
+    # the rows by Elo, and both printed forms.
+    from statistics import NormalDist
+
+    from junqi.distributed.tournament import MatchGame, _tabulate
+
+    def game(i: int, agents: tuple[str, ...], winners: tuple[str, ...]) -> MatchGame:
+        return MatchGame(i, agents, winners, "flag" if winners else None, 10, "")
+
+    games = [
+        game(0, ("a", "b"), ("south",)),   # a beats b
+        game(1, ("b", "a"), ("south",)),   # b beats a
+        game(2, ("a", "c"), ()),           # a, c draw
+        game(3, ("c", "a"), ("north",)),   # a beats c
+        game(4, ("b", "c"), ("north",)),   # c beats b
+        game(5, ("c", "b"), ("north",)),   # b beats c
+        game(6, ("a", "b"), ("north",)),   # b beats a
+    ]
+    ev = _tabulate(junqi.RuleSet("classic"), 9, ["a", "b", "c"], games, 0.9)
+    assert (ev.rules, ev.seed, ev.confidence, ev.games) == ("classic", 9, 0.9, games)
+    assert ev.pairs == {("a", "b"): (1, 0, 2), ("a", "c"): (1, 1, 0), ("b", "c"): (1, 0, 1)}
+    z = NormalDist().inv_cdf(0.95)
+    expected = elo_ratings(3, [(0, 1, 1.0), (1, 0, 1.0), (0, 2, 0.5), (2, 0, 0.0), (1, 2, 0.0),
+                               (2, 1, 0.0), (0, 1, 0.0)], z=z)
+    rows = {r.name: r for r in ev.agents}
+    for k, (name, n, w, d, l, score) in enumerate([("a", 5, 2, 1, 2, 0.5), ("b", 5, 3, 0, 2, 0.6),
+                                                   ("c", 4, 1, 1, 2, 0.375)]):
+        r = rows[name]
+        assert (r.games, r.wins, r.draws, r.losses) == (n, w, d, l), name
+        assert r.score == pytest.approx(score)
+        e = expected[k]
+        assert (r.elo, r.elo_low, r.elo_high, r.elo_stderr) == pytest.approx((e.elo, e.low, e.high, e.stderr))
+    assert [r.name for r in ev.agents] == sorted("abc", key=lambda x: -rows[x].elo)
+    assert [r.name for r in ev.agents] == ["b", "a", "c"]
+    b, a, c = ev.agents
+    assert str(ev).splitlines() == [
+        "agent  games    W    D    L  score     Elo  90% CI",
+        f"b          5    3    0    2  0.600 {b.elo:+7.1f}  [{b.elo_low:+.1f}, {b.elo_high:+.1f}]",
+        f"a          5    2    1    2  0.500 {a.elo:+7.1f}  [{a.elo_low:+.1f}, {a.elo_high:+.1f}]",
+        f"c          4    1    1    2  0.375 {c.elo:+7.1f}  [{c.elo_low:+.1f}, {c.elo_high:+.1f}]",
+        "",
+        "pairs (W-D-L of the first against the second):",
+        "  a vs b: 1-0-2",
+        "  a vs c: 1-1-0",
+        "  b vs c: 1-0-1",
+    ]
+    d = ev.to_dict()
+    assert (d["rules"], d["seed"], d["confidence"]) == ("classic", 9, 0.9)
+    assert d["pairs"][0] == {"agent": "a", "opponent": "b", "wins": 1, "draws": 0, "losses": 2}
+    assert [p["agent"] + p["opponent"] for p in d["pairs"]] == ["ab", "ac", "bc"]
+    assert d["agents"][0] == {"name": "b", "games": 5, "wins": 3, "draws": 0, "losses": 2, "score": 0.6,
+                              "elo": b.elo, "elo_low": b.elo_low, "elo_high": b.elo_high,
+                              "elo_stderr": b.elo_stderr}
+    assert d["games"][3] == {"index": 3, "agents": ("c", "a"), "winners": ("north",), "reason": "flag",
+                             "plies": 10, "record": ""}
+    json.dumps(d)
+    # A long name widens the first column; an agent without a game scores 0.
+    wide = _tabulate(junqi.RuleSet("classic"), 0, ["a-long-name", "b", "idle"],
+                     [game(0, ("a-long-name", "b"), ("south",))], 0.95)
+    assert str(wide).splitlines()[0].startswith("agent        games")
+    assert {r.name: (r.games, r.score) for r in wide.agents}["idle"] == (0, 0.0)
+    # 四国: a team wins when any of its seats is among the winners.
+    sg = junqi.RuleSet("siguo")
+    team = _tabulate(sg, 0, ["x", "y"], [game(0, ("x", "y", "x", "y"), ("north",)),
+                                          game(1, ("x", "y", "x", "y"), ("east", "west")),
+                                          game(2, ("y", "x", "y", "x"), ("south", "north"))], 0.95)
+    assert team.pairs == {("x", "y"): (1, 0, 2)}
 
 
 def test_cli_local_process(tmp_path: pathlib.Path, reference: pathlib.Path,
