@@ -473,16 +473,16 @@ def test_the_table_from_crafted_games() -> None:
         "  a vs c: 1-1-0",
         "  b vs c: 1-0-1",
     ]
-    d = ev.to_dict()
-    assert (d["rules"], d["seed"], d["confidence"]) == ("classic", 9, 0.9)
-    assert d["pairs"][0] == {"agent": "a", "opponent": "b", "wins": 1, "draws": 0, "losses": 2}
-    assert [p["agent"] + p["opponent"] for p in d["pairs"]] == ["ab", "ac", "bc"]
-    assert d["agents"][0] == {"name": "b", "games": 5, "wins": 3, "draws": 0, "losses": 2, "score": 0.6,
+    out = ev.to_dict()
+    assert (out["rules"], out["seed"], out["confidence"]) == ("classic", 9, 0.9)
+    assert out["pairs"][0] == {"agent": "a", "opponent": "b", "wins": 1, "draws": 0, "losses": 2}
+    assert [p["agent"] + p["opponent"] for p in out["pairs"]] == ["ab", "ac", "bc"]
+    assert out["agents"][0] == {"name": "b", "games": 5, "wins": 3, "draws": 0, "losses": 2, "score": 0.6,
                               "elo": b.elo, "elo_low": b.elo_low, "elo_high": b.elo_high,
                               "elo_stderr": b.elo_stderr}
-    assert d["games"][3] == {"index": 3, "agents": ("c", "a"), "winners": ("north",), "reason": "flag",
-                             "plies": 10, "record": ""}
-    json.dumps(d)
+    assert out["games"][3] == {"index": 3, "agents": ("c", "a"), "winners": ("north",), "reason": "flag",
+                               "plies": 10, "record": ""}
+    json.dumps(out)
     # A long name widens the first column; an agent without a game scores 0.
     wide = _tabulate(junqi.RuleSet("classic"), 0, ["a-long-name", "b", "idle"],
                      [game(0, ("a-long-name", "b"), ("south",))], 0.95)
@@ -494,6 +494,60 @@ def test_the_table_from_crafted_games() -> None:
                                           game(1, ("x", "y", "x", "y"), ("east", "west")),
                                           game(2, ("y", "x", "y", "x"), ("south", "north"))], 0.95)
     assert team.pairs == {("x", "y"): (1, 0, 2)}
+
+
+def test_evaluate_in_one_process(capsys: pytest.CaptureFixture[str]) -> None:
+    # The round robin as evaluate plays it here (address="local-process"): the policy
+    # runs in this process, the seats alternate game by game, the pairs read from the
+    # first-named agent's side (names not in alphabetical order), each game carries
+    # its end, length and record, the seed and confidence are the ones asked for, and
+    # the progress goes to standard error only when asked.
+    calls: list[int] = []
+
+    def counting(observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> int:
+        calls.append(1)
+        return int(np.flatnonzero(mask)[0])
+
+    r = evaluate("classic", {"zed": "random", "amy": counting}, games=3, seed=5, batch=2,
+                 address="local-process", confidence=0.8, progress=False)
+    assert calls and capsys.readouterr().err == ""
+    assert [g.agents for g in r.games] == [("zed", "amy"), ("amy", "zed"), ("zed", "amy")]
+    assert (r.seed, r.confidence) == (5, 0.8)
+    assert list(r.pairs) == [("zed", "amy")] and sum(r.pairs[("zed", "amy")]) == 3
+    for g in r.games:
+        replay = junqi.Game.from_record(g.record)
+        assert replay.result is not None and g.reason == replay.result.reason.id
+        assert g.plies == replay.ply > 0
+        assert g.winners == tuple(s.id for s in replay.result.winners)
+    evaluate("classic", {"a": "random", "b": "random"}, games=1, batch=1, max_plies=4,
+             address="local-process", progress=True)
+    assert re.search(r"junqi: 1/1 games \(100\.0%\)", capsys.readouterr().err)
+
+
+def test_evaluate_refusals_and_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    def run(rules: Any, agents: dict[str, Any], **options: Any) -> None:
+        evaluate(rules, agents, address="local-process", progress=False, **options)
+
+    two = {"a": "random", "b": "random"}
+    with pytest.raises(ValueError, match="^evaluate needs at least two agents$"):
+        run("classic", {"a": "random"})
+    with pytest.raises(ValueError, match="^games must be >= 1, not 0$"):
+        run("classic", two, games=0)
+    with pytest.raises(ValueError, match="^batch must be >= 1, not 0$"):
+        run("classic", two, games=1, batch=0)
+    for c in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError, match=rf"^confidence must lie in \(0, 1\), not {c}$"):
+            run("classic", two, games=1, confidence=c)
+    with pytest.raises(TypeError, match="^policy 'b' is int: expected 'random'"):
+        run("classic", {"a": "random", "b": 3}, games=1)
+    # Four seats without alliances are four teams: evaluate plays two agents a game.
+    free = {"extends": "siguo", "name": "siguo-free", "teams": [["south"], ["east"], ["north"], ["west"]]}
+    with pytest.raises(ValueError, match="^siguo-free has 4 teams: evaluate plays two agents a game$"):
+        run(free, two, games=1)
+    # The documented defaults: 100 games, seed 0, progress on standard error, 95 %.
+    r = evaluate("classic", two, max_plies=2, address="local-process")
+    assert (len(r.games), r.seed, r.confidence) == (100, 0, 0.95)
+    assert "junqi: 100/100 games" in capsys.readouterr().err
 
 
 def test_cli_local_process(tmp_path: pathlib.Path, reference: pathlib.Path,
