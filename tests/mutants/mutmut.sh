@@ -20,7 +20,8 @@
 #
 # Survivors ("survived", and "no tests": code no test calls) are compared with the
 # lines of tests/mutants/accepted.txt that start with "py/": "FILE: FUNCTION: the
-# mutated line # reason", so that an edit elsewhere in the file keeps a line accepted
+# mutated line # reason" (the reason after the last " # "; a mutant that only deletes
+# lines is "del " and the deleted lines), so that an edit elsewhere in the file keeps a line accepted
 # (mutmut numbers its mutants a function at a time). Prints the counts, the survivors
 # not accepted (exit 1), and accepted lines that no longer survive.
 #
@@ -94,13 +95,16 @@ while read -r name status; do
   file=$(sed -n 's|^--- src/|py/python/|p' <<< "$shown" | head -n 1)
   # junqi.m.x_f__mutmut_3 → f; junqi.m.xǁCǁf__mutmut_3 → C.f
   func=$(sed -E 's/__mutmut_[0-9]+$//; s/.*\.x(ǁ|_)//; s/ǁ/./g' <<< "$name")
-  line=$(grep '^+ ' <<< "$shown" | sed -E 's/^\+\s*//' | paste -sd '|' -)
+  # The added lines; for a mutant that only deletes, "del " and the deleted ones.
+  line=$({ grep '^+ ' <<< "$shown" || true; } | sed -E 's/^\+\s*//' | paste -sd '|' -)
+  [ -n "$line" ] || line="del $({ grep '^- ' <<< "$shown" || true; } | sed -E 's/^-\s*//' | paste -sd '|' -)"
   echo "$file: $func: $line" >> "$stage/survivors.txt"
 done < <(sed -E 's/^\s+//' "$stage/results.txt")
 sort -o "$stage/survivors.txt" "$stage/survivors.txt"
 
 count() { grep -c -E ": ($1)\$" "$stage/results.txt" || true; }
-accepted_py() { grep '^py/' "$accepted" | sed 's/ # .*//' | sort || true; }
+# The reason follows the last " # " (a mutated line may hold a comment of its own).
+accepted_py() { grep '^py/' "$accepted" | sed -E 's/^(.*) # .*$/\1/' | sort || true; }
 total=$(grep -c ': ' "$stage/results.txt" || true)
 new=$(comm -23 "$stage/survivors.txt" <(accepted_py))
 echo

@@ -63,6 +63,16 @@ class _Refused(Exception):
     """A referee line the engine cannot act on: answered ``info error ...``."""
 
 
+def _u64(text: str) -> Optional[int]:
+    """``text`` as a number the protocol allows (``seed``, ``clock``): ASCII digits
+    only (``str.isdigit`` also takes "²" and "٣", which ``int`` refuses or reads as
+    another digit), below 2^64 (a longer number also passes ``int``'s digit limit)."""
+    if not (0 < len(text) <= 20 and text.isascii() and text.isdigit()):
+        return None
+    n = int(text)
+    return n if n < 1 << 64 else None
+
+
 def _quote(text: str) -> str:
     """``text`` fit for one protocol line: at most 1000 characters, control characters
     and line separators escaped (so that an error quoting the referee's text can neither
@@ -188,9 +198,10 @@ class Engine:
         if cmd == "seed":
             if self.seat is None:
                 raise _Refused("seed before newgame")
-            if not rest.strip().isdigit():
+            seed = _u64(rest.strip())
+            if seed is None:
                 raise _Refused(f"seed {rest.strip()!r} is not a number")
-            self.seed = int(rest.strip())
+            self.seed = seed
             if self.seed_random:
                 random.seed(self.seed)
             return []
@@ -204,10 +215,10 @@ class Engine:
             self.setup = setup
             return []
         if cmd == "clock":
-            parts = rest.split()
-            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            numbers = [_u64(p) for p in rest.split()]
+            if len(numbers) != 2 or numbers[0] is None or numbers[1] is None:
                 raise _Refused(f"clock {rest!r} is not <left ms> <increment ms>")
-            self.clock = (int(parts[0]), int(parts[1]))
+            self.clock = (numbers[0], numbers[1])
             return []
         if cmd == "event":
             try:
