@@ -744,3 +744,29 @@ fn a_partner_s_setup_learnt_after_the_events_names_each_of_its_pieces() {
         }
     }
 }
+
+#[test]
+fn the_deployment_constraints_are_propagated_from_the_start() {
+    // Seven pieces a side in the HQs and camps, the flag and the mine both bound to the
+    // two HQs: the counts alone tell, from the deployment on, that North's HQs hold the
+    // flag and the mine (the commander and the platoon leaders may stand there by the
+    // constraints, but then the flag or the mine would have nowhere to go).
+    let rules = Arc::new(
+        RuleSet::from_json(&format!(
+            r#"{{"extends": "classic", "name": "seven", "army": {SEVEN},
+                "deployment": {{"roles": ["hq", "camp"], "constraints": [{{"kind": "flag", "roles": ["hq"]}}, {{"kind": "mine", "roles": ["hq"]}}]}}}}"#
+        ))
+        .unwrap(),
+    );
+    let mut g = Game::with_rules(rules.clone(), 1);
+    for &side in rules.sides() {
+        g.deploy(side, &Setup::random(&rules, side, 7)).unwrap();
+    }
+    let south = g.beliefs(Side::South);
+    for hq in ["b12", "d12"] {
+        assert_eq!(kinds(&south, &g, hq), vec![Flag, Mine], "{hq}");
+    }
+    for camp in ["b10", "d10", "c9", "b8", "d8"] {
+        assert_eq!(kinds(&south, &g, camp), vec![Commander, PlatoonLeader], "{camp}");
+    }
+}
