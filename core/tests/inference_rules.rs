@@ -770,3 +770,35 @@ fn the_deployment_constraints_are_propagated_from_the_start() {
         assert_eq!(kinds(&south, &g, camp), vec![Commander, PlatoonLeader], "{camp}");
     }
 }
+
+#[test]
+fn an_eliminated_seat_s_pieces_leave_every_player_s_board() {
+    // 四国, random play from a seeded start until a seat is eliminated (its pieces
+    // leave the board, `Event::Eliminated`): every seat's beliefs then hold exactly the
+    // pieces on the board, the eliminated army's none.
+    let rules = RuleSet::preset("siguo").unwrap();
+    let mut g = Game::random_start(rules.clone(), 0).unwrap();
+    let mut rng = Rng::new(0);
+    let mut out = None;
+    for _ in 0..3000 {
+        if out.is_some() || g.result().is_some() {
+            break;
+        }
+        let legal = g.legal_actions();
+        let r = g.play(legal[rng.below(legal.len())]).unwrap();
+        out = r.public.iter().find_map(|e| match e {
+            Event::Eliminated { side, .. } => Some(*side),
+            _ => None,
+        });
+    }
+    let out = out.expect("a seat is eliminated");
+    assert!(g.position().occupied_by(out).is_empty());
+    for &side in rules.sides() {
+        let b = g.beliefs(side);
+        assert!(b.is_consistent(), "{side}");
+        assert_eq!(b.occupied(), g.position().occupied(), "{side}'s beliefs after {out} is out");
+        for p in g.position().occupied().iter() {
+            assert!(!b.candidates(p).is_empty(), "{side}: {}", rules.board().name_of(p));
+        }
+    }
+}
