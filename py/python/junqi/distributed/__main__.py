@@ -34,9 +34,14 @@ def _policy(spec: str) -> Policy:
         raise argparse.ArgumentTypeError(
             f"policy {spec!r}: expected 'random', an agent ('greedy', 'search:3') or 'module:callable'"
         )
-    target: Any = importlib.import_module(module)
-    for part in attr.split("."):
-        target = getattr(target, part)
+    # argparse turns only ArgumentTypeError, TypeError and ValueError into its usage
+    # and status 2: a module or attribute that is not there must be one of them too.
+    try:
+        target: Any = importlib.import_module(module)
+        for part in attr.split("."):
+            target = getattr(target, part)
+    except (ImportError, AttributeError) as e:
+        raise argparse.ArgumentTypeError(f"policy {spec!r}: {e}") from None
     return target
 
 
