@@ -64,9 +64,10 @@ class _Refused(Exception):
 
 
 def _u64(text: str) -> Optional[int]:
-    """``text`` as a number the protocol allows (``seed``, ``clock``): ASCII digits
-    only (``str.isdigit`` also takes "²" and "٣", which ``int`` refuses or reads as
-    another digit), below 2^64 (a longer number also passes ``int``'s digit limit)."""
+    """``text`` as a number the protocol allows (``seed``, ``clock``), else None: ASCII
+    digits only (``str.isdigit`` also takes "²" and "٣", which ``int`` refuses or reads
+    as another digit), below 2^64 (the length is checked first: ``int`` refuses a text
+    of over 4 300 digits with an error of its own)."""
     if not (0 < len(text) <= 20 and text.isascii() and text.isdigit()):
         return None
     n = int(text)
