@@ -871,6 +871,9 @@ def test_count_run_reads_only_the_records(tmp_path: pathlib.Path) -> None:
         _read(path)
     assert junqi.distributed.count_run("classic", tmp_path).games == 5
     assert json.loads(junqi.distributed.fit_eval_run("classic", tmp_path))["games"] == 5
+    # So does finding the run seed a shard was written with (shard_seeds reads that
+    # column alone; the shard is rewritten, but its seed still names a foreign run).
+    assert shard_seeds(tmp_path) == {1: path}
 
 
 def test_run_games_in_game_order(tmp_path: pathlib.Path) -> None:
