@@ -802,3 +802,114 @@ fn an_eliminated_seat_s_pieces_leave_every_player_s_board() {
         }
     }
 }
+
+/// 四国 dealt face down (a rule set a user can load), a player out after one time-out.
+fn siguo_dealt() -> Arc<RuleSet> {
+    Arc::new(
+        RuleSet::from_json(
+            r#"{"extends": "siguo", "name": "siguo-dealt",
+                "deployment": {"roles": ["post", "hq"], "constraints": [], "deal": true},
+                "options": {"max_timeouts": 1}}"#,
+        )
+        .unwrap(),
+    )
+}
+
+/// Where each army's flag stands (`None` when it is off the board).
+fn flags(g: &Game) -> [Option<junqi::Point>; 4] {
+    let pos = g.position();
+    let mut at = [None; 4];
+    for p in pos.occupied().iter() {
+        if let Some((army, Flag)) = pos.piece_at(p) {
+            at[army as usize] = Some(p);
+        }
+    }
+    at
+}
+
+fn commanders(g: &Game) -> [usize; 4] {
+    let pos = g.position();
+    let mut n = [0; 4];
+    for p in pos.occupied().iter() {
+        if let Some((army, Commander)) = pos.piece_at(p) {
+            n[army as usize] += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn a_dealt_four_army_game_s_beliefs_follow_flags_shown_face_down_taken_and_left_behind() {
+    // Under a deal a commander's fall shows its army's flag where it lies, face down or
+    // not; a flag can be taken while no player commands its army (nobody is out, and a
+    // later fall of that commander shows nothing); and a player put out takes its army's
+    // face-up pieces off the board, the face-down ones (a shown flag too) staying. Random
+    // play with time-outs: every player's beliefs stay consistent and hold the board.
+    let rules = siguo_dealt();
+    let (mut shown_down, mut fell_flagless, mut out_shown_down) = (0, 0, 0);
+    // Seeds chosen (out of the first 400) to hold each case.
+    for seed in [12, 37, 42, 134] {
+        let mut g = Game::with_rules(rules.clone(), seed);
+        let mut rng = Rng::new(seed);
+        let mut shown = Vec::new();
+        // The same game from a position string written at ply 20 (beliefs with no history).
+        let mut from_string: Option<Game> = None;
+        for ply in 0..3000 {
+            let legal = g.legal_actions();
+            if g.result().is_some() || legal.is_empty() {
+                break;
+            }
+            if ply == 20 {
+                from_string = Some(Game::from_position_string_with(rules.clone(), &g.position_string(), seed).unwrap());
+            }
+            let (before_flags, before_commanders) = (flags(&g), commanders(&g));
+            let report = if rng.below(40) == 0 {
+                if let Some(h) = &mut from_string {
+                    h.time_out().unwrap();
+                }
+                g.time_out().unwrap()
+            } else {
+                let action = legal[rng.below(legal.len())];
+                if let Some(h) = &mut from_string {
+                    h.play(action).unwrap();
+                }
+                g.play(action).unwrap()
+            };
+            let after = commanders(&g);
+            for army in 0..4 {
+                fell_flagless += usize::from(after[army] < before_commanders[army] && before_flags[army].is_none());
+            }
+            for e in &report.public {
+                match *e {
+                    Event::Revealed { point, .. } if g.position().is_face_down(point) => {
+                        shown_down += 1;
+                        shown.push(point);
+                    }
+                    Event::Eliminated { side, .. } => {
+                        let army = g.position().army_of(side);
+                        out_shown_down += shown
+                            .iter()
+                            .filter(|&&p| g.position().is_face_down(p) && g.position().piece_at(p).map(|x| Some(x.0)) == Some(army))
+                            .count();
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for (g, how) in [(&g, "dealt"), (from_string.as_ref().unwrap(), "from a string")] {
+            for &player in rules.sides() {
+                let b = g.beliefs(player);
+                let name = format!("seed {seed}, {how}: {player}'s beliefs");
+                assert!(b.is_consistent(), "{name}");
+                assert_eq!(b.occupied(), g.position().occupied(), "{name}");
+                for piece in &g.view(player).pieces {
+                    if let Some(kind) = piece.kind {
+                        assert!(b.candidates(piece.point).contains(kind), "{name}: {kind} on {:?}", piece.point);
+                    }
+                }
+            }
+        }
+    }
+    // The three cases happened (the test would not see them fail otherwise).
+    assert!(shown_down > 0 && fell_flagless > 0 && out_shown_down > 0, "{shown_down} {fell_flagless} {out_shown_down}");
+}

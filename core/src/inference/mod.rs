@@ -67,6 +67,10 @@ const PUBLIC: u8 = 4;
 /// stood nowhere the player can name. Its `origin` is then only a stand-in point, and
 /// the opponent model reads no deployment from it.
 const ORIGIN_UNKNOWN: u8 = 8;
+/// Under a deal, the piece has been turned face up. `PUBLIC` is not enough: a dealt
+/// 四国 game shows the flag of a side whose commander fell to everyone while it stays
+/// face down.
+const FACE_UP: u8 = 16;
 
 /// A set of piece kinds, as a bit mask over [`PieceKind`] indices.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -127,7 +131,8 @@ pub struct Beliefs {
     origin: [u8; MAX_PIECES],
     /// Slots `0..slots` are the only ones ever used.
     slots: u8,
-    /// Per slot: `MOVED`, `KNOWN` (to the player), `PUBLIC` (shown to everyone).
+    /// Per slot: `MOVED`, `KNOWN` (to the player), `PUBLIC` (shown to everyone),
+    /// `ORIGIN_UNKNOWN`, `FACE_UP` (turned up, under a deal).
     flags: [u8; MAX_PIECES],
     /// Per point: the slot standing there (`NONE` if empty).
     cell: [u8; MAX_POINTS],
@@ -535,6 +540,19 @@ impl Beliefs {
         self.dirty |= 1 << idx;
     }
 
+    /// Whether army `idx`'s flag may have left the board before the action being read,
+    /// so that its commander's fall would show nothing. Only under a deal: elsewhere a
+    /// taken flag puts its army out, and every one of its pieces leaves with it; under a
+    /// deal a flag can be taken while no player commands its army (nobody is out), and an
+    /// army put out leaves its face-up flag's slot off the board.
+    fn flag_may_be_gone(&self, idx: usize) -> bool {
+        let flag = 1u128 << (idx * 32 + PieceKind::Flag as usize);
+        self.rules.deals()
+            && (0..self.slots as usize).any(|s| {
+                self.origin[s] != NONE && self.at[s] == NONE && !self.removed.contains(&(s as u8)) && self.mask[s] & flag != 0
+            })
+    }
+
     fn start_action(&mut self) {
         self.end_action();
         self.in_action = true;
@@ -564,7 +582,7 @@ impl Beliefs {
                     if !other_same {
                         self.restrict(s, commander);
                     }
-                } else {
+                } else if !self.flag_may_be_gone(idx) {
                     self.restrict(s, !commander);
                 }
             }
@@ -620,7 +638,7 @@ impl Beliefs {
                 self.start_action();
                 if let (Some(s), Some(idx)) = (self.slot_at(point), self.side_index(owner)) {
                     self.restrict(s, 1u128 << (idx * 32 + kind as usize));
-                    self.flags[s] |= KNOWN | PUBLIC;
+                    self.flags[s] |= KNOWN | PUBLIC | FACE_UP;
                     self.dirty |= self.group_of(self.mask[s]);
                 }
             }
@@ -649,7 +667,7 @@ impl Beliefs {
                     for s in 0..MAX_PIECES {
                         if self.at[s] != NONE
                             && self.mask[s] & !range == 0
-                            && (!deals || self.flags[s] & PUBLIC != 0)
+                            && (!deals || self.flags[s] & FACE_UP != 0)
                         {
                             self.remove(s);
                         }
@@ -663,9 +681,15 @@ impl Beliefs {
     fn revealed(&mut self, point: Point, owner: Side, kind: PieceKind, cause: RevealCause) {
         let Some(idx) = self.side_index(owner) else { return };
         let range = self.range(owner);
-        // The piece stands on `point`, or stood there before the action just read.
+        // The piece stands on `point`, or stood there before the action just read. A
+        // face-up piece on `point` is the owner's when it is of the owner's army alone;
+        // a face-down one (under a deal: a fallen commander's flag is shown where it lies)
+        // when it may be of that army.
+        let deals = self.rules.deals();
         let slot = match self.slot_at(point) {
-            Some(s) if self.mask[s] & range != 0 && self.mask[s] & !range == 0 => Some(s),
+            Some(s) if self.mask[s] & range != 0 && (self.mask[s] & !range == 0 || deals && self.flags[s] & FACE_UP == 0) => {
+                Some(s)
+            }
             _ => [self.last_att, self.last_def]
                 .into_iter()
                 .find(|&(s, p)| s != NONE && p == point.0 && self.mask[s as usize] & !range == 0)

@@ -5,7 +5,7 @@
 //! started; where the others started is not known, and the modelled beliefs read no
 //! deployment from them.
 
-use super::{Beliefs, KNOWN, MOVED, NONE, ORIGIN_UNKNOWN, PUBLIC};
+use super::{Beliefs, FACE_UP, KNOWN, MOVED, NONE, ORIGIN_UNKNOWN, PUBLIC};
 use crate::board::{PointSet, MAX_POINTS};
 use crate::piece::{Arm, PieceKind, Side};
 use crate::limits::MAX_PIECES;
@@ -55,6 +55,9 @@ impl Beliefs {
                 mask &= self.kinds_where(self.types, |k: PieceKind| rules.mobility(k) != Mobility::Immobile);
             }
             self.place(slot, p, mask);
+            if deals && !pos.is_face_down(p) {
+                self.flags[slot] |= FACE_UP;
+            }
             if pos.has_moved(p) {
                 // It moved before the position: where it started is not known.
                 self.flags[slot] |= MOVED | ORIGIN_UNKNOWN;
