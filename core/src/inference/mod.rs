@@ -540,19 +540,6 @@ impl Beliefs {
         self.dirty |= 1 << idx;
     }
 
-    /// Whether army `idx`'s flag may have left the board before the action being read,
-    /// so that its commander's fall would show nothing. Only under a deal: elsewhere a
-    /// taken flag puts its army out, and every one of its pieces leaves with it; under a
-    /// deal a flag can be taken while no player commands its army (nobody is out), and an
-    /// army put out leaves its face-up flag's slot off the board.
-    fn flag_may_be_gone(&self, idx: usize) -> bool {
-        let flag = 1u128 << (idx * 32 + PieceKind::Flag as usize);
-        self.rules.deals()
-            && (0..self.slots as usize).any(|s| {
-                self.origin[s] != NONE && self.at[s] == NONE && !self.removed.contains(&(s as u8)) && self.mask[s] & flag != 0
-            })
-    }
-
     fn start_action(&mut self) {
         self.end_action();
         self.in_action = true;
@@ -582,7 +569,11 @@ impl Beliefs {
                     if !other_same {
                         self.restrict(s, commander);
                     }
-                } else if !self.flag_may_be_gone(idx) {
+                } else if !self.rules.deals() {
+                    // Only where nothing is dealt. Under a deal every piece that fights
+                    // is face up, known to all, so this would tell nothing; and there a
+                    // flag can be taken while no player commands its army (nobody is
+                    // out), after which its commander's fall shows nothing.
                     self.restrict(s, !commander);
                 }
             }
