@@ -3,7 +3,8 @@
 //! entries — either load with a specific error or load and play random games that keep
 //! the referee's guarantees: no panic; a refused call changes nothing; every legal
 //! action is in the action space and round-trips through its id; records replay to the
-//! identical state; a view names a piece's kind only where its player knows it.
+//! identical state; a view names a piece's kind only where its player knows it; every
+//! player's beliefs stay consistent and hold the board.
 //!
 //! `JUNQI_RULESETS_CASES` sets the number of rule sets (default 40).
 
@@ -154,6 +155,23 @@ fn check_views(game: &Game) {
     }
 }
 
+/// Every player's beliefs hold the board as it is: consistent (an agent draws its
+/// worlds from them), the occupied points, and each kind its view names among the
+/// candidates there.
+fn check_beliefs(game: &Game) {
+    let name = game.rules().name();
+    for &player in game.rules().sides() {
+        let beliefs = game.beliefs(player);
+        assert!(beliefs.is_consistent(), "[{name}] {player}'s beliefs are inconsistent");
+        assert_eq!(beliefs.occupied(), game.position().occupied(), "[{name}] {player}'s beliefs");
+        for piece in &game.view(player).pieces {
+            if let Some(kind) = piece.kind {
+                assert!(beliefs.candidates(piece.point).contains(kind), "[{name}] {player} sees {kind} on {:?}", piece.point);
+            }
+        }
+    }
+}
+
 /// A refused call must leave the game as it was.
 fn check_refusals(game: &mut Game, rng: &mut Rng) {
     let before = snapshot(game);
@@ -210,6 +228,7 @@ fn play(rules: &Arc<RuleSet>, seed: u64, plies: usize) {
         game.play(a).unwrap_or_else(|e| panic!("[{}] a legal action was refused: {e}", rules.name()));
     }
     check_views(&game);
+    check_beliefs(&game);
     for &side in rules.sides() {
         let view = game.view(side);
         roxmltree::Document::parse(&view.to_svg(rules, &junqi::render::SvgOptions::default())).unwrap();

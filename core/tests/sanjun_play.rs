@@ -314,6 +314,53 @@ fn the_fort_strikes_a_ship_at_its_mouth_and_a_neighbour_on_land() {
     assert_eq!(pos.piece_at(pt(&r, "d5")), Some((South, Fort)));
 }
 
+/// `sanjun-modern` with `kind` moving as `mobility` (a rule set a user can load).
+fn moving_as(kind: &str, mobility: &str) -> Arc<RuleSet> {
+    let mut spec: serde_json::Value = serde_json::from_str(&rules("sanjun-modern").to_json()).unwrap();
+    spec["movement"][kind] = serde_json::json!(mobility);
+    let json = serde_json::json!({"extends": "sanjun-modern", "name": "t", "movement": spec["movement"]});
+    Arc::new(RuleSet::from_json(&json.to_string()).unwrap())
+}
+
+/// Plays `action` from `pos` in a game, so that both players' beliefs read it.
+fn play_in_game(r: &Arc<RuleSet>, pos: &junqi::Position, action: &str) -> (Game, junqi::Report) {
+    let mut game = Game::from_position_string_with(r.clone(), &pos.position_string(), 0).unwrap();
+    let report = game.play(mv(r, action)).unwrap();
+    for &side in r.sides() {
+        assert!(game.beliefs(side).is_consistent(), "{side}'s beliefs after {action}");
+    }
+    (game, report)
+}
+
+#[test]
+fn a_kind_given_moves_and_a_gun_fires_at_what_its_moves_cannot_reach() {
+    // A gunboat that runs by rail (found by random rule sets: its bombardment was taken
+    // for a move, which carried it ashore and left every player's beliefs inconsistent).
+    // From the sea its runs reach nothing, so the attack on d10 is a bombardment.
+    let r = moving_as("gunboat", "rail_turn");
+    let pos = arrange(
+        &r,
+        &[("d9", South, Gunboat), ("e1", South, Flag), ("d10", North, Infantry), ("e14", North, Flag), ("b13", North, Cavalry)],
+        South,
+    );
+    let (game, report) = play_in_game(&r, &pos, "d9-d10");
+    assert!(matches!(report.public[0], junqi::Event::Struck { .. }), "{:?}", report.public);
+    assert!(game.position().piece_at(pt(&r, "d10")).is_none());
+    assert_eq!(game.position().piece_at(pt(&r, "d9")), Some((South, Gunboat)), "it fired from the sea");
+    // A fort that steps: onto a land neighbour it moves (and takes the point); at the
+    // ship on the sea point coast-linked to it, which no step reaches, it strikes.
+    let r = moving_as("fort", "step");
+    let pieces = [("d5", South, Fort), ("e1", South, Flag), ("d6", North, Cruiser), ("d4", North, Infantry), ("e14", North, Flag)];
+    let pos = arrange(&r, &pieces, South);
+    let (game, report) = play_in_game(&r, &pos, "d5-d4");
+    assert!(matches!(report.public[0], junqi::Event::Attacked { .. }), "{:?}", report.public);
+    assert_eq!(game.position().piece_at(pt(&r, "d4")), Some((South, Fort)), "it moved");
+    let (game, report) = play_in_game(&r, &pos, "d5-d6");
+    assert!(matches!(report.public[0], junqi::Event::Struck { .. }), "{:?}", report.public);
+    assert!(game.position().piece_at(pt(&r, "d6")).is_none());
+    assert_eq!(game.position().piece_at(pt(&r, "d5")), Some((South, Fort)), "it fired from d5");
+}
+
 #[test]
 fn a_railway_run_must_stop_on_a_pier() {
     let r = rules("sanjun-modern");

@@ -803,15 +803,25 @@ pub(crate) fn manner_in(
         }
         return Attack::Move;
     }
-    if rules.has_ability(kind, Ability::Flight)
+    if rules.profile(kind).strikes
         && (rules.options().hq_locks && board.roles[from.index()] == Role::Hq
             || !rules.profile(kind).step_attacks && occupied.contains(to)
             || !land_run(rules, occupied, from, mobility, PointSet::EMPTY).contains(to))
     {
         // Locked in an HQ (`hq_locks`: it may not step, only fly), out of reach by road
         // or rail, or a kind that attacks only with its abilities
-        // (`attacks_only_by_ability`): the missile flew (the outcome is the same).
-        return Attack::Flight;
+        // (`attacks_only_by_ability`): an ability made the attack. A missile flew (the
+        // outcome is the same); a kind a rule set gives both moves and `bombard` or
+        // `strike` fired from where it stands, as a gunboat or a fort does.
+        if rules.has_ability(kind, Ability::Flight) {
+            return Attack::Flight;
+        }
+        if rules.has_ability(kind, Ability::Bombard) && board.land.contains(to) && board.coast[from.index()].contains(to) {
+            return Attack::Bombardment;
+        }
+        if rules.has_ability(kind, Ability::Strike) {
+            return Attack::Strike;
+        }
     }
     Attack::Move
 }
