@@ -165,6 +165,12 @@ fn a_fallen_commander_shows_the_flag_and_others_are_no_commanders() {
     let g = game(&rules, &south, &north(Commander, PlatoonLeader), &moves);
     assert_eq!(north_gone(&g), vec![Commander]);
     assert_eq!(kinds(&g.beliefs(Side::South), &g, "b12"), vec![Flag]);
+    // Without `commander_reveals_flag` no flag is ever shown, and that tells nothing.
+    let mut spec = rules.spec().clone();
+    spec.options.commander_reveals_flag = false;
+    let rules = Arc::new(RuleSet::from_spec(spec).unwrap());
+    let g = game(&rules, &south, &north(PlatoonLeader, Commander), &moves);
+    assert_eq!(north_gone(&g), vec![Commander, PlatoonLeader, Bomb]);
 }
 
 #[test]
