@@ -457,6 +457,31 @@ fn a_strike_is_made_only_by_a_kind_that_strikes() {
 }
 
 #[test]
+fn a_kind_without_a_gun_never_strikes_though_it_sails() {
+    // Found by random rule sets: sanjun-forum with the battalion commander made to sail.
+    // North's unmoved fort on d10 strikes South's artillery on d11 and loses: the fort
+    // leaves the board. A battalion commander on the land point d10 would call its
+    // attack on land a bombardment (which never costs the attacker), but it has no gun
+    // and cannot strike: the beliefs must not keep a piece on d10.
+    let mut spec: serde_json::Value = serde_json::from_str(&RuleSet::preset("sanjun-forum").unwrap().to_json()).unwrap();
+    spec["movement"]["battalion_commander"] = serde_json::json!("sail");
+    let json = serde_json::json!({"extends": "sanjun-forum", "name": "t", "movement": spec["movement"]});
+    let rules = Arc::new(RuleSet::from_json(&json.to_string()).unwrap());
+    let text = "t b1=SPG*,c1=NAR*,d1=SMS,e1=SMI,f1=SFL,g1=STR,d2=SBN*,e3=SCP*,d6=SDE*,g6=SAM*,b8=SSU*,c8=SPL*,\
+                b10=NBS*,d10=NFO,e10=NCO*,d11=SAR*,c12=NPL*+S,g12=SGN*,b13=NGN*,c14=NTR,d14=NFL,f14=NEN* move N 247 6";
+    let mut g = Game::from_position_string_with(rules, text, 1).unwrap();
+    assert!(kinds(&g.beliefs(Side::South), &g, "d10").contains(&BattalionCommander), "South has not seen it");
+    let r = g.play_notation("d10-d11").unwrap();
+    assert!(r.public.iter().any(|e| matches!(e, Event::Struck { outcome: junqi::CombatOutcome::Lose, .. })), "{:?}", r.public);
+    assert!(g.position().piece_at(g.board().point("d10").unwrap()).is_none());
+    for side in [Side::South, Side::North] {
+        let b = g.beliefs(side);
+        assert!(b.is_consistent(), "{side}");
+        assert_eq!(b.occupied(), g.position().occupied(), "{side}'s beliefs keep the fort");
+    }
+}
+
+#[test]
 fn a_missile_repelled_by_a_trap_has_flown_not_moved() {
     // sanjun-modern: South's missile in the HQ d1 flies onto North's trap on d10 and is
     // repelled (the trap repels a missile there): it stays in d1. A flight is no move:

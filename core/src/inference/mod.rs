@@ -891,6 +891,12 @@ impl Beliefs {
             if strike != struck || in_camp && !rules.may_attack_camps(ka) {
                 continue;
             }
+            // A strike is made with an ability (a plane's with lock-on): a kind without
+            // one never strikes, though its manner would be called one (an immobile
+            // piece; a kind a rule set makes sail, standing on land).
+            if strike && !rules.profile(ka).strikes && rules.mobility(ka) != Mobility::Fly {
+                continue;
+            }
             if manner == Attack::Move {
                 let mobility = rules.mobility(ka);
                 if locked {
