@@ -174,7 +174,7 @@ impl<S: PointBits> Mover<S> {
             Mobility::Step | Mobility::RailStraight | Mobility::RailTurn => {
                 land_run(rules, self.occupied, from, mobility, forbidden)
             }
-            Mobility::Sail | Mobility::SailAndLand => ship_targets(pos, from, mobility, forbidden),
+            Mobility::Sail | Mobility::SailAndLand => ship_targets(rules.board(), from, mobility, forbidden),
             Mobility::Fly => air_targets(pos, from, self.occupied, self.own, forbidden),
         };
         // `attacks_only_by_ability`: no step or run ends on an enemy piece (nor, for a
@@ -625,13 +625,12 @@ fn straight_runs<S: PointBits>(rules: &crate::rules::RuleSet, from: Point, occup
 }
 
 /// Sea steps; for landing ships also the landing, road steps ashore, and going back.
-fn ship_targets<S: PointBits>(pos: &Position, from: Point, mobility: Mobility, forbidden: S) -> S {
-    let board = pos.rules().board();
+fn ship_targets<S: PointBits>(board: &crate::board::Board, from: Point, mobility: Mobility, forbidden: S) -> S {
     let i = from.index();
     if board.sea.contains(from) {
         let mut t = S::of(&board.sea_step[i]);
         if mobility == Mobility::SailAndLand && board.roles[i] == Role::Anchorage {
-            t = t.or(harbour_mouths(pos, S::of(&board.coast[i])));
+            t = t.or(harbour_mouths(board, S::of(&board.coast[i])));
         }
         return t.minus(forbidden);
     }
@@ -650,8 +649,7 @@ fn ship_targets<S: PointBits>(pos: &Position, from: Point, mobility: Mobility, f
     t.minus(forbidden)
 }
 
-fn harbour_mouths<S: PointBits>(pos: &Position, set: S) -> S {
-    let board = pos.rules().board();
+fn harbour_mouths<S: PointBits>(board: &crate::board::Board, set: S) -> S {
     let mut out = S::EMPTY;
     set.for_each(|q| {
         if board.roles[q.index()] == Role::HarbourMouth {
@@ -796,6 +794,15 @@ pub(crate) fn manner_in(
         return if rules.has_ability(kind, Ability::AntiAir) { Attack::Strike } else { Attack::Flight };
     }
     if matches!(mobility, Mobility::Sail | Mobility::SailAndLand) {
+        // A kind a rule set makes both sail and fly (a missile that sails): out of
+        // reach by sea or by landing, or locked in an HQ, it flew.
+        if rules.has_ability(kind, Ability::Flight)
+            && (rules.options().hq_locks && board.roles[from.index()] == Role::Hq
+                || !rules.profile(kind).step_attacks && occupied.contains(to)
+                || !ship_targets(board, from, mobility, PointSet::EMPTY).contains(to))
+        {
+            return Attack::Flight;
+        }
         let landing = mobility == Mobility::SailAndLand
             && (board.land.contains(from) || board.roles[to.index()] == Role::HarbourMouth && board.coast[from.index()].contains(to));
         if board.land.contains(to) && !landing {
