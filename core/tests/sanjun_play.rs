@@ -362,20 +362,23 @@ fn a_kind_given_moves_and_a_gun_fires_at_what_its_moves_cannot_reach() {
 }
 
 #[test]
-fn a_missile_that_sails_still_flies_at_what_it_cannot_sail_to() {
+fn a_missile_that_sails_or_flies_still_flies_at_what_its_moves_cannot_reach() {
     // Found by random rule sets: a missile made to sail and land flew from the HQ d1
     // and its flight was taken for a step (in an HQ, locked), so every player's
     // beliefs had no piece that could have made the attack.
-    let r = moving_as("missile", "sail_and_land");
-    let pos = arrange(
-        &r,
-        &[("d1", South, Missile), ("e1", South, Flag), ("d12", North, ArmyCommander), ("e14", North, Flag), ("b13", North, Infantry)],
-        South,
-    );
-    assert!(targets(&pos, "d1").contains(&"d12".to_owned()));
-    let (game, _) = play_in_game(&r, &pos, "d1-d12");
-    assert!(game.position().piece_at(pt(&r, "d1")).is_none(), "a missile is spent");
-    assert!(game.position().piece_at(pt(&r, "d12")).is_none());
+    // The same for a missile made to fly (a flyer's runs end on air positions).
+    for mobility in ["sail_and_land", "fly"] {
+        let r = moving_as("missile", mobility);
+        let pos = arrange(
+            &r,
+            &[("d1", South, Missile), ("e1", South, Flag), ("d12", North, ArmyCommander), ("e14", North, Flag), ("b13", North, Infantry)],
+            South,
+        );
+        assert!(targets(&pos, "d1").contains(&"d12".to_owned()), "{mobility}");
+        let (game, _) = play_in_game(&r, &pos, "d1-d12");
+        assert!(game.position().piece_at(pt(&r, "d1")).is_none(), "{mobility}: a missile is spent");
+        assert!(game.position().piece_at(pt(&r, "d12")).is_none(), "{mobility}");
+    }
 }
 
 #[test]

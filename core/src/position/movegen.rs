@@ -784,6 +784,16 @@ pub(crate) fn manner_in(
         if rules.options().recon_lock_on && rules.has_ability(kind, Ability::Scout) && enemy_target {
             return Attack::Strike;
         }
+        // A flyer's runs end on air positions only; a missile a rule set makes fly
+        // (`fly` and `flight`) flew at the piece below a position, or out of an HQ that
+        // locks it.
+        if rules.has_ability(kind, Ability::Flight)
+            && (!board.air.contains(to)
+                || rules.options().hq_locks && board.roles[from.index()] == Role::Hq
+                || !rules.profile(kind).step_attacks && occupied.contains(to))
+        {
+            return Attack::Flight;
+        }
         return Attack::Move;
     }
     if mobility == Mobility::Immobile {
