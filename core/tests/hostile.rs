@@ -1,7 +1,10 @@
 //! Hostile input and custom rule sets (issue #15): what a user can load either keeps the
 //! referee's guarantees or is refused with a specific error.
 
+mod common;
 use std::sync::Arc;
+
+use common::siguo_dealt;
 
 use junqi::render::{board_svg, SvgOptions};
 use junqi::{
@@ -137,18 +140,6 @@ fn a_plane_with_anti_air_off_its_lines_is_refused() {
                       "missile": ["flight"], "recon": ["scout"], "fighter": ["anti_air"]}}"#;
     let err = RuleSet::from_json(json).unwrap_err();
     assert!(matches!(err, RulesError::OutsideActionSpace(ref m) if m.contains("fighter")), "{err}");
-}
-
-/// 四国 dealt face down, with players out after one time-out.
-fn siguo_dealt() -> Arc<RuleSet> {
-    Arc::new(
-        RuleSet::from_json(
-            r#"{"extends": "siguo", "name": "siguo-dealt",
-                "deployment": {"roles": ["post", "hq"], "constraints": [], "deal": true},
-                "options": {"max_timeouts": 1}}"#,
-        )
-        .unwrap(),
-    )
 }
 
 #[test]

@@ -1,7 +1,10 @@
 //! One test per deduction of the `inference` module, each failing if that deduction is
 //! dropped. Most use tiny armies on the classic board (two pieces a side, standing in
 //! the HQs) so that a few real moves make the situation.
+mod common;
 use std::sync::Arc;
+
+use common::{moving_as, siguo_dealt};
 
 use junqi::{Beliefs, Event, Game, PieceKind, PieceKind::*, Rng, RuleSet, Setup, Side};
 
@@ -463,10 +466,7 @@ fn a_kind_without_a_gun_never_strikes_though_it_sails() {
     // leaves the board. A battalion commander on the land point d10 would call its
     // attack on land a bombardment (which never costs the attacker), but it has no gun
     // and cannot strike: the beliefs must not keep a piece on d10.
-    let mut spec: serde_json::Value = serde_json::from_str(&RuleSet::preset("sanjun-forum").unwrap().to_json()).unwrap();
-    spec["movement"]["battalion_commander"] = serde_json::json!("sail");
-    let json = serde_json::json!({"extends": "sanjun-forum", "name": "t", "movement": spec["movement"]});
-    let rules = Arc::new(RuleSet::from_json(&json.to_string()).unwrap());
+    let rules = moving_as("sanjun-forum", "battalion_commander", "sail");
     let text = "t b1=SPG*,c1=NAR*,d1=SMS,e1=SMI,f1=SFL,g1=STR,d2=SBN*,e3=SCP*,d6=SDE*,g6=SAM*,b8=SSU*,c8=SPL*,\
                 b10=NBS*,d10=NFO,e10=NCO*,d11=SAR*,c12=NPL*+S,g12=SGN*,b13=NGN*,c14=NTR,d14=NFL,f14=NEN* move N 247 6";
     let mut g = Game::from_position_string_with(rules, text, 1).unwrap();
@@ -832,18 +832,6 @@ fn an_eliminated_seat_s_pieces_leave_every_player_s_board() {
             assert!(!b.candidates(p).is_empty(), "{side}: {}", rules.board().name_of(p));
         }
     }
-}
-
-/// 四国 dealt face down (a rule set a user can load), a player out after one time-out.
-fn siguo_dealt() -> Arc<RuleSet> {
-    Arc::new(
-        RuleSet::from_json(
-            r#"{"extends": "siguo", "name": "siguo-dealt",
-                "deployment": {"roles": ["post", "hq"], "constraints": [], "deal": true},
-                "options": {"max_timeouts": 1}}"#,
-        )
-        .unwrap(),
-    )
 }
 
 /// Where each army's flag stands (`None` when it is off the board).

@@ -2,7 +2,7 @@
 mod common;
 use std::sync::Arc;
 
-use common::{arrange, names, pt, targets};
+use common::{arrange, moving_as, names, pt, targets};
 use junqi::{Action, EndReason, Game, CombatOutcome, Phase, PieceKind::*, PlayError, RuleSet, Side::*};
 
 fn rules(name: &str) -> Arc<RuleSet> {
@@ -314,14 +314,6 @@ fn the_fort_strikes_a_ship_at_its_mouth_and_a_neighbour_on_land() {
     assert_eq!(pos.piece_at(pt(&r, "d5")), Some((South, Fort)));
 }
 
-/// `sanjun-modern` with `kind` moving as `mobility` (a rule set a user can load).
-fn moving_as(kind: &str, mobility: &str) -> Arc<RuleSet> {
-    let mut spec: serde_json::Value = serde_json::from_str(&rules("sanjun-modern").to_json()).unwrap();
-    spec["movement"][kind] = serde_json::json!(mobility);
-    let json = serde_json::json!({"extends": "sanjun-modern", "name": "t", "movement": spec["movement"]});
-    Arc::new(RuleSet::from_json(&json.to_string()).unwrap())
-}
-
 /// Plays `action` from `pos` in a game, so that both players' beliefs read it.
 fn play_in_game(r: &Arc<RuleSet>, pos: &junqi::Position, action: &str) -> (Game, junqi::Report) {
     let mut game = Game::from_position_string_with(r.clone(), &pos.position_string(), 0).unwrap();
@@ -337,7 +329,7 @@ fn a_kind_given_moves_and_a_gun_fires_at_what_its_moves_cannot_reach() {
     // A gunboat that runs by rail (found by random rule sets: its bombardment was taken
     // for a move, which carried it ashore and left every player's beliefs inconsistent).
     // From the sea its runs reach nothing, so the attack on d10 is a bombardment.
-    let r = moving_as("gunboat", "rail_turn");
+    let r = moving_as("sanjun-modern", "gunboat", "rail_turn");
     let pos = arrange(
         &r,
         &[("d9", South, Gunboat), ("e1", South, Flag), ("d10", North, Infantry), ("e14", North, Flag), ("b13", North, Cavalry)],
@@ -349,7 +341,7 @@ fn a_kind_given_moves_and_a_gun_fires_at_what_its_moves_cannot_reach() {
     assert_eq!(game.position().piece_at(pt(&r, "d9")), Some((South, Gunboat)), "it fired from the sea");
     // A fort that steps: onto a land neighbour it moves (and takes the point); at the
     // ship on the sea point coast-linked to it, which no step reaches, it strikes.
-    let r = moving_as("fort", "step");
+    let r = moving_as("sanjun-modern", "fort", "step");
     let pieces = [("d5", South, Fort), ("e1", South, Flag), ("d6", North, Cruiser), ("d4", North, Infantry), ("e14", North, Flag)];
     let pos = arrange(&r, &pieces, South);
     let (game, report) = play_in_game(&r, &pos, "d5-d4");
@@ -368,7 +360,7 @@ fn a_missile_that_sails_or_flies_still_flies_at_what_its_moves_cannot_reach() {
     // beliefs had no piece that could have made the attack.
     // The same for a missile made to fly (a flyer's runs end on air positions).
     for mobility in ["sail_and_land", "fly"] {
-        let r = moving_as("missile", mobility);
+        let r = moving_as("sanjun-modern", "missile", mobility);
         let pos = arrange(
             &r,
             &[("d1", South, Missile), ("e1", South, Flag), ("d12", North, ArmyCommander), ("e14", North, Flag), ("b13", North, Infantry)],

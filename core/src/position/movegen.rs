@@ -779,68 +779,60 @@ pub(crate) fn manner_in(
 ) -> Attack {
     let board = rules.board();
     let mobility = rules.mobility(kind);
-    if mobility == Mobility::Fly {
-        // `recon_lock_on`: a scout's attack is made from where it is (lock-on).
-        if rules.options().recon_lock_on && rules.has_ability(kind, Ability::Scout) && enemy_target {
-            return Attack::Strike;
-        }
-        // A flyer's runs end on air positions only; a missile a rule set makes fly
-        // (`fly` and `flight`) flew at the piece below a position, or out of an HQ that
-        // locks it.
-        if rules.has_ability(kind, Ability::Flight)
-            && (!board.air.contains(to)
-                || rules.options().hq_locks && board.roles[from.index()] == Role::Hq
-                || !rules.profile(kind).step_attacks && occupied.contains(to))
-        {
-            return Attack::Flight;
-        }
-        return Attack::Move;
+    // `recon_lock_on`: a scout's attack is made from where it is (lock-on).
+    if mobility == Mobility::Fly && rules.options().recon_lock_on && rules.has_ability(kind, Ability::Scout) && enemy_target {
+        return Attack::Strike;
     }
     if mobility == Mobility::Immobile {
         return Attack::Strike;
     }
-    if board.air.contains(to) {
+    if mobility != Mobility::Fly && board.air.contains(to) {
         // A ground or sea piece against a plane: anti-aircraft fire, or a missile.
         return if rules.has_ability(kind, Ability::AntiAir) { Attack::Strike } else { Attack::Flight };
     }
-    if matches!(mobility, Mobility::Sail | Mobility::SailAndLand) {
-        // A kind a rule set makes both sail and fly (a missile that sails): out of
-        // reach by sea or by landing, or locked in an HQ, it flew.
-        if rules.has_ability(kind, Ability::Flight)
-            && (rules.options().hq_locks && board.roles[from.index()] == Role::Hq
-                || !rules.profile(kind).step_attacks && occupied.contains(to)
-                || !ship_targets(board, from, mobility, PointSet::EMPTY).contains(to))
-        {
+    let ship = matches!(mobility, Mobility::Sail | Mobility::SailAndLand);
+    if rules.profile(kind).strikes && !moves_onto(rules, occupied, from, to, kind) {
+        // Its own movement could not make the attack (locked in an HQ, out of reach, or
+        // a kind that attacks only with its abilities): an ability made it. A missile
+        // flew (the outcome is the same), also one a rule set makes sail or fly; a
+        // mover a rule set gives `bombard` or `strike` fired from where it stands, as a
+        // gunboat or a fort does (a ship's gun is read below).
+        if rules.has_ability(kind, Ability::Flight) {
             return Attack::Flight;
         }
+        if !ship && mobility != Mobility::Fly {
+            if rules.has_ability(kind, Ability::Bombard) && board.land.contains(to) && board.coast[from.index()].contains(to) {
+                return Attack::Bombardment;
+            }
+            if rules.has_ability(kind, Ability::Strike) {
+                return Attack::Strike;
+            }
+        }
+    }
+    if ship {
         let landing = mobility == Mobility::SailAndLand
             && (board.land.contains(from) || board.roles[to.index()] == Role::HarbourMouth && board.coast[from.index()].contains(to));
         if board.land.contains(to) && !landing {
             return Attack::Bombardment;
         }
-        return Attack::Move;
-    }
-    if rules.profile(kind).strikes
-        && (rules.options().hq_locks && board.roles[from.index()] == Role::Hq
-            || !rules.profile(kind).step_attacks && occupied.contains(to)
-            || !land_run(rules, occupied, from, mobility, PointSet::EMPTY).contains(to))
-    {
-        // Locked in an HQ (`hq_locks`: it may not step, only fly), out of reach by road
-        // or rail, or a kind that attacks only with its abilities
-        // (`attacks_only_by_ability`): an ability made the attack. A missile flew (the
-        // outcome is the same); a kind a rule set gives both moves and `bombard` or
-        // `strike` fired from where it stands, as a gunboat or a fort does.
-        if rules.has_ability(kind, Ability::Flight) {
-            return Attack::Flight;
-        }
-        if rules.has_ability(kind, Ability::Bombard) && board.land.contains(to) && board.coast[from.index()].contains(to) {
-            return Attack::Bombardment;
-        }
-        if rules.has_ability(kind, Ability::Strike) {
-            return Attack::Strike;
-        }
     }
     Attack::Move
+}
+
+/// Whether a piece of `kind` on `from` may make an attack on `to` by its own movement:
+/// not locked in an HQ (`hq_locks`), allowed to end a step or run on an enemy (not a
+/// kind of `attacks_only_by_ability`), and reaching `to` by road or rail, by sea or
+/// landing, or (a flyer) by an air run, which ends on an air position.
+fn moves_onto(rules: &crate::rules::RuleSet, occupied: PointSet, from: Point, to: Point, kind: PieceKind) -> bool {
+    let board = rules.board();
+    let mobility = rules.mobility(kind);
+    !(rules.options().hq_locks && board.roles[from.index()] == Role::Hq)
+        && (rules.profile(kind).step_attacks || !occupied.contains(to))
+        && match mobility {
+            Mobility::Fly => board.air.contains(to),
+            Mobility::Sail | Mobility::SailAndLand => ship_targets(board, from, mobility, PointSet::EMPTY).contains(to),
+            _ => land_run(rules, occupied, from, mobility, PointSet::EMPTY).contains(to),
+        }
 }
 
 #[cfg(test)]

@@ -105,3 +105,24 @@ pub fn swap_points(setup: &Setup, a: &str, b: &str) -> Setup {
     }
     s
 }
+
+/// 四国 dealt face down (a rule set a user can load), a player out after one time-out.
+pub fn siguo_dealt() -> Arc<RuleSet> {
+    Arc::new(
+        RuleSet::from_json(
+            r#"{"extends": "siguo", "name": "siguo-dealt",
+                "deployment": {"roles": ["post", "hq"], "constraints": [], "deal": true},
+                "options": {"max_timeouts": 1}}"#,
+        )
+        .unwrap(),
+    )
+}
+
+/// The preset `preset` with `kind` moving as `mobility` (a rule set a user can load,
+/// named "t").
+pub fn moving_as(preset: &str, kind: &str, mobility: &str) -> Arc<RuleSet> {
+    let mut spec: serde_json::Value = serde_json::from_str(&RuleSet::preset(preset).unwrap().to_json()).unwrap();
+    spec["movement"][kind] = serde_json::json!(mobility);
+    let json = serde_json::json!({"extends": preset, "name": "t", "movement": spec["movement"]});
+    Arc::new(RuleSet::from_json(&json.to_string()).unwrap())
+}
