@@ -107,6 +107,52 @@ fn check_sound(game: &Game, beliefs: &Beliefs, label: &str, ply: usize) {
         pos.occupied(),
         "[{label}] ply {ply}: {player} tracks the board"
     );
+    check_accessors(game, beliefs, &format!("{label} ply {ply}"));
+}
+
+/// The beliefs' other readings agree with the candidates and with the board: the
+/// boolean matrix, the marks of a moved or shown piece, an empty point's answers, and
+/// the unseen pieces' candidate count worked out from the candidates.
+fn check_accessors(game: &Game, beliefs: &Beliefs, label: &str) {
+    let player = beliefs.player();
+    let pos = game.position();
+    let n = game.board().len();
+    let mut matrix = vec![true; n * PieceKind::COUNT + 3];
+    beliefs.mask_into(&mut matrix);
+    assert!(matrix[n * PieceKind::COUNT..].iter().all(|&b| b), "[{label}] mask_into writes past the board");
+    let (mut total, mut unseen) = (0, 0);
+    for p in game.board().points() {
+        let c = beliefs.candidates(p);
+        for k in PieceKind::ALL {
+            assert_eq!(matrix[p.index() * PieceKind::COUNT + k as usize], c.contains(k), "[{label}] mask_into {k} on {p:?}");
+        }
+        let ids = beliefs.candidate_identities(p);
+        let mut kinds: Vec<PieceKind> = ids.iter().map(|&(_, k)| k).collect();
+        kinds.sort_by_key(|k| *k as usize);
+        kinds.dedup();
+        assert_eq!(c.iter().collect::<Vec<_>>(), kinds, "[{label}] candidates and identities on {p:?}");
+        assert_eq!(c.len(), kinds.len());
+        assert_eq!(c.is_empty(), pos.piece_at(p).is_none(), "[{label}] an empty point has no candidate");
+        assert_eq!(beliefs.has_moved(p), pos.has_moved(p), "[{label}] {player}: the moved mark on {p:?}");
+        if pos.piece_at(p).is_none() {
+            assert!(ids.is_empty() && beliefs.owner(p).is_none() && !beliefs.is_known(p), "[{label}] empty {p:?}");
+            continue;
+        }
+        if beliefs.is_known(p) {
+            assert_eq!(ids.len(), 1, "[{label}] a shown piece has one candidate");
+        }
+        assert_eq!(
+            beliefs.is_known(p),
+            pos.knows(player, p) && !pos.is_face_down(p),
+            "[{label}] {player} was shown the piece on {p:?}"
+        );
+        let own = beliefs.army().is_some() && beliefs.owner(p) == beliefs.army();
+        if !beliefs.is_known(p) && !own {
+            total += ids.len();
+            unseen += 1;
+        }
+    }
+    assert_eq!(beliefs.unseen_candidate_total(), (total, unseen), "[{label}] {player}'s unseen candidates");
 }
 
 fn fresh(game: &Game, rules: &Arc<RuleSet>, player: Side, setups: &[(Side, Setup)]) -> Beliefs {
