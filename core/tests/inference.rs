@@ -773,3 +773,31 @@ fn determinize_refuses_beliefs_about_another_game() {
         assert_eq!(format!("{e:?}"), e.to_string());
     }
 }
+
+/// Two beliefs are equal exactly when they hold the same information: each player's
+/// own, the same player's a ply apart, and the same player's under another rule set
+/// (the same pieces on the same points) all differ; a copy and a rebuild are equal.
+#[test]
+fn beliefs_are_equal_only_when_they_hold_the_same_information() {
+    for v in VARIANTS {
+        let rules = rules_of(*v);
+        let (mut game, mut rng) = random_game(&rules, 11, 0);
+        let before: Vec<Beliefs> = rules.sides().iter().map(|&s| game.beliefs(s)).collect();
+        for (i, a) in before.iter().enumerate() {
+            assert!(*a == a.clone(), "[{}] a copy", v.0);
+            for b in &before[i + 1..] {
+                assert!(*a != *b, "[{}] {} and {} know different things", v.0, a.player(), b.player());
+            }
+        }
+        let legal = game.legal_actions();
+        game.play(legal[rng.below(legal.len())]).unwrap();
+        for (a, &s) in before.iter().zip(rules.sides()) {
+            assert!(*a != game.beliefs(s), "[{}] {s} a ply apart", v.0);
+        }
+    }
+    let other = rules_of(("classic", r#"{"engineer_scouts": "attacker"}"#));
+    let (a, _) = random_game(&rules_of(("classic", "{}")), 11, 0);
+    let (b, _) = random_game(&other, 11, 0);
+    assert_eq!(a.position().occupied(), b.position().occupied());
+    assert!(a.beliefs(Side::South) != b.beliefs(Side::South), "another rule set");
+}

@@ -258,7 +258,7 @@ fn softplus(z: f64) -> f64 {
 /// variable with step halving, from 1/[`SCALE`]).
 pub(crate) fn best_scale(samples: &[&Sample], w: &[f64]) -> f64 {
     let s: Vec<(f64, f64)> = samples.iter().map(|s| (s.x.iter().zip(w).map(|(a, b)| a * b).sum::<f64>(), s.y)).collect();
-    let loss = |c: f64| s.iter().map(|&(z, y)| y * softplus(-c * z) + (1.0 - y) * softplus(c * z)).sum::<f64>();
+    let loss = |c: f64| scaled_loss(&s, c);
     let mut c = 1.0 / SCALE;
     let mut f = loss(c);
     for _ in 0..100 {
@@ -286,6 +286,11 @@ pub(crate) fn best_scale(samples: &[&Sample], w: &[f64]) -> f64 {
         }
     }
     c
+}
+
+/// The summed cross-entropy of the logits `c · z` against the results `y` of `(z, y)`.
+fn scaled_loss(s: &[(f64, f64)], c: f64) -> f64 {
+    s.iter().map(|&(z, y)| y * softplus(-c * z) + (1.0 - y) * softplus(c * z)).sum()
 }
 
 /// Ridge logistic regression by Newton's method with step halving: the `w` that
@@ -611,6 +616,106 @@ mod tests {
         let x = solve(vec![0.0, 2.0, 4.0, 1.0], vec![2.0, 9.0], 2).unwrap();
         assert!((x[0] - 2.0).abs() < 1e-12 && (x[1] - 1.0).abs() < 1e-12, "{x:?}");
         assert!(solve(vec![1.0, 2.0, 2.0, 4.0], vec![1.0, 2.0], 2).is_none());
+    }
+
+    #[test]
+    fn the_log_loss_is_the_mean_cross_entropy_written_out() {
+        // −(y ln σ(z) + (1 − y) ln(1 − σ(z))), averaged; logits far past where e^z
+        // overflows stay finite (ln σ(z) → −|z|); no sample, no loss.
+        let data = [sample(&[1.0, 2.0], 1.0), sample(&[-0.5, 0.25], 0.0), sample(&[3.0, -1.0], 0.25)];
+        let w = [0.5, -0.75];
+        let direct: f64 = data
+            .iter()
+            .map(|s| {
+                let p = 1.0 / (1.0 + (-(s.x[0] * w[0] + s.x[1] * w[1])).exp());
+                -(s.y * p.ln() + (1.0 - s.y) * (1.0 - p).ln())
+            })
+            .sum::<f64>()
+            / 3.0;
+        let got = log_loss(data.iter(), &w);
+        assert!((got - direct).abs() < 1e-12, "{got} against {direct}");
+        let far = [sample(&[800.0], 0.0), sample(&[-900.0], 1.0), sample(&[800.0], 1.0)];
+        assert_eq!(log_loss(far.iter(), &[1.0]), (800.0 + 900.0) / 3.0);
+        assert_eq!(log_loss(std::iter::empty(), &[1.0]), 0.0);
+        // ln(1 + e^z) itself, on both sides of the point where it turns to z.
+        for z in [-40.0, -3.0, 0.0, 2.5, 29.0, 30.0] {
+            assert_eq!(softplus(z), z.exp().ln_1p(), "{z}");
+        }
+        assert_eq!(softplus(31.0), 31.0);
+        // The scale's loss is the same cross-entropy, summed, of the scaled logits.
+        let z: Vec<(f64, f64)> = data.iter().map(|s| (s.x[0] * w[0] + s.x[1] * w[1], s.y)).collect();
+        for c in [-2.0, 0.5, 3.0] {
+            let scaled = [w[0] * c, w[1] * c];
+            assert!((scaled_loss(&z, c) - 3.0 * log_loss(data.iter(), &scaled)).abs() < 1e-12, "{c}");
+        }
+        assert_eq!(softplus(1000.0), 1000.0);
+    }
+
+    #[test]
+    fn solve_solves_systems_that_need_row_swaps_at_any_column() {
+        // Random systems of 1 to 6 unknowns with zeros sprinkled in (so that most columns
+        // need a row swap), checked by their residual; and a tiny first pivot that only
+        // partial pivoting gets right.
+        let mut rng = Rng::new(9);
+        let mut solved = 0;
+        for _ in 0..400 {
+            let n = 1 + rng.below(6);
+            let h: Vec<f64> = (0..n * n).map(|_| if rng.below(3) == 0 { 0.0 } else { rng.below(19) as f64 - 9.0 }).collect();
+            let g: Vec<f64> = (0..n).map(|_| rng.below(11) as f64 - 5.0).collect();
+            if let Some(x) = solve(h.clone(), g.clone(), n) {
+                solved += 1;
+                for r in 0..n {
+                    let lhs: f64 = (0..n).map(|j| h[r * n + j] * x[j]).sum();
+                    assert!((lhs - g[r]).abs() < 1e-8 * (1.0 + x.iter().map(|v| v.abs()).sum::<f64>()), "{n}: {h:?} {g:?} -> {x:?}");
+                }
+            }
+        }
+        assert!(solved > 300, "{solved}");
+        let x = solve(vec![1e-20, 1.0, 1.0, 1.0], vec![1.0, 2.0], 2).unwrap();
+        assert!((x[0] - 1.0).abs() < 1e-12 && (x[1] - 1.0).abs() < 1e-12, "{x:?}");
+        // A row swap at the second column of three.
+        let x = solve(vec![2.0, 1.0, 1.0, 4.0, 2.0, 3.0, -2.0, 5.0, 1.0], vec![5.0, 12.0, 5.0], 3).unwrap();
+        for (a, b) in x.iter().zip([1.0, 1.0, 2.0]) {
+            assert!((a - b).abs() < 1e-12, "{x:?}");
+        }
+    }
+
+    #[test]
+    fn a_newton_step_that_overshoots_is_halved() {
+        // From 1/SCALE, where the logits ±100/6 are saturated, the first Newton step of
+        // the scale overshoots far; so does the regression's from a prior of 5 with a
+        // weak ridge. Both must still reach the minimum.
+        let data: Vec<Sample> = (-10..=10).map(|i| sample(&[10.0 * i as f64], sigmoid(0.1 * i as f64))).collect();
+        let refs: Vec<&Sample> = data.iter().collect();
+        assert!((best_scale(&refs, &[1.0]) - 0.01).abs() < 1e-9, "{}", best_scale(&refs, &[1.0]));
+        let ridge = 1e-3;
+        let w = regress(&refs, &[5.0], ridge);
+        let g: f64 = data.iter().map(|s| (sigmoid(s.x[0] * w[0]) - s.y) * s.x[0]).sum::<f64>() + ridge * (w[0] - 5.0);
+        assert!(g.abs() < 1e-6 && (w[0] - 0.01).abs() < 1e-4, "{w:?}: gradient {g}");
+        // Results of 0 and 1 drawn from σ(z / 20), as in a fit: the scale is where the
+        // log-loss is flat.
+        let mut rng = Rng::new(3);
+        let data: Vec<Sample> = (0..2000)
+            .map(|_| {
+                let z = rng.below(121) as f64 - 60.0;
+                sample(&[z], if rng.next_f64() < sigmoid(z / 20.0) { 1.0 } else { 0.0 })
+            })
+            .collect();
+        let refs: Vec<&Sample> = data.iter().collect();
+        let c = best_scale(&refs, &[1.0]);
+        let g: f64 = data.iter().map(|s| (sigmoid(c * s.x[0]) - s.y) * s.x[0]).sum();
+        assert!(g.abs() < 1e-6 && (c - 0.05).abs() < 0.01, "{c}: gradient {g}");
+        // And from below: results drawn from σ(2z).
+        let data: Vec<Sample> = (0..2000)
+            .map(|_| {
+                let z = rng.below(11) as f64 - 5.0;
+                sample(&[z], if rng.next_f64() < sigmoid(2.0 * z) { 1.0 } else { 0.0 })
+            })
+            .collect();
+        let refs: Vec<&Sample> = data.iter().collect();
+        let c = best_scale(&refs, &[1.0]);
+        let g: f64 = data.iter().map(|s| (sigmoid(c * s.x[0]) - s.y) * s.x[0]).sum();
+        assert!(g.abs() < 1e-6 && (c - 2.0).abs() < 0.3, "{c}: gradient {g}");
     }
 
     #[test]
