@@ -894,6 +894,16 @@ fn a_dealt_four_army_game_s_beliefs_follow_flags_shown_face_down_taken_and_left_
                 }
                 g.play(action).unwrap()
             };
+            if ply % 25 == 0 {
+                // A face-down piece's kinds, whatever its army (four armies' candidates).
+                for &player in rules.sides() {
+                    let b = g.beliefs(player);
+                    for p in b.occupied().iter() {
+                        let kinds = b.candidate_identities(p).iter().fold(0u32, |m, &(_, k)| m | 1 << k as u32);
+                        assert_eq!(b.candidates(p).0, kinds, "seed {seed} ply {ply}: {player}'s kinds on {p:?}");
+                    }
+                }
+            }
             let after = commanders(&g);
             for army in 0..4 {
                 fell_flagless += usize::from(after[army] < before_commanders[army] && before_flags[army].is_none());

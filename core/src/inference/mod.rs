@@ -1050,3 +1050,44 @@ impl crate::record::RulesRef {
         self.load(None)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_air_run_is_the_air_positions_on_the_straight_line_up_to_its_end() {
+        // On the 三军 board every air line runs along a whole row or column of the
+        // drawing grid: a run from one air position to another on its row or column holds
+        // the air positions between them, nearest first, then the end; there is no run
+        // to an air position off both lines.
+        let rules = RuleSet::preset("sanjun-modern").unwrap();
+        let board = rules.board();
+        let air: Vec<Point> = board.points().filter(|&p| board.is_air(p)).collect();
+        let mut runs = 0;
+        for &a in &air {
+            let (ax, ay) = board.coords(a);
+            for &b in &air {
+                let (bx, by) = board.coords(b);
+                let got = air_run(board, a, b);
+                if a == b || (ax != bx && ay != by) {
+                    assert!(got.is_none() || a == b, "{a:?} -> {b:?}");
+                    continue;
+                }
+                let d = |p: Point| {
+                    let (x, y) = board.coords(p);
+                    (x as i32 - ax as i32).abs() + (y as i32 - ay as i32).abs()
+                };
+                let same_line = |p: Point| {
+                    let (x, y) = board.coords(p);
+                    if ax == bx { x == ax && (y > ay) == (by > ay) } else { y == ay && (x > ax) == (bx > ax) }
+                };
+                let mut want: Vec<Point> = air.iter().copied().filter(|&p| p != a && same_line(p) && d(p) <= d(b)).collect();
+                want.sort_by_key(|&p| d(p));
+                assert_eq!(got, Some(&want[..]), "{a:?} -> {b:?}");
+                runs += 1;
+            }
+        }
+        assert!(runs > 100, "{runs}");
+    }
+}
