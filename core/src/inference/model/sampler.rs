@@ -257,7 +257,11 @@ mod tests {
     /// A sampler over a hand-made problem: slot `s` has candidates `(type, weight)`,
     /// type `t` occurs `counts[t]` times.
     fn problem(rows: &[&[(u8, f64)]], counts: &[u8]) -> (Beliefs, Vec<Vec<(u8, f64)>>) {
-        let mut b = Beliefs::new(RuleSet::preset("classic").unwrap(), Side::South, None).unwrap();
+        problem_in("classic", rows, counts)
+    }
+
+    fn problem_in(preset: &str, rows: &[&[(u8, f64)]], counts: &[u8]) -> (Beliefs, Vec<Vec<(u8, f64)>>) {
+        let mut b = Beliefs::new(RuleSet::preset(preset).unwrap(), Side::South, None).unwrap();
         b.counts = [0; 128];
         b.types = 0;
         for (t, &n) in counts.iter().enumerate() {
@@ -363,6 +367,31 @@ mod tests {
         for (got, want) in seen.iter().zip(want) {
             assert!((*got as f64 - want).abs() < 500.0, "{seen:?}");
         }
+    }
+
+    #[test]
+    fn under_a_deal_the_chain_swaps_types_across_armies() {
+        // 翻棋: a face-down piece may be of either army. Two pieces, one type of each
+        // army (0 and 32); piece 0 weighs them 1 and 3, piece 1 alike: the assignments
+        // (0, 32) and (32, 0) weigh 1 and 3, and a chain started at the first must reach
+        // the second three times as often.
+        let (b, rows) = problem_in("fanqi", &[&[(0, 1.0), (32, 3.0)], &[(0, 1.0), (32, 1.0)]], &[]);
+        let mut b = b;
+        b.counts = [0; 128];
+        b.counts[0] = 1;
+        b.counts[32] = 1;
+        b.types = 1 | 1 << 32;
+        let s = sampler(&b, &rows);
+        let mut rng = Rng::new(1);
+        let mut out = [NONE; MAX_PIECES];
+        out[0] = 0;
+        out[1] = 32;
+        let mut second = 0;
+        for _ in 0..4000 {
+            s.swap_into(&mut rng, &mut out, 1);
+            second += u32::from(out[0] == 32);
+        }
+        assert!((2700..3300).contains(&second), "{second} of 4000");
     }
 
     #[test]
