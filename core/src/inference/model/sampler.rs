@@ -375,9 +375,7 @@ mod tests {
         // army (0 and 32); piece 0 weighs them 1 and 3, piece 1 alike: the assignments
         // (0, 32) and (32, 0) weigh 1 and 3, and a chain started at the first must reach
         // the second three times as often.
-        let (b, rows) = problem_in("fanqi", &[&[(0, 1.0), (32, 3.0)], &[(0, 1.0), (32, 1.0)]], &[]);
-        let mut b = b;
-        b.counts = [0; 128];
+        let (mut b, rows) = problem_in("fanqi", &[&[(0, 1.0), (32, 3.0)], &[(0, 1.0), (32, 1.0)]], &[]);
         b.counts[0] = 1;
         b.counts[32] = 1;
         b.types = 1 | 1 << 32;
