@@ -978,11 +978,14 @@ class Run:
         check(b.js("return document.querySelector('#me-name').textContent") == name, "the name shown")
         return json.loads(b.js("return localStorage.getItem('junqi-player')"))
 
-    def seat_of_page(self, b: Browser) -> tuple[str, str, str]:
+    def seat_of_page(self, b: Browser, leaving: str | None = None) -> tuple[str, str, str]:
         """The game id, seat token and seat of the page a browser is on (or is going to:
-        a waiting player's page moves to the game once paired)."""
-        b.wait("return location.pathname.startsWith('/play/') && new URLSearchParams(location.search).has('token')",
-               "a seat's page", 15)
+        a waiting player's page moves to the game once paired). With `leaving`, the id
+        of a game whose page the browser is leaving (a rematch), it waits for another
+        game's page: the old page is a seat's page too until the browser moves on."""
+        b.wait("return location.pathname.startsWith('/play/') && new URLSearchParams(location.search).has('token')"
+               " && location.pathname !== '/play/' + arguments[0]",
+               "a seat's page", 15, leaving or "")
         url = urllib.parse.urlsplit(b.js("return location.href"))
         token = urllib.parse.parse_qs(url.query)["token"][0]
         gid = url.path.rsplit("/", 1)[1]
@@ -1158,7 +1161,7 @@ class Run:
         log(f"players: the replay of {steps} steps: end, back, forward by the arrow key, start, eve's own view ({at()})")
         # The ratings list of the lobby now has eve against the computer.
         eve_b.click("button#rematch")
-        gr, eve_t2, seat2 = self.seat_of_page(eve_b)
+        gr, eve_t2, seat2 = self.seat_of_page(eve_b, leaving=ge)
         check(gr != ge and seat2 != eve_seat, f"the rematch: {gr} as {seat2} (was {ge} as {eve_seat})")
         eve_b.get(self.base + "/")
         eve_b.wait("return document.querySelector('#board-bots').textContent.includes('eve')", "eve in the ratings")
