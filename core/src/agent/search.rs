@@ -227,7 +227,7 @@ impl Search {
         // std::time::Instant.
         let started = matches!(self.budget, Budget::Millis(_)).then(Instant::now);
         let player = info.player();
-        let move_seed = splitmix(self.seed ^ splitmix(self.moves));
+        let move_seed = move_seed(self.seed, self.moves);
         let eval = greedy::evaluator(&mut self.eval, info.rules(), self.weights).clone();
         let model = match self.worlds {
             Worlds::Modelled => Some(self.model.get(info.rules())),
@@ -235,7 +235,7 @@ impl Search {
         };
         let sampler = model.as_ref().map(|m| info.beliefs().sampler(m));
         // The root's actions, best greedy one-ply score first.
-        let mut r = Rng::new(move_seed ^ 0xC0FFEE);
+        let mut r = Rng::new(order_seed(move_seed));
         let positions = greedy::samples(info, &mut r, ROOT_ORDER_SAMPLES);
         let scores = one_ply(&eval, &positions, legal, player);
         let mut order: Vec<usize> = (0..legal.len()).collect();
@@ -258,7 +258,7 @@ impl Search {
         let threads = self.threads.min(iterations as usize).max(1);
         let per = iterations.div_ceil(threads as u64);
         let grow = |t: u64| -> (Vec<(Action, u32, f32)>, TreeStats) {
-            let mut rng = Rng::new(splitmix(move_seed ^ splitmix(t + 1)));
+            let mut rng = Rng::new(thread_seed(move_seed, t));
             let n = if t + 1 == threads as u64 { iterations - per * t } else { per };
             grow_tree(&ctx, &mut rng, n, deadline)
         };
@@ -276,28 +276,54 @@ impl Search {
             })
         };
         let mut stats = TreeStats::default();
-        let mut visits = vec![(0u32, 0f32); root_order.len()];
-        for (root, s) in &results {
+        for (_, s) in &results {
             stats.iterations += s.iterations;
             stats.plies += s.plies;
             stats.nodes += s.nodes;
             stats.depth = stats.depth.max(s.depth);
-            for &(a, v, total) in root {
-                if let Some(i) = root_order.iter().position(|&b| b == a) {
-                    visits[i].0 += v;
-                    visits[i].1 += total;
-                }
+        }
+        let roots: Vec<&[(Action, u32, f32)]> = results.iter().map(|(root, _)| root.as_slice()).collect();
+        (most_visited(&root_order, &roots), stats)
+    }
+}
+
+/// The action chosen from the root children of every thread's tree (action, visits,
+/// summed score): the one visited most over all the trees; ties to the better mean
+/// score, then to the better prior (the earlier in `root_order`).
+fn most_visited(root_order: &[Action], roots: &[&[(Action, u32, f32)]]) -> Action {
+    let mut visits = vec![(0u32, 0f32); root_order.len()];
+    for root in roots {
+        for &(a, v, total) in *root {
+            if let Some(i) = root_order.iter().position(|&b| b == a) {
+                visits[i].0 += v;
+                visits[i].1 += total;
             }
         }
-        // The most visited; ties to the better mean, then to the better prior.
-        let best = (0..root_order.len())
-            .max_by(|&a, &b| {
-                let mean = |i: usize| if visits[i].0 == 0 { f32::NEG_INFINITY } else { visits[i].1 / visits[i].0 as f32 };
-                visits[a].0.cmp(&visits[b].0).then(mean(a).total_cmp(&mean(b))).then(b.cmp(&a))
-            })
-            .expect("two legal actions at least");
-        (root_order[best], stats)
     }
+    let best = (0..root_order.len())
+        .max_by(|&a, &b| {
+            let mean = |i: usize| if visits[i].0 == 0 { f32::NEG_INFINITY } else { visits[i].1 / visits[i].0 as f32 };
+            visits[a].0.cmp(&visits[b].0).then(mean(a).total_cmp(&mean(b))).then(b.cmp(&a))
+        })
+        .expect("two legal actions at least");
+    root_order[best]
+}
+
+/// The seed of the `moves`-th move (from 1) of a search seeded with `seed`. The
+/// seeds are part of what a seed reproduces: the tables of docs/agents.md replay from
+/// their commands only while these stay the same.
+fn move_seed(seed: u64, moves: u64) -> u64 {
+    splitmix(seed ^ splitmix(moves))
+}
+
+/// The seed of the draws that order a move's root actions.
+fn order_seed(move_seed: u64) -> u64 {
+    move_seed ^ 0xC0FFEE
+}
+
+/// The seed of thread `t`'s random numbers (from 0) in a move.
+fn thread_seed(move_seed: u64, t: u64) -> u64 {
+    splitmix(move_seed ^ splitmix(t + 1))
 }
 
 /// Grows one tree for `iterations` iterations (or until `deadline`) and returns the
@@ -686,6 +712,193 @@ mod tests {
     }
 
     #[test]
+    fn the_seeds_stay_what_the_tables_replay_from() {
+        // A change of these values changes every game a seed of the search replays
+        // (docs/agents.md's tables, a match's records): only on purpose, with the tables.
+        assert_eq!([move_seed(7, 1), move_seed(7, 2), move_seed(8, 1)], [8581286081765471666, 1988111358474182198, 3181050607885091801]);
+        assert_eq!([thread_seed(11, 0), thread_seed(11, 1), thread_seed(12, 0)], [4812848887025454323, 4151575084847030871, 2558665151083100388]);
+        assert_eq!(order_seed(0x1234_5678_9ABC_DEF0), 0x1234_5678_9A7C_211E);
+    }
+
+    /// A classic game after `plies` random plies from `seed`, and the information state
+    /// of the seat to act.
+    fn mid_game(name: &str, seed: u64, plies: usize) -> InfoState {
+        let mut game = Game::new(name, seed).unwrap();
+        let mut rng = Rng::new(seed);
+        while game.phase() == Phase::Deploy {
+            let side = game.position().rules().sides().iter().copied().find(|&s| game.position().may_deploy(s).is_ok()).unwrap();
+            game.deploy_random(side, rng.next_u64()).unwrap();
+        }
+        for _ in 0..plies {
+            let legal = game.legal_actions();
+            game.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        game.info_state(game.position().to_act().unwrap())
+    }
+
+    #[test]
+    fn each_move_of_an_agent_draws_from_its_own_seed() {
+        // The agent's first move is search_stats'; its second, at the same information,
+        // is another search (the move number is in the seed).
+        let info = mid_game("classic", 3, 14);
+        for threads in [1, 2] {
+            let mut agent = Search::new(Budget::Iterations(200), threads, Worlds::Modelled, 9);
+            let first = agent.choose_with_stats(&info);
+            assert_eq!(first, search_stats(&info, Budget::Iterations(200), threads, Worlds::Modelled, 9));
+            let second = agent.choose_with_stats(&info);
+            assert_ne!(first.1, second.1, "{threads} threads: the second move searched as the first");
+        }
+    }
+
+    #[test]
+    fn the_first_iterations_open_root_actions_and_every_other_seat_answers_once() {
+        // Widening allows 1 + 1.5·√visits children: the first four iterations each open a
+        // new root action (1 < 2.5, 2 < 3.1, 3 < 3.6; not 4 < 4), a ply, after which the
+        // playout lets every other seat answer once: as many plies as seats each.
+        for (name, seed, plies) in [("classic", 3u64, 14usize), ("siguo", 5, 12), ("fanqi", 6, 10), ("sanjun-modern", 4, 8)] {
+            let info = mid_game(name, seed, plies);
+            let seats = info.rules().sides().len() as u64;
+            for worlds in [Worlds::Modelled, Worlds::Plain] {
+                let (_, stats) = search_stats(&info, Budget::Iterations(4), 1, worlds, 1);
+                assert_eq!(stats, TreeStats { iterations: 4, plies: 4 * seats, nodes: 5, depth: 1 }, "{name}");
+                let (_, stats) = search_stats(&info, Budget::Iterations(5), 1, worlds, 1);
+                assert_eq!((stats.nodes, stats.depth), (6, 2), "{name}: the fifth iteration goes below the root");
+            }
+        }
+    }
+
+    #[test]
+    fn the_choice_is_the_root_action_visited_most_over_all_the_trees() {
+        let info = mid_game("classic", 3, 14);
+        let order: Vec<Action> = info.legal()[..4].to_vec();
+        let [a, b, c, d] = [order[0], order[1], order[2], order[3]];
+        // Summed over two trees: b 3 + 4 beats a 5 + 1 (and c, the most visited in one).
+        assert_eq!(most_visited(&order, &[&[(a, 5, 1.0), (b, 3, 0.0)], &[(c, 6, 0.0), (b, 4, 0.0), (a, 1, 0.0)]]), b);
+        // The same visits: the better mean (c's), whatever the order of the children.
+        assert_eq!(most_visited(&order, &[&[(b, 4, 1.0), (c, 4, 2.0), (d, 4, -1.0)]]), c);
+        assert_eq!(most_visited(&order, &[&[(d, 4, -1.0), (c, 2, 1.5)], &[(b, 4, 1.0), (c, 2, 0.5)]]), c);
+        // A mean of 1, every visit a win, is the best there is.
+        assert_eq!(most_visited(&order, &[&[(a, 2, 1.0), (c, 2, 2.0)]]), c);
+        // The same visits and means: the better prior, the earlier in the order.
+        assert_eq!(most_visited(&order, &[&[(d, 3, 0.5), (c, 3, 0.5), (b, 2, 0.5)]]), c);
+        // Nothing visited (no tree opened a child): the first in the order.
+        assert_eq!(most_visited(&order, &[&[], &[]]), a);
+        // A tree's child that is not a root action of the order counts for nothing.
+        assert_eq!(most_visited(&order[1..], &[&[(a, 9, 0.0), (d, 1, 0.0)]]), d);
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_at_the_first_reading_of_the_clock() {
+        // The clock is read every CLOCK_EVERY iterations, never before the first: a
+        // deadline already passed still grows one round of them, so there is a choice.
+        let info = mid_game("classic", 3, 14);
+        let eval = Evaluator::new(info.rules());
+        let root_order: Vec<Action> = info.legal().to_vec();
+        let player = info.player();
+        let ctx = Ctx { info: &info, eval: &eval, sampler: None, player, team: info.rules().team_of(player), horizon: 1, root_order: &root_order };
+        let (root, stats) = grow_tree(&ctx, &mut Rng::new(5), 1000, Some(Instant::now()));
+        assert_eq!(stats.iterations, CLOCK_EVERY);
+        assert_eq!(root.iter().map(|r| r.1 as u64).sum::<u64>(), CLOCK_EVERY);
+        let (_, stats) = grow_tree(&ctx, &mut Rng::new(5), 1000, Some(Instant::now() + Duration::from_secs(3600)));
+        assert_eq!(stats.iterations, 1000);
+    }
+
+    /// Random games of `name` to their end (or `max` plies), each position passed to
+    /// `f` before its ply; returns the finished positions.
+    fn random_games(name: &str, games: u64, max: usize, mut f: impl FnMut(&Game)) -> Vec<Game> {
+        let mut over = Vec::new();
+        for seed in 0..games {
+            let mut game = Game::new(name, seed).unwrap();
+            let mut rng = Rng::new(seed);
+            while game.phase() == Phase::Deploy {
+                let side = game.position().rules().sides().iter().copied().find(|&s| game.position().may_deploy(s).is_ok()).unwrap();
+                game.deploy_random(side, rng.next_u64()).unwrap();
+            }
+            for _ in 0..max {
+                if game.phase() == Phase::Over {
+                    break;
+                }
+                f(&game);
+                let legal = game.legal_actions();
+                game.play(legal[rng.below(legal.len())]).unwrap();
+            }
+            if game.phase() == Phase::Over {
+                over.push(game);
+            }
+        }
+        over
+    }
+
+    #[test]
+    fn a_finished_game_scores_one_for_the_winners_team_and_nothing_for_a_draw() {
+        let mut seen = [0; 3];
+        for name in ["classic", "siguo", "fanqi"] {
+            for game in random_games(name, 12, 3000, |_| {}) {
+                let result = game.position().result().expect("a result");
+                for &player in game.position().rules().sides() {
+                    let info = game.info_state(player);
+                    let eval = Evaluator::new(info.rules());
+                    let team = info.rules().team_of(player);
+                    let ctx = Ctx { info: &info, eval: &eval, sampler: None, player, team, horizon: 1, root_order: &[] };
+                    let want = if result.winners.is_empty() {
+                        0.0
+                    } else if result.winners.contains(player) {
+                        1.0
+                    } else {
+                        -1.0
+                    };
+                    assert_eq!(terminal(&ctx, game.position()), want, "{name}: {player:?}, {result:?}");
+                    seen[(want + 1.0) as usize] += 1;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 0), "losses, draws, wins: {seen:?}");
+    }
+
+    #[test]
+    fn the_prior_is_the_gain_of_a_capture_the_mover_can_see_and_nothing_unseen() {
+        // Random positions of games whose pieces are hidden (classic), flipped face up
+        // (翻棋) and with planes above the ground (三军): an attack on a piece the mover
+        // has identified is worth what the combat table says it wins or loses, the
+        // enemy flag the game; an attack on a piece it has not, and any other action, 0.
+        let mut seen = [0usize; 5];
+        for name in ["classic", "fanqi", "sanjun-modern"] {
+            let rules = RuleSet::preset(name).unwrap();
+            let eval = Evaluator::new(&rules);
+            random_games(name, 6, 400, |game| {
+                let pos = game.position();
+                let mover = pos.to_act().unwrap();
+                for a in game.legal_actions() {
+                    let got = prior(&eval, pos, a, mover);
+                    let target = match a {
+                        Action::Move { from, to } => [Some(to), rules.board().below(to)].into_iter().flatten().find(|&q| pos.piece_at(q).is_some()).map(|t| (from, t)),
+                        _ => None,
+                    };
+                    let Some((from, t)) = target else {
+                        assert_eq!(got, 0.0, "{name}: {a:?} attacks nothing");
+                        continue;
+                    };
+                    if !pos.knows(mover, t) || pos.is_face_down(t) {
+                        assert_eq!(got, 0.0, "{name}: {a:?} on a piece {mover:?} has not identified");
+                        seen[4] += 1;
+                        continue;
+                    }
+                    let (ka, kd) = (pos.piece_at(from).unwrap().1, pos.piece_at(t).unwrap().1);
+                    let (want, case) = match resolve(&rules, ka, kd) {
+                        CombatOutcome::Win if kd == PieceKind::Flag => (WIN, 0),
+                        CombatOutcome::Win => (eval.value(kd), 1),
+                        CombatOutcome::Both => (eval.value(kd) - eval.value(ka), 2),
+                        _ => (-eval.value(ka), 3),
+                    };
+                    assert_eq!(got, want, "{name}: {a:?}, {ka:?} on {kd:?}");
+                    seen[case] += 1;
+                }
+            });
+        }
+        assert!(seen.iter().all(|&n| n > 0), "flag, win, both, lose, unseen: {seen:?}");
+    }
+
+    #[test]
     fn with_the_model_every_sixteenth_world_is_fresh_and_the_others_chain() {
         // grow_tree against the module docs' schedule written out: iteration i draws a
         // fresh modelled world when i is a multiple of FRESH_EVERY, else moves the last
@@ -716,7 +929,7 @@ mod tests {
             horizon: 1,
             root_order: &root_order,
         };
-        let iterations = 40;
+        let iterations = 200;
         let (root, stats) = grow_tree(&ctx, &mut Rng::new(23), iterations, None);
         let root_order_ids: Vec<u32> = root_order.iter().map(|&a| action_id(rules, a)).collect();
         assert!(root.iter().all(|(a, _, _)| root_order_ids.contains(&action_id(rules, *a))));
@@ -747,7 +960,7 @@ mod tests {
             }
             tree.nodes[0].visits += 1;
         }
-        assert_eq!(fresh, 3);
+        assert_eq!(fresh, 13);
         let want: Vec<(Action, u32, f32)> = tree.nodes[0].children.iter().map(|&c| &tree.nodes[c as usize]).map(|n| (n.action, n.visits, n.total)).collect();
         assert_eq!(root, want);
         assert_eq!((stats.iterations, stats.nodes, stats.plies), (iterations, tree.nodes.len() as u64, plies));
