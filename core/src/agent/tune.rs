@@ -900,6 +900,8 @@ mod tests {
         }
         assert_eq!(few.fit("").unwrap_err(), EvalFitError::NoPositions);
         assert!(few.fit("").unwrap_err().to_string().contains("no position"));
+        // Debug is the message too, so an unwrap shows it (as every error of the crate).
+        assert_eq!(format!("{:?}", few.fit("").unwrap_err()), few.fit("").unwrap_err().to_string());
         // The file reads back into an evaluator that weighs the terms with it.
         let text = serde_json::to_string(&one).unwrap();
         let back: Fitted = serde_json::from_str(&text).unwrap();
