@@ -167,14 +167,14 @@ impl Pimc {
             return (legal[0], stats, vec![CandidateStats { action: legal[0], playouts: 0, score: 0.0 }]);
         }
         let player = info.player();
-        let move_seed = splitmix(self.seed ^ splitmix(self.moves));
+        let move_seed = move_seed(self.seed, self.moves);
         let eval = greedy::evaluator(&mut self.eval, info.rules(), self.weights).clone();
         let model = (self.worlds == Worlds::Modelled).then(|| self.model.get(info.rules()));
         let sampler = model.as_ref().map(|m| info.beliefs().sampler(m));
         // Candidates: every legal action, or the best by the greedy score.
         let mut candidates: Vec<Action> = legal.to_vec();
         if candidates.len() > MAX_CANDIDATES {
-            let mut r = Rng::new(move_seed ^ 0xC0FFEE);
+            let mut r = Rng::new(order_seed(move_seed));
             let positions = greedy::samples(info, &mut r, 4);
             let scores = one_ply(&eval, &positions, &candidates, player);
             let mut order: Vec<usize> = (0..candidates.len()).collect();
@@ -236,11 +236,7 @@ impl Pimc {
                 break;
             }
         }
-        let best = alive
-            .iter()
-            .copied()
-            .max_by(|&a, &b| (sum[a] / count[a] as f64).total_cmp(&(sum[b] / count[b] as f64)).then(b.cmp(&a)))
-            .expect("one candidate at least");
+        let best = best_mean(&alive, &sum, &count);
         let _ = &mut self.rng;
         let table = candidates
             .iter()
@@ -277,7 +273,7 @@ fn run_rounds(
     let open = |r: u64, lo: u64| r == lo || deadline.is_none_or(|(d, clock)| clock() < d);
     let one = |r: u64| -> Vec<(f32, u32)> {
         let mut types = [u8::MAX; MAX_PIECES];
-        let round_seed = splitmix(ctx.move_seed ^ splitmix(r + 1));
+        let round_seed = round_seed(ctx.move_seed, r);
         let mut rng = Rng::new(round_seed);
         let root = match ctx.sampler {
             Some(s) => ctx.info.sample_position_by(s, &mut rng, &mut types),
@@ -287,7 +283,7 @@ fn run_rounds(
         alive
             .iter()
             .map(|&c| {
-                let mut rng = Rng::new(splitmix(round_seed ^ (c as u64 + 1).wrapping_mul(0x9E37_79B9)));
+                let mut rng = Rng::new(candidate_seed(round_seed, c));
                 playout(ctx, &root, ctx.candidates[c], &mut rng, &mut buf)
             })
             .collect()
@@ -336,22 +332,28 @@ fn playout(ctx: &Ctx<'_, '_>, root: &Position, action: Action, rng: &mut Rng, bu
 /// The playout policy: the best immediate capture by the sampled identities (most of
 /// the time), else a random action.
 fn policy(eval: &Evaluator, pos: &Position, legal: &[Action], rng: &mut Rng) -> Action {
+    capture_first(legal, rng, |a| gain(eval, pos, a))
+}
+
+/// What `action` wins in `pos` by the identities there (a drawn world: the playout
+/// knows every piece): the value of the piece it takes (less its own if both go), the
+/// game for the flag, −1 for an attack that loses; −∞ for an action that takes nothing
+/// and for an attack on a face-down piece.
+fn gain(eval: &Evaluator, pos: &Position, action: Action) -> f32 {
     let rules = pos.rules();
-    capture_first(legal, rng, |a| {
-        let Action::Move { from, to } = a else { return f32::NEG_INFINITY };
-        let (Some((_, ka)), Some((_, kd))) = (pos.piece_at(from), pos.piece_at(to).or_else(|| rules.board().below(to).and_then(|q| pos.piece_at(q)))) else {
-            return f32::NEG_INFINITY;
-        };
-        if pos.is_face_down(to) {
-            return f32::NEG_INFINITY;
-        }
-        match resolve(rules, ka, kd) {
-            CombatOutcome::Win if kd == crate::piece::PieceKind::Flag => WIN,
-            CombatOutcome::Win => eval.value(kd),
-            CombatOutcome::Both => eval.value(kd) - eval.value(ka),
-            _ => -1.0,
-        }
-    })
+    let Action::Move { from, to } = action else { return f32::NEG_INFINITY };
+    let (Some((_, ka)), Some((_, kd))) = (pos.piece_at(from), pos.piece_at(to).or_else(|| rules.board().below(to).and_then(|q| pos.piece_at(q)))) else {
+        return f32::NEG_INFINITY;
+    };
+    if pos.is_face_down(to) {
+        return f32::NEG_INFINITY;
+    }
+    match resolve(rules, ka, kd) {
+        CombatOutcome::Win if kd == crate::piece::PieceKind::Flag => WIN,
+        CombatOutcome::Win => eval.value(kd),
+        CombatOutcome::Both => eval.value(kd) - eval.value(ka),
+        _ => -1.0,
+    }
 }
 
 /// The playout policy of both search agents: 7 times in 8 the action whose `gain` is
@@ -395,6 +397,38 @@ impl ModelCache {
 
 /// A 64-bit mix (SplitMix64's finalizer): the search agents' seeds per move, round
 /// and thread.
+/// The candidate of `alive` (indices, at least one) with the best mean score
+/// (`sum / count`); ties to the earlier candidate.
+fn best_mean(alive: &[usize], sum: &[f64], count: &[u32]) -> usize {
+    alive
+        .iter()
+        .copied()
+        .max_by(|&a, &b| (sum[a] / count[a] as f64).total_cmp(&(sum[b] / count[b] as f64)).then(b.cmp(&a)))
+        .expect("one candidate at least")
+}
+
+/// The seed of the `moves`-th move (from 1) of an agent seeded with `seed` (`pimc`'s
+/// and `search`'s). The seeds are part of what a seed reproduces: the tables of
+/// docs/agents.md replay from their commands only while these stay the same.
+pub(super) fn move_seed(seed: u64, moves: u64) -> u64 {
+    splitmix(seed ^ splitmix(moves))
+}
+
+/// The seed of the draws that order a move's root actions by the greedy score.
+pub(super) fn order_seed(move_seed: u64) -> u64 {
+    move_seed ^ 0xC0FFEE
+}
+
+/// The seed of round `r` (from 0 through the whole move) of a move.
+fn round_seed(move_seed: u64, r: u64) -> u64 {
+    splitmix(move_seed ^ splitmix(r + 1))
+}
+
+/// The seed of candidate `c`'s playout in a round.
+fn candidate_seed(round_seed: u64, c: usize) -> u64 {
+    splitmix(round_seed ^ (c as u64 + 1).wrapping_mul(0x9E37_79B9))
+}
+
 pub(super) fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -517,6 +551,11 @@ mod tests {
             played.sort_unstable_by(|a, b| b.cmp(a));
             assert_eq!(played, schedule(n, total as u64), "{total} playouts");
             assert_eq!(stats.playouts, played.iter().map(|&k| k as u64).sum::<u64>());
+            // A world a round, and four more to order the candidates when there are
+            // more legal actions than candidates; a root action at least a playout.
+            let ordered = if info.legal().len() > MAX_CANDIDATES { 4 } else { 0 };
+            assert_eq!(stats.samples, played[0] as u64 + ordered, "{total} playouts");
+            assert!(stats.plies >= stats.playouts, "{stats:?}");
             let rules = info.rules();
             let eval = Evaluator::with(rules, EvalWeights::Fitted);
             let model = OpponentModel::for_rules(rules);
@@ -529,7 +568,7 @@ mod tests {
                 candidates: &candidates,
                 player: side,
                 horizon: 1,
-                move_seed: splitmix(seed ^ splitmix(1)),
+                move_seed: move_seed(seed, 1),
             };
             for (c, row) in table.iter().enumerate() {
                 let mut sum = 0f64;
@@ -539,6 +578,173 @@ mod tests {
                 assert_eq!(sum, row.score, "candidate {c}, {} playouts", row.playouts);
             }
         }
+    }
+
+    #[test]
+    fn the_seeds_stay_what_the_tables_replay_from() {
+        // As search's (which pins move_seed and order_seed): a change replays no table.
+        assert_eq!([round_seed(9, 0), round_seed(9, 1), round_seed(10, 0)], [3681697457321254924, 15092334581794935969, 14077953017310334265]);
+        assert_eq!([candidate_seed(5, 0), candidate_seed(5, 1), candidate_seed(6, 0)], [5957839757758064839, 2192170880205811547, 11195466855578458902]);
+    }
+
+    #[test]
+    fn the_choice_is_the_best_mean_of_the_candidates_left() {
+        let (sum, count) = ([3.0, 1.0, 2.0, 9.0, -1.0], [4, 1, 2, 9, 2]);
+        // Means 0.75, 1, 1, 1, -0.5: a mean of 1 (every playout won) is the best, ties
+        // to the earlier candidate; a candidate no longer left counts for nothing.
+        assert_eq!(best_mean(&[0, 1, 2, 4], &sum, &count), 1);
+        assert_eq!(best_mean(&[0, 2, 4], &sum, &count), 2);
+        assert_eq!(best_mean(&[0, 4], &sum, &count), 0);
+        assert_eq!(best_mean(&[4], &sum, &count), 4);
+    }
+
+    #[test]
+    fn a_time_budget_gives_the_first_phase_four_rounds_then_sizes_the_budget_by_its_rate() {
+        // One thread; a scripted clock: 0 ms while the first phase's four rounds start
+        // (3 readings), 10 ms when the phase ends, so 4n playouts took 10 ms and 100 ms
+        // hold 40n; the second phase gives its n/2 candidates 40n / phases playouts, in
+        // rounds that read 10 ms, and the reading after them says 100 ms: the end.
+        let mut game = Game::new("classic", 3).unwrap();
+        game.deploy_random(Side::South, 1).unwrap();
+        game.deploy_random(Side::North, 2).unwrap();
+        let info = game.info_state(Side::South);
+        let n = MAX_CANDIDATES as u64;
+        let phases = 5; // ⌈log₂ 24⌉
+        let second = 40 * n / phases / (n / 2);
+        let readings = AtomicU64::new(0);
+        let clock = || {
+            let k = readings.fetch_add(1, Ordering::Relaxed) + 1;
+            Duration::from_millis(match k {
+                ..=3 => 0,
+                _ if k <= 3 + 1 + 1 + (second - 1) => 10,
+                _ => 100,
+            })
+        };
+        let (_, stats, table) = Pimc::new(Budget::Millis(100), 1, 5).choose_clocked(&info, &clock);
+        assert_eq!(table.len() as u64, n);
+        let mut played: Vec<u32> = table.iter().map(|c| c.playouts).collect();
+        played.sort_unstable();
+        assert_eq!((played[0], played[played.len() - 1]), (4, 4 + second as u32), "{played:?}");
+        assert_eq!(stats.playouts, 4 * n + second * n / 2);
+        assert_eq!(readings.load(Ordering::Relaxed), 3 + 1 + 1 + (second - 1) + 1);
+    }
+
+    #[test]
+    fn a_playout_plays_the_action_then_every_other_seat_once() {
+        // Random mid-game worlds of a two- and a four-seat game: the action, then one
+        // ply of each other seat, unless the game ends first.
+        for (name, seed, seats) in [("classic", 3u64, 2u32), ("siguo", 4, 4)] {
+            let mut game = Game::new(name, seed).unwrap();
+            let mut rng = Rng::new(seed);
+            while game.phase() == Phase::Deploy {
+                let side = game.position().rules().sides().iter().copied().find(|&s| game.position().may_deploy(s).is_ok()).unwrap();
+                game.deploy_random(side, rng.next_u64()).unwrap();
+            }
+            let (mut full, mut ended) = (0, 0);
+            for _ in 0..40 {
+                if game.phase() == Phase::Over {
+                    break;
+                }
+                let player = game.position().to_act().unwrap();
+                let info = game.info_state(player);
+                let eval = Evaluator::new(info.rules());
+                let candidates = info.legal().to_vec();
+                let ctx = Ctx { info: &info, eval: &eval, sampler: None, candidates: &candidates, player, horizon: seats - 1, move_seed: 1 };
+                let world = info.sample_position(&mut rng, &mut [u8::MAX; MAX_PIECES]);
+                for &a in &candidates {
+                    let (_, plies) = playout(&ctx, &world, a, &mut rng, &mut Vec::new());
+                    if plies == seats {
+                        full += 1;
+                    } else {
+                        // Fewer only when the game ended on the way (rarely).
+                        assert!(plies >= 1 && plies < seats, "{name}: {plies} plies");
+                        ended += 1;
+                    }
+                }
+                let legal = game.legal_actions();
+                game.play(legal[rng.below(legal.len())]).unwrap();
+            }
+            assert!(full > 100 && ended * 10 < full, "{name}: {full} full playouts, {ended} ended early");
+        }
+    }
+
+    #[test]
+    fn the_playout_s_gain_is_the_capture_by_the_world_s_identities() {
+        // In a drawn world every piece is known: an attack is worth what the combat
+        // table gives (the game for the flag), −1 if it loses; anything else, and an
+        // attack on a face-down piece, −∞ (never a capture to prefer).
+        let mut seen = [0usize; 5];
+        for name in ["classic", "fanqi", "sanjun-modern"] {
+            let rules = RuleSet::preset(name).unwrap();
+            let eval = Evaluator::new(&rules);
+            for seed in 0..4 {
+                let mut game = Game::new(name, seed).unwrap();
+                let mut rng = Rng::new(seed);
+                while game.phase() == Phase::Deploy {
+                    let side = rules.sides().iter().copied().find(|&s| game.position().may_deploy(s).is_ok()).unwrap();
+                    game.deploy_random(side, rng.next_u64()).unwrap();
+                }
+                for _ in 0..300 {
+                    if game.phase() == Phase::Over {
+                        break;
+                    }
+                    let pos = game.position();
+                    for a in game.legal_actions() {
+                        let got = gain(&eval, pos, a);
+                        let target = match a {
+                            Action::Move { from, to } => [Some(to), rules.board().below(to)].into_iter().flatten().find(|&q| pos.piece_at(q).is_some()).map(|t| (from, to, t)),
+                            _ => None,
+                        };
+                        let Some((from, to, t)) = target else {
+                            assert_eq!(got, f32::NEG_INFINITY, "{name}: {a:?}");
+                            continue;
+                        };
+                        if pos.is_face_down(to) {
+                            assert_eq!(got, f32::NEG_INFINITY, "{name}: {a:?} on a face-down piece");
+                            seen[4] += 1;
+                            continue;
+                        }
+                        let (ka, kd) = (pos.piece_at(from).unwrap().1, pos.piece_at(t).unwrap().1);
+                        let (want, case) = match resolve(&rules, ka, kd) {
+                            CombatOutcome::Win if kd == crate::piece::PieceKind::Flag => (WIN, 0),
+                            CombatOutcome::Win => (eval.value(kd), 1),
+                            CombatOutcome::Both => (eval.value(kd) - eval.value(ka), 2),
+                            _ => (-1.0, 3),
+                        };
+                        assert_eq!(got, want, "{name}: {a:?}, {ka:?} on {kd:?}");
+                        seen[case] += 1;
+                    }
+                    let legal = game.legal_actions();
+                    game.play(legal[rng.below(legal.len())]).unwrap();
+                }
+            }
+        }
+        assert!(seen[..4].iter().all(|&n| n > 0), "flag, win, both, lose, face down: {seen:?}");
+    }
+
+    #[test]
+    fn capture_first_takes_the_best_gain_above_half_a_piece_seven_times_in_eight() {
+        let mut game = Game::new("classic", 1).unwrap();
+        game.deploy_random(Side::South, 1).unwrap();
+        game.deploy_random(Side::North, 2).unwrap();
+        let legal: Vec<Action> = game.legal_actions()[..4].to_vec();
+        let pick = |gains: [f32; 4], draws: u64| -> [u32; 4] {
+            let mut rng = Rng::new(draws);
+            let mut n = [0; 4];
+            for _ in 0..draws {
+                let a = capture_first(&legal, &mut rng, |a| gains[legal.iter().position(|&b| b == a).unwrap()]);
+                n[legal.iter().position(|&b| b == a).unwrap()] += 1;
+            }
+            n
+        };
+        // The best, 3, tied by a later one: the first of them, 7 in 8 draws, plus its
+        // share of the random rest (1 in 32).
+        let n = pick([1.0, 3.0, 3.0, 0.0], 8000);
+        assert!((6900..7300).contains(&n[1]), "{n:?}");
+        assert!(n[2] < 400 && n[0] < 400, "{n:?}");
+        // Half a piece is not enough: every action alike, at random.
+        let n = pick([0.5, 0.2, f32::NEG_INFINITY, -1.0], 8000);
+        assert!(n.iter().all(|&k| (1800..2200).contains(&k)), "{n:?}");
     }
 
     #[test]

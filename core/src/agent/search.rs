@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 
 use super::eval::{EvalWeights, Evaluator, WIN};
 use super::greedy::{self, one_ply};
-use super::pimc::{capture_first, splitmix, ModelCache};
+use super::pimc::{capture_first, move_seed, order_seed, splitmix, ModelCache};
 use super::{Agent, AgentSpec, Budget, InfoState};
 use crate::action::Action;
 use crate::combat::CombatOutcome;
@@ -309,19 +309,8 @@ fn most_visited(root_order: &[Action], roots: &[&[(Action, u32, f32)]]) -> Actio
     root_order[best]
 }
 
-/// The seed of the `moves`-th move (from 1) of a search seeded with `seed`. The
-/// seeds are part of what a seed reproduces: the tables of docs/agents.md replay from
-/// their commands only while these stay the same.
-fn move_seed(seed: u64, moves: u64) -> u64 {
-    splitmix(seed ^ splitmix(moves))
-}
-
-/// The seed of the draws that order a move's root actions.
-fn order_seed(move_seed: u64) -> u64 {
-    move_seed ^ 0xC0FFEE
-}
-
-/// The seed of thread `t`'s random numbers (from 0) in a move.
+/// The seed of thread `t`'s random numbers (from 0) in a move (like the move's seed,
+/// [`move_seed`], pinned: the tables of docs/agents.md replay from them).
 fn thread_seed(move_seed: u64, t: u64) -> u64 {
     splitmix(move_seed ^ splitmix(t + 1))
 }
