@@ -470,6 +470,62 @@ mod tests {
     use super::*;
     use crate::board::Point;
 
+    #[test]
+    fn the_weighted_sum_is_every_weight_times_its_term() {
+        let mut e = Evaluator::new(&RuleSet::preset("classic").unwrap());
+        let w = &mut e.weights;
+        (w.pressure, w.guard, w.mover, w.waiter, w.mover_end, w.waiter_end, w.exposed, w.press) = (2.0, 3.0, 5.0, 7.0, 11.0, 13.0, 17.0, 19.0);
+        let t = Terms { material: [0.0; PieceKind::COUNT], pressure: 1.0, guard: 10.0, mover: 100.0, waiter: 1000.0, mover_end: 0.5, waiter_end: 0.25, exposed: 0.125, press: 4.0 };
+        assert_eq!(e.weigh(&t), 2.0 + 30.0 + 500.0 + 7000.0 + 5.5 + 3.25 + 2.125 + 76.0);
+    }
+
+    #[test]
+    fn an_army_is_worth_its_pieces_and_a_commander_whose_loss_loses_the_best_other() {
+        // The press term's measure of a lead: the army's pieces at their values (the
+        // flag 0); a commander whose capture loses the game is valued as the game but
+        // worth the best other piece there.
+        for capture in [false, true] {
+            let mut spec = RuleSet::preset("classic").unwrap().spec().clone();
+            spec.options.commander_capture = capture;
+            let rules = Arc::new(RuleSet::from_spec(spec).unwrap());
+            let e = Evaluator::new(&rules);
+            let army: Vec<(PieceKind, u8)> = rules.army().collect();
+            let top = army.iter().filter(|(k, _)| *k != PieceKind::Commander).map(|&(k, _)| e.value(k)).fold(0f32, f32::max);
+            let worth = |k: PieceKind| if capture && k == PieceKind::Commander { top } else { e.value(k) };
+            assert_eq!(e.army_worth, army.iter().map(|&(k, n)| worth(k) * n as f32).sum::<f32>(), "commander capture {capture}");
+            assert_eq!(e.value(PieceKind::Commander) == FLAG, capture);
+        }
+    }
+
+    #[test]
+    fn without_the_no_capture_draw_nothing_presses() {
+        // A rule set may have no no-capture draw (0 plies: never); the press term, a
+        // share of that limit, is then 0, never 0 / 0.
+        let mut spec = RuleSet::preset("classic").unwrap().spec().clone();
+        spec.options.no_capture_draw_plies = 0;
+        let rules = Arc::new(RuleSet::from_spec(spec).unwrap());
+        let e = Evaluator::new(&rules);
+        let mut game = crate::referee::Game::with_rules(rules.clone(), 1);
+        game.deploy_random(Side::South, 1).unwrap();
+        game.deploy_random(Side::North, 2).unwrap();
+        let mut rng = crate::rng::Rng::new(3);
+        let mut lead = 0;
+        for _ in 0..300 {
+            if game.phase() == crate::position::Phase::Over {
+                break;
+            }
+            let pos = game.position();
+            if let Some(t) = e.terms(pos, Side::South) {
+                assert_eq!(t.press, 0.0);
+                lead += (t.material.iter().sum::<f32>() != 0.0) as u32;
+            }
+            assert!(e.eval(pos, Side::South).is_finite());
+            let legal = game.legal_actions();
+            game.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        assert!(lead > 0, "no position with a material lead");
+    }
+
     /// `best_capture` as it was first written: every piece's targets asked one by one
     /// ([`Position::targets`]) and every target looked at.
     fn best_capture_by_piece(e: &Evaluator, pos: &Position, attackers: SideSet, targets: SideSet) -> f32 {
