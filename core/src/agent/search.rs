@@ -667,18 +667,8 @@ mod tests {
         // the marks' generations starting low and just below their wrap-around.
         let mut deepest = 0;
         for (name, seed, plies) in [("classic", 4u64, 16usize), ("siguo", 5, 12), ("fanqi", 6, 10)] {
-            let mut game = Game::new(name, seed).unwrap();
-            let mut rng = Rng::new(seed);
-            while game.phase() == Phase::Deploy {
-                let side = game.position().rules().sides().iter().copied().find(|&s| game.position().may_deploy(s).is_ok()).unwrap();
-                game.deploy_random(side, rng.next_u64()).unwrap();
-            }
-            for _ in 0..plies {
-                let legal = game.legal_actions();
-                game.play(legal[rng.below(legal.len())]).unwrap();
-            }
-            let player = game.position().to_act().unwrap();
-            let info = game.info_state(player);
+            let info = mid_game(name, seed, plies);
+            let player = info.player();
             let eval = Evaluator::new(info.rules());
             let root_order: Vec<Action> = info.legal().to_vec();
             let ctx = Ctx {
@@ -709,8 +699,8 @@ mod tests {
         assert_eq!(order_seed(0x1234_5678_9ABC_DEF0), 0x1234_5678_9A7C_211E);
     }
 
-    /// A classic game after `plies` random plies from `seed`, and the information state
-    /// of the seat to act.
+    /// A game of `name` after random deployments and `plies` random plies from `seed`:
+    /// the information state of the seat to act.
     fn mid_game(name: &str, seed: u64, plies: usize) -> InfoState {
         let mut game = Game::new(name, seed).unwrap();
         let mut rng = Rng::new(seed);
