@@ -73,9 +73,41 @@ fn modelled_probabilities_are_sound_and_consistent_on_every_rule_set() {
                         }
                         assert!(at.iter().all(|e| e.2 > 0.0 && e.2 <= 1.0), "[{label}] {at:?}");
                     }
+                    read_by_kind_alike(&game, &probs);
                 }
             }
         }
+    }
+}
+
+/// `kinds_into`, `kind` and `most_likely` read the same probabilities as `at`: per point,
+/// the sums by kind over the candidates' armies (0 for an empty point and for a kind the
+/// piece cannot be), and the kind with the largest sum (ties: the lowest kind index).
+fn read_by_kind_alike(game: &Game, probs: &junqi::Probabilities) {
+    let n = game.board().len();
+    let mut out = vec![f64::NAN; n * PieceKind::COUNT + 3];
+    probs.kinds_into(&mut out);
+    assert!(out[n * PieceKind::COUNT..].iter().all(|x| x.is_nan()), "kinds_into wrote past points × kinds");
+    for p in game.board().points() {
+        let mut want = [0f64; PieceKind::COUNT];
+        let at = probs.at(p);
+        for &(_, k, q) in &at {
+            want[k as usize] += q;
+        }
+        for (k, &w) in want.iter().enumerate() {
+            let got = out[p.index() * PieceKind::COUNT + k];
+            assert!((got - w).abs() < 1e-12, "{}: {:?}: {got}, not {w}", game.board().name_of(p), PieceKind::ALL[k]);
+            if w > 0.0 || k == 0 {
+                assert!((probs.kind(p, PieceKind::ALL[k]) - w).abs() < 1e-12);
+            }
+        }
+        let mut best: Option<usize> = None;
+        for k in (0..PieceKind::COUNT).filter(|&k| at.iter().any(|e| e.1 as usize == k)) {
+            if best.is_none_or(|b| want[k] > want[b]) {
+                best = Some(k);
+            }
+        }
+        assert_eq!(probs.most_likely(p), best.map(|k| PieceKind::ALL[k]), "{}: {want:?}", game.board().name_of(p));
     }
 }
 
@@ -220,7 +252,16 @@ fn a_model_reads_back_from_its_json_and_merges_as_one() {
     let siguo = RuleSet::preset("siguo").unwrap();
     assert!(!all.count(&random_game(&siguo, 1, 10)));
     assert!(!all.merge(&OpponentModel::empty(&siguo, "x")));
+    // Nor are those of a rule set on the same board under another name, or of one that
+    // deals face down (nothing to read), even into a model of its own.
+    let open = Arc::new(RuleSet::from_json(r#"{"extends": "classic", "name": "open", "options": {"open_play": true}}"#).unwrap());
+    assert!(!all.count(&random_game(&open, 1, 10)));
+    let fanqi = RuleSet::preset("fanqi").unwrap();
+    assert!(!OpponentModel::empty(&fanqi, "x").count(&random_game(&fanqi, 1, 10)));
     assert_eq!(all.games(), 4);
+    assert_eq!(all.rules_name(), Some("classic"));
+    assert_eq!(OpponentModel::plain().rules_name(), None);
+    assert_eq!(OpponentModel::for_rules(&siguo).rules_name(), Some("siguo"));
 }
 
 #[test]
@@ -243,6 +284,9 @@ fn malformed_models_are_refused_with_the_reason() {
         }
         assert!(!got.to_string().is_empty());
     }
+    // A name that is neither a model's nor JSON is refused as a name.
+    assert_eq!(OpponentModel::load(&rules, " psychic ").unwrap_err(), ModelError::UnknownModel("psychic".into()));
+    assert!(matches!(OpponentModel::load(&rules, "{oops"), Err(ModelError::Json(_))));
     // A siguo model's points are no classic points.
     let siguo = RuleSet::preset("siguo").unwrap();
     let m = OpponentModel::empty(&siguo, "x");

@@ -833,6 +833,156 @@ mod tests {
         g
     }
 
+    /// Random play in classic with `open_play` (both pieces of a combat are shown to
+    /// everyone, so attacks on public pieces of both strengths happen): after every ply,
+    /// each player's beliefs hold an attack in the bucket its target had in them before
+    /// it (a public piece: weak or strong by its true kind; else "hidden"), whatever
+    /// became of the attacker; and every piece of either army has stood on the board
+    /// for its army's turns until it left (a piece taken keeps the turns it had).
+    #[test]
+    fn an_attack_goes_by_what_its_target_showed_and_a_taken_piece_keeps_its_turns() {
+        use crate::action::Action;
+        let rules = Arc::new(
+            RuleSet::from_json(r#"{"extends": "classic", "name": "open", "options": {"open_play": true}}"#).unwrap(),
+        );
+        // Classic's kinds that beat at least 6 of its 12: the marshal (9: the flag, the
+        // engineer and the seven officers below it), the army commander (8), the
+        // division (7) and brigade (6) commanders; the regiment commander beats 5.
+        let strong = [
+            PieceKind::Commander,
+            PieceKind::ArmyCommander,
+            PieceKind::DivisionCommander,
+            PieceKind::BrigadeCommander,
+        ];
+        for k in PieceKind::ALL.into_iter().filter(|&k| rules.army().any(|(a, n)| a == k && n > 0)) {
+            assert_eq!(super::strong(&rules, k), strong.contains(&k), "{k:?}");
+        }
+        let mut seen = [0u32; 3];
+        for seed in 0..4u64 {
+            let mut g = Game::with_rules(rules.clone(), seed);
+            let mut rng = crate::Rng::new(seed);
+            g.deploy_random(Side::South, rng.next_u64()).unwrap();
+            g.deploy_random(Side::North, rng.next_u64()).unwrap();
+            let mut turns = [0u16; 2];
+            let mut left = [[None::<u16>; MAX_PIECES]; 2];
+            while g.result().is_none() && g.position().ply() < 400 {
+                let side = g.to_act().unwrap();
+                let before = [g.beliefs(Side::South), g.beliefs(Side::North)];
+                let legal = g.legal_actions();
+                let a = legal[rng.below(legal.len())];
+                let Action::Move { from, to } = a else { unreachable!() };
+                let target = g.position().piece_at(to);
+                g.play(a).unwrap();
+                turns[(side == Side::North) as usize] += 1;
+                let after = [g.beliefs(Side::South), g.beliefs(Side::North)];
+                for (o, (b0, b1)) in before.iter().zip(&after).enumerate() {
+                    if let Some((_, kind)) = target {
+                        let (s, d) = (b0.slot_at(from).unwrap(), b0.slot_at(to).unwrap());
+                        let public = b0.flags[d] & PUBLIC != 0;
+                        let want = match (public, strong.contains(&kind)) {
+                            (false, _) => 5,
+                            (true, false) => 6,
+                            (true, true) => 7,
+                        };
+                        let mut moves = b0.evidence.moves[s];
+                        moves[want] += 1;
+                        assert_eq!(b1.evidence.moves[s], moves, "seed {seed} ply {}, player {o}: {a:?} on a {kind:?}", g.position().ply());
+                        seen[want - 5] += 1;
+                    }
+                    for slot in 0..b1.slots as usize {
+                        let army = slot / rules.army_size();
+                        if b1.at[slot] == NONE {
+                            let t = *left[o][slot].get_or_insert(turns[army]);
+                            assert_eq!(b1.exposure(slot), t, "seed {seed}: slot {slot} taken after {t} turns");
+                        } else {
+                            assert_eq!(b1.exposure(slot), turns[army], "seed {seed}: slot {slot}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 10), "attacks on hidden, public weak and public strong pieces: {seen:?}");
+    }
+
+    /// Every type's probabilities, over all its army's pieces (on the board and off it,
+    /// identified or not), add up to its count: a piece the player has identified takes
+    /// one of its type away from the others (classic with `open_play`, where combats show
+    /// pieces while others of their types are still open).
+    #[test]
+    fn every_type_s_probabilities_add_up_to_its_count() {
+        let rules = Arc::new(
+            RuleSet::from_json(r#"{"extends": "classic", "name": "open", "options": {"open_play": true}}"#).unwrap(),
+        );
+        let mut mixed = 0;
+        for seed in 0..4u64 {
+            let mut g = Game::with_rules(rules.clone(), seed);
+            let mut rng = crate::Rng::new(seed);
+            g.deploy_random(Side::South, rng.next_u64()).unwrap();
+            g.deploy_random(Side::North, rng.next_u64()).unwrap();
+            for _ in 0..(30 + 40 * seed) {
+                if g.result().is_some() {
+                    break;
+                }
+                let legal = g.legal_actions();
+                g.play(legal[rng.below(legal.len())]).unwrap();
+            }
+            let b = g.beliefs(Side::South);
+            let probs = b.probabilities(&OpponentModel::plain());
+            let mut total = [0f64; 128];
+            let (mut known, mut open) = ([0u32; 128], [0u32; 128]);
+            // (Slots past the army's, to past the last, have nothing.)
+            for slot in b.slots as usize..=MAX_PIECES {
+                probs.for_slot(slot, |t, q| panic!("slot {slot} of {}: type {t} at {q}", b.slots));
+            }
+            for slot in 0..b.slots as usize {
+                probs.for_slot(slot, |t, q| total[t] += q);
+                for t in bits(b.mask[slot]) {
+                    if single(b.mask[slot]) {
+                        known[t] += 1;
+                    } else {
+                        open[t] += 1;
+                    }
+                }
+            }
+            for t in bits(b.types) {
+                assert!((total[t] - b.counts[t] as f64).abs() < 1e-3, "seed {seed}: type {t}: {} for {} pieces", total[t], b.counts[t]);
+                mixed += (known[t] > 0 && open[t] > 0) as u32;
+            }
+        }
+        assert!(mixed > 4, "types with identified and open pieces at once: {mixed}");
+    }
+
+    /// A piece that has made many moves of one kind is, under the model, far more likely
+    /// the candidate kind whose log-weight for them is the highest than the one whose
+    /// is the lowest — even when all of its candidates' weights are tiny (e^-300 and
+    /// below: the weights are taken relative to the best one before they are
+    /// exponentiated, not clamped where they would all be alike).
+    #[test]
+    fn a_piece_with_long_evidence_is_the_kind_that_explains_it_best() {
+        let g = game("greedy", "greedy", 7, 40);
+        let model = OpponentModel::for_rules(g.rules());
+        let mut b = g.beliefs(Side::South);
+        let army = b.rules.army_size();
+        let s = (army..2 * army).find(|&s| b.at[s] != NONE && b.mask[s].count_ones() > 3).unwrap();
+        // 150 forward runs: the rail runners' kind of move.
+        b.evidence.moves[s][3] = 150;
+        let weights: Vec<(usize, f64)> = bits(b.mask[s]).map(|t| (t, model.log_weight(&b, s, t))).collect();
+        let best = weights.iter().copied().max_by(|x, y| x.1.total_cmp(&y.1)).unwrap();
+        let worst = weights.iter().copied().min_by(|x, y| x.1.total_cmp(&y.1)).unwrap();
+        assert!(best.1 < -300.0 && best.1 - worst.1 > 50.0, "{weights:?}");
+        assert!(model.trust(&b)[1] > 0.5, "{:?}", model.trust(&b));
+        let probs = b.probabilities(&model);
+        let (mut q_best, mut q_worst) = (0.0, 0.0);
+        probs.for_slot(s, |t, p| {
+            if t == best.0 {
+                q_best = p;
+            } else if t == worst.0 {
+                q_worst = p;
+            }
+        });
+        assert!(q_best > 1e6 * q_worst, "kind {} at {q_best}, kind {} at {q_worst}: {weights:?}", best.0, worst.0);
+    }
+
     #[test]
     fn the_model_is_trusted_for_an_army_that_plays_like_the_engine_and_not_for_a_random_one() {
         let model = OpponentModel::for_rules(&crate::rules::RuleSet::preset("classic").unwrap());
