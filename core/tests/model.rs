@@ -256,12 +256,65 @@ fn a_model_reads_back_from_its_json_and_merges_as_one() {
     // deals face down (nothing to read), even into a model of its own.
     let open = Arc::new(RuleSet::from_json(r#"{"extends": "classic", "name": "open", "options": {"open_play": true}}"#).unwrap());
     assert!(!all.count(&random_game(&open, 1, 10)));
+    assert!(!all.merge(&OpponentModel::empty(&open, "x")));
     let fanqi = RuleSet::preset("fanqi").unwrap();
     assert!(!OpponentModel::empty(&fanqi, "x").count(&random_game(&fanqi, 1, 10)));
     assert_eq!(all.games(), 4);
     assert_eq!(all.rules_name(), Some("classic"));
     assert_eq!(OpponentModel::plain().rules_name(), None);
     assert_eq!(OpponentModel::for_rules(&siguo).rules_name(), Some("siguo"));
+}
+
+/// Counting a game adds, for every piece, the evidence its opponent's beliefs hold (its
+/// moves by bucket, its turns on the board) to its true kind, and one piece of that kind
+/// to the point it was deployed on; a second game adds as much again.
+#[test]
+fn a_counted_game_adds_each_piece_s_public_evidence_to_its_true_kind() {
+    let rules = RuleSet::preset("classic").unwrap();
+    for seed in 0..3u64 {
+        let mut game = random_game(&rules, seed, 0);
+        let deployed: Vec<_> = game.position().pieces().collect();
+        // Quiet moves only (no piece leaves the board: each one's evidence stays readable).
+        let mut rng = Rng::new(seed);
+        for _ in 0..(40 + 30 * seed) {
+            let quiet: Vec<Action> = game
+                .legal_actions()
+                .into_iter()
+                .filter(|a| matches!(a, Action::Move { to, .. } if game.position().piece_at(*to).is_none()))
+                .collect();
+            if quiet.is_empty() || game.result().is_some() {
+                break;
+            }
+            game.play(quiet[rng.below(quiet.len())]).unwrap();
+        }
+        let (mut moves, mut turns) = ([[0u64; 8]; PieceKind::COUNT], [0u64; PieceKind::COUNT]);
+        for (p, side, kind) in game.position().pieces() {
+            let observer = if side == Side::South { Side::North } else { Side::South };
+            let (m, t) = game.beliefs(observer).evidence(p).unwrap();
+            for (b, n) in m.iter().enumerate() {
+                moves[kind as usize][b] += *n as u64;
+            }
+            turns[kind as usize] += t as u64;
+        }
+        let mut model = OpponentModel::empty(&rules, "one game");
+        for games in 1..=2u64 {
+            assert!(model.count(&game));
+            let v: serde_json::Value = serde_json::from_str(&model.to_json(&rules)).unwrap();
+            assert_eq!(v["games"], games);
+            for (kind, _) in rules.army() {
+                let k = &v["kinds"][kind.id()];
+                let want: Vec<u64> = moves[kind as usize].iter().map(|n| n * games).collect();
+                assert_eq!(k["moves"], serde_json::json!(want), "seed {seed}: {kind:?}");
+                assert_eq!(k["turns"], turns[kind as usize] * games, "seed {seed}: {kind:?}");
+            }
+            let mut origins = serde_json::Map::new();
+            for &(p, _, kind) in &deployed {
+                let row = origins.entry(game.board().name_of(p)).or_insert(serde_json::json!({}));
+                row[kind.id()] = serde_json::json!(row[kind.id()].as_u64().unwrap_or(0) + games);
+            }
+            assert_eq!(v["origins"], serde_json::Value::Object(origins), "seed {seed}");
+        }
+    }
 }
 
 #[test]

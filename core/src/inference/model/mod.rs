@@ -983,6 +983,120 @@ mod tests {
         assert!(q_best > 1e6 * q_worst, "kind {} at {q_best}, kind {} at {q_worst}: {weights:?}", best.0, worst.0);
     }
 
+    /// The rates and priors, by hand: λ = (moves + ½) / (turns + 1) per kind of move and
+    /// their sum, π(k | p) = (pieces of k on p + the kind's share) / (pieces on p + 1).
+    #[test]
+    fn the_rates_and_priors_are_the_smoothed_counts() {
+        let rules = RuleSet::preset("classic").unwrap();
+        let mut m = OpponentModel::empty(&rules, "by hand");
+        let (k, j) = (PieceKind::Engineer as usize, PieceKind::Mine as usize);
+        m.moves[k] = [3, 0, 1, 9, 0, 0, 0, 2];
+        m.turns[k] = 19;
+        let p = rules.board().point("c2").unwrap().index();
+        m.origins[p][k] = 2;
+        m.origins[p][j] = 5;
+        m.derive();
+        for (b, &n) in m.moves[k].iter().enumerate() {
+            assert!((m.log_rate[k][b] - ((n as f64 + 0.5) / 20.0).ln()).abs() < 1e-12, "bucket {b}");
+        }
+        assert!((m.total_rate[k] - 19.0 / 20.0).abs() < 1e-12, "{}", m.total_rate[k]);
+        // A kind never seen: every rate ½.
+        assert!((m.total_rate[PieceKind::Commander as usize] - 4.0).abs() < 1e-12);
+        // Classic's army of 25 has 3 engineers and 3 mines.
+        assert!((m.log_origin[p][k] - ((2.0 + 3.0 / 25.0) / 8.0f64).ln()).abs() < 1e-12);
+        assert!((m.log_origin[p][j] - ((5.0 + 3.0 / 25.0) / 8.0f64).ln()).abs() < 1e-12);
+        let q = rules.board().point("c3").unwrap().index();
+        assert!((m.log_origin[q][k] - (3.0f64 / 25.0).ln()).abs() < 1e-12);
+    }
+
+    /// The trust's value, pinned (the module documentation and docs/inference.md give
+    /// its formula) on armies read early, where it is neither 0 nor 1, and where pieces
+    /// whose origin the player cannot know (a game started from a position string) weigh
+    /// nothing: their candidates struck out, the trust is the same to the last bit.
+    #[test]
+    fn the_trust_is_pinned_and_ignores_pieces_of_unknown_origin() {
+        let model = OpponentModel::for_rules(&crate::rules::RuleSet::preset("classic").unwrap());
+        let mut got = Vec::new();
+        for (seed, plies) in [(1, 8), (2, 6), (3, 12), (4, 4)] {
+            let g = game("greedy", "random", seed, plies);
+            got.push(model.trust(&g.beliefs(Side::South))[1]);
+            got.push(model.trust(&g.beliefs(Side::North))[0]);
+        }
+        let pinned = [
+            0.02607213196825886,
+            0.9913925116515591,
+            0.1521283202615776,
+            0.9511647557382388,
+            0.8008703467768202,
+            0.9760539913819208,
+            0.010947593703177496,
+            0.9019891821652157,
+        ];
+        for (g, p) in got.iter().zip(pinned) {
+            assert!((g - p).abs() < 1e-9 * p, "{got:?}");
+        }
+        let g = game("greedy", "greedy", 5, 40);
+        let started = Game::from_position_string_with(g.rules().clone(), &g.position_string(), 5).unwrap();
+        for side in [Side::South, Side::North] {
+            let b = started.beliefs(side);
+            let mut known = b.clone();
+            for s in 0..b.slots as usize {
+                if b.known_origin(s).is_none() {
+                    known.mask[s] = 0;
+                }
+            }
+            assert_ne!(known, b);
+            assert_eq!(model.trust(&b), model.trust(&known), "{side}");
+        }
+    }
+
+    /// A piece whose origin allows only kinds that never move (here the HQs of a rule set
+    /// whose mobile kinds must stand on posts) tells nothing of how its army plays:
+    /// struck out, the trust is the same.
+    #[test]
+    fn a_piece_where_only_immobile_kinds_may_stand_weighs_nothing_in_the_trust() {
+        let mobile = ["commander", "army_commander", "division_commander", "brigade_commander", "regiment_commander"];
+        let mobile = mobile.iter().chain(&["battalion_commander", "company_commander", "platoon_leader", "engineer", "bomb"]);
+        let constraints: Vec<String> = mobile.map(|k| format!(r#"{{"kind": "{k}", "roles": ["post"]}}"#)).collect();
+        let json = format!(
+            r#"{{"extends": "classic", "name": "posts", "deployment": {{"roles": ["post", "hq"], "constraints": [
+                {{"kind": "flag", "roles": ["hq"]}}, {{"kind": "mine", "max_depth": 2}}, {}]}}}}"#,
+            constraints.join(", ")
+        );
+        let rules = Arc::new(RuleSet::from_json(&json).unwrap());
+        let play = |seed: u64| {
+            let mut g = Game::with_rules(rules.clone(), seed);
+            let mut rng = crate::Rng::new(seed);
+            g.deploy_random(Side::South, rng.next_u64()).unwrap();
+            g.deploy_random(Side::North, rng.next_u64()).unwrap();
+            for _ in 0..30 {
+                if g.result().is_some() {
+                    break;
+                }
+                let legal = g.legal_actions();
+                g.play(legal[rng.below(legal.len())]).unwrap();
+            }
+            g
+        };
+        let mut model = OpponentModel::empty(&rules, "test");
+        for seed in 0..3 {
+            assert!(model.count(&play(seed)));
+        }
+        let g = play(9);
+        let b = g.beliefs(Side::South);
+        let hq: Vec<Point> = ["b12", "d12"].iter().map(|n| rules.board().point(n).unwrap()).collect();
+        let mut known = b.clone();
+        for s in 0..b.slots as usize {
+            if b.known_origin(s).is_some_and(|o| hq.iter().any(|p| p.index() == o)) {
+                assert!(bits(b.mask[s]).all(|t| [PieceKind::Flag, PieceKind::Mine].contains(&PieceKind::ALL[t % 32])));
+                known.mask[s] = 0;
+            }
+        }
+        assert_ne!(known, b);
+        let t = model.trust(&b)[1];
+        assert!(t > 0.0 && t < 1.0 && t == model.trust(&known)[1], "{t} {:?}", model.trust(&known));
+    }
+
     #[test]
     fn the_model_is_trusted_for_an_army_that_plays_like_the_engine_and_not_for_a_random_one() {
         let model = OpponentModel::for_rules(&crate::rules::RuleSet::preset("classic").unwrap());
