@@ -248,6 +248,26 @@ fn a_model_reads_back_from_its_json_and_merges_as_one() {
     assert_eq!(OpponentModel::from_json(&rules, &text).unwrap(), all);
     let plain = OpponentModel::plain();
     assert_eq!(OpponentModel::from_json(&rules, &plain.to_json(&rules)).unwrap(), plain);
+    // The shipped models are files `to_json` wrote, each count once (no zero counts).
+    for (name, file) in [
+        ("classic", include_str!("../data/models/classic.json")),
+        ("siguo", include_str!("../data/models/siguo.json")),
+        ("sanjun-modern", include_str!("../data/models/sanjun-modern.json")),
+    ] {
+        let rules = RuleSet::preset(name).unwrap();
+        assert_eq!(OpponentModel::for_rules(&rules).to_json(&rules), file, "{name}");
+        assert!(!file.contains(": 0,") && !file.contains(": 0}"), "{name}");
+    }
+    // A kind the army lists with no piece is left out of the JSON (reading it back would
+    // refuse the kind).
+    let no_bombs = Arc::new(RuleSet::from_json(r#"{"extends": "classic", "name": "unarmed", "army": {"flag": 1, "commander": 1, "army_commander": 1, "division_commander": 2, "brigade_commander": 2, "regiment_commander": 2, "battalion_commander": 2, "company_commander": 3, "platoon_leader": 5, "engineer": 3, "mine": 3, "bomb": 0}}"#).unwrap());
+    assert!(no_bombs.army().any(|(k, n)| k == PieceKind::Bomb && n == 0));
+    let mut m = OpponentModel::empty(&no_bombs, "x");
+    assert!(m.count(&random_game(&no_bombs, 1, 30)));
+    assert!(!m.to_json(&no_bombs).contains("\"bomb\""), "{}", m.to_json(&no_bombs));
+    assert_eq!(OpponentModel::from_json(&no_bombs, &m.to_json(&no_bombs)).unwrap(), m);
+    // And a model that counts bombs is not one of it.
+    assert_eq!(OpponentModel::from_json(&no_bombs, &text), Err(ModelError::UnknownKind("bomb".into())));
     // Another rule set's games are not counted.
     let siguo = RuleSet::preset("siguo").unwrap();
     assert!(!all.count(&random_game(&siguo, 1, 10)));

@@ -188,4 +188,9 @@ fn model_fit_gives_the_same_model_on_any_thread_count_and_measure_reports_by_ply
         assert!(err.starts_with(first), "{args:?}: {err}");
         assert!(err.contains("usage: junqi model fit"), "{args:?}: {err}");
     }
+    for help in ["--help", "-h"] {
+        let (code, out, err) = run(&["model", help]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert!(out.starts_with("usage: junqi model fit --rules R"), "{out}");
+    }
 }

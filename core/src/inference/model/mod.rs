@@ -904,6 +904,22 @@ mod tests {
         assert!(seen.iter().all(|&n| n > 10), "attacks on hidden, public weak and public strong pieces: {seen:?}");
     }
 
+    /// Strong is beating at least half of the kinds the army has: a kind the rule set
+    /// lists with no piece does not count (without mines and bombs, 10 kinds, and the
+    /// regiment commander's 5 wins are half).
+    #[test]
+    fn strong_counts_only_the_kinds_the_army_has() {
+        let rules = RuleSet::from_json(
+            r#"{"extends": "classic", "name": "unarmed", "army": {"flag": 1, "commander": 1, "army_commander": 1,
+            "division_commander": 2, "brigade_commander": 2, "regiment_commander": 2, "battalion_commander": 2,
+            "company_commander": 3, "platoon_leader": 8, "engineer": 3, "mine": 0, "bomb": 0}}"#,
+        )
+        .unwrap();
+        assert_eq!(rules.army().count(), 12);
+        assert!(super::strong(&rules, PieceKind::RegimentCommander));
+        assert!(!super::strong(&rules, PieceKind::BattalionCommander));
+    }
+
     /// Every type's probabilities, over all its army's pieces (on the board and off it,
     /// identified or not), add up to its count: a piece the player has identified takes
     /// one of its type away from the others (classic with `open_play`, where combats show
