@@ -188,6 +188,11 @@ fn model_fit_gives_the_same_model_on_any_thread_count_and_measure_reports_by_ply
         assert!(err.starts_with(first), "{args:?}: {err}");
         assert!(err.contains("usage: junqi model fit"), "{args:?}: {err}");
     }
+    // Progress: the games done, at each tenth of the run, on one line.
+    let (code, _, err) = run(&["model", "fit", "--games", "25", "--threads", "1", "--max-plies", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let tenths: String = [3, 5, 8, 10, 13, 15, 18, 20, 23, 25].iter().map(|d| format!("\r{d}/25 games")).collect();
+    assert_eq!(err, tenths + "\n");
     for help in ["--help", "-h"] {
         let (code, out, err) = run(&["model", help]);
         assert_eq!((code, err.as_str()), (0, ""));

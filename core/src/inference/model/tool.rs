@@ -310,12 +310,19 @@ fn band(ply: u32) -> usize {
 }
 
 fn measure(o: &Opts) -> Result<(), String> {
-    let n = o.games.unwrap_or(200);
     let text = match std::path::Path::new(&o.model).is_file() {
         true => std::fs::read_to_string(&o.model).map_err(|e| format!("junqi model: reading {}: {e}", o.model))?,
         false => o.model.clone(),
     };
     let model = OpponentModel::load(&o.rules, &text).map_err(|e| format!("junqi model: {}: {e}", o.model))?;
+    let total = measure_tables(o, &model)?;
+    print!("{}", report(o, &model, &total));
+    Ok(())
+}
+
+/// The measurement's sums over its games: per seat whose pieces are guessed, per ply band.
+fn measure_tables(o: &Opts, model: &OpponentModel) -> Result<Vec<[Row; PLY_BANDS.len()]>, String> {
+    let n = o.games.unwrap_or(200);
     let seats = o.rules.sides().len();
     // Per game: [seat whose pieces are guessed][ply band].
     let tables = parallel(n, o.threads, |i| {
@@ -344,7 +351,7 @@ fn measure(o: &Opts) -> Result<(), String> {
             for (pi, &player) in o.rules.sides().iter().enumerate() {
                 let beliefs = &kept[pi];
                 debug_assert!(*beliefs == game.beliefs(player));
-                let modelled = beliefs.probabilities(&model);
+                let modelled = beliefs.probabilities(model);
                 let plain = beliefs.probabilities(&OpponentModel::plain());
                 let samples: Vec<_> = (0..o.samples)
                     .filter_map(|k| beliefs.sample(seed ^ (ply as u64) << 20 ^ (pi as u64) << 40 ^ k as u64))
@@ -384,9 +391,15 @@ fn measure(o: &Opts) -> Result<(), String> {
             }
         }
     }
-    println!(
-        "{} games of {} ({}), model: {} ({} games), every {} plies, plain from {} drawn armies",
-        n,
+    Ok(total)
+}
+
+/// The measurement's table (Markdown): a row per seat and ply band with pieces, then
+/// the seat's plies from 40 on.
+fn report(o: &Opts, model: &OpponentModel, total: &[[Row; PLY_BANDS.len()]]) -> String {
+    let mut out = format!(
+        "{} games of {} ({}), model: {} ({} games), every {} plies, plain from {} drawn armies\n",
+        o.games.unwrap_or(200),
         o.rules.name(),
         o.agents.join(" against "),
         o.model,
@@ -394,21 +407,20 @@ fn measure(o: &Opts) -> Result<(), String> {
         o.every,
         o.samples
     );
-    println!("| pieces of | plies | pieces | P(true) plain | P(true) modelled | ratio | top-1 plain | top-1 modelled | log-lik. plain | log-lik. modelled |");
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    out.push_str("| pieces of | plies | pieces | P(true) plain | P(true) modelled | ratio | top-1 plain | top-1 modelled | log-lik. plain | log-lik. modelled |\n");
+    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (seat, rows) in total.iter().enumerate() {
         let who = format!("{} ({})", o.rules.sides()[seat], o.agents[seat % o.agents.len()]);
-        let who = &who;
         let mut late = Row::default();
         for (b, r) in rows.iter().enumerate() {
             if b >= 2 {
                 late.add(r);
             }
-            print_row(who, &band_name(b), r);
+            out.push_str(&format_row(&who, &band_name(b), r));
         }
-        print_row(who, "40 on", &late);
+        out.push_str(&format_row(&who, "40 on", &late));
     }
-    Ok(())
+    out
 }
 
 fn band_name(b: usize) -> String {
@@ -418,13 +430,14 @@ fn band_name(b: usize) -> String {
     }
 }
 
-fn print_row(who: &str, plies: &str, r: &Row) {
+/// One line of the table: the row's means per piece ("" for a row without pieces).
+fn format_row(who: &str, plies: &str, r: &Row) -> String {
     if r.pieces == 0.0 {
-        return;
+        return String::new();
     }
     let n = r.pieces;
-    println!(
-        "| {who} | {plies} | {:.0} | {:.3} | {:.3} | {:.2} | {:.3} | {:.3} | {:.3} | {:.3} |",
+    format!(
+        "| {who} | {plies} | {:.0} | {:.3} | {:.3} | {:.2} | {:.3} | {:.3} | {:.3} | {:.3} |\n",
         n,
         r.plain / n,
         r.modelled / n,
@@ -433,7 +446,7 @@ fn print_row(who: &str, plies: &str, r: &Row) {
         r.modelled_top / n,
         r.plain_ll / n,
         r.modelled_ll / n
-    );
+    )
 }
 
 /// The kind drawn most often for the piece on `p` (ties: the lowest kind index).
@@ -451,6 +464,7 @@ fn most_sampled(samples: &[super::super::Sample], p: crate::board::Point) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::piece::PieceKind;
 
     #[test]
     fn an_out_file_is_replaced_only_by_a_result() {
@@ -477,6 +491,139 @@ mod tests {
         let err = Out::open(Some("/nonexistent-folder/m.json"), "junqi model").err().unwrap();
         assert!(err.starts_with("junqi model: writing /nonexistent-folder/m.json: "), "{err}");
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// A self-play game is the game its agents play, each seeded from the game's seed and
+    /// its seat (`seed ^ (seat + 1)`), the specs cycled over the seats, until the end or
+    /// the first round that reaches `max_plies`; `each` sees every ply.
+    #[test]
+    fn self_play_seeds_each_seat_s_agent_and_stops_at_the_ply_cap() {
+        for (rules, specs, seed) in [("classic", &["random", "greedy"][..], 11u64), ("siguo", &["random"][..], 12)] {
+            let rules = RuleSet::preset(rules).unwrap();
+            let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+            let mut seen = 0;
+            let game = self_play(&rules, &specs, 24, seed, |_, _| seen += 1).unwrap();
+            let mut by_hand = Game::with_rules(rules.clone(), seed);
+            let sides = rules.sides().to_vec();
+            let mut agents: Vec<Box<dyn Agent>> =
+                (0..sides.len()).map(|i| agent::by_name(&specs[i % specs.len()], seed ^ (i as u64 + 1)).unwrap()).collect();
+            let mut plies = 0;
+            while by_hand.result().is_none() && by_hand.position().ply() < 24 {
+                for (i, &side) in sides.iter().enumerate() {
+                    plies += agent::act(&mut by_hand, side, agents[i].as_mut()).unwrap().is_some() as u32;
+                }
+            }
+            assert_eq!(game.position_string(), by_hand.position_string(), "{}", rules.name());
+            assert_eq!(game.position().ply(), 24, "{}: the cap is a multiple of the seats", rules.name());
+            assert_eq!(seen, plies);
+        }
+    }
+
+    fn opts(args: &[&str]) -> Opts {
+        Opts::parse(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>()).unwrap()
+    }
+
+    /// The table gives each band's means per piece, and each seat's plies from 40 on
+    /// (the bands from 40–79), leaving out rows without pieces.
+    #[test]
+    fn the_report_gives_each_band_s_means_and_the_plies_from_40_on() {
+        assert_eq!((0..6).map(band_name).collect::<Vec<_>>(), ["0–19", "20–39", "40–79", "80–159", "160–319", "320 on"]);
+        assert_eq!([0, 19, 20, 39, 40, 79, 80, 159, 160, 319, 320, u32::MAX].map(band), [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+        let a = Row { pieces: 4.0, plain: 1.0, plain_top: 2.0, modelled: 3.0, modelled_top: 1.0, plain_ll: -2.0, modelled_ll: -1.0 };
+        let b = Row { pieces: 6.0, plain: 3.0, plain_top: 3.0, modelled: 1.4, modelled_top: 6.0, plain_ll: -3.0, modelled_ll: -12.0 };
+        let mut south = [Row::default(); PLY_BANDS.len()];
+        (south[0], south[2], south[5]) = (a, b, a);
+        let mut north = [Row::default(); PLY_BANDS.len()];
+        north[1] = b;
+        let o = opts(&["--games", "3", "--agents", "greedy,random", "--every", "5", "--samples", "9"]);
+        let text = report(&o, &OpponentModel::plain(), &[south, north]);
+        let want = "3 games of classic (greedy against random), model: shipped (0 games), every 5 plies, plain from 9 drawn armies
+| pieces of | plies | pieces | P(true) plain | P(true) modelled | ratio | top-1 plain | top-1 modelled | log-lik. plain | log-lik. modelled |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|
+| south (greedy) | 0–19 | 4 | 0.250 | 0.750 | 3.00 | 0.500 | 0.250 | -0.500 | -0.250 |
+| south (greedy) | 40–79 | 6 | 0.500 | 0.233 | 0.47 | 0.500 | 1.000 | -0.500 | -2.000 |
+| south (greedy) | 320 on | 4 | 0.250 | 0.750 | 3.00 | 0.500 | 0.250 | -0.500 | -0.250 |
+| south (greedy) | 40 on | 10 | 0.400 | 0.440 | 1.10 | 0.500 | 0.700 | -0.500 | -1.300 |
+| north (random) | 20–39 | 6 | 0.500 | 0.233 | 0.47 | 0.500 | 1.000 | -0.500 | -2.000 |
+";
+        assert_eq!(text, want);
+    }
+
+    /// The measurement's sums, worked out again from the library: at every K-th ply, for
+    /// every player and every enemy piece it has not identified, the share of its drawn
+    /// armies that give the true kind (and whether that kind is the one drawn most, ties
+    /// to the lowest index), the modelled probability of it (and whether it is the most
+    /// likely kind), and both log-likelihoods — added to the row of the piece's seat and
+    /// the ply's band.
+    #[test]
+    fn the_measurement_sums_every_unidentified_enemy_piece_at_every_kth_ply() {
+        let o = opts(&["--games", "1", "--max-plies", "60", "--every", "8", "--samples", "12", "--agents", "greedy,random"]);
+        let model = OpponentModel::for_rules(&o.rules);
+        let total = measure_tables(&o, &model).unwrap();
+        let seed = o.game_seed(0, true);
+        let sides = o.rules.sides().to_vec();
+        let mut want = vec![[Row::default(); PLY_BANDS.len()]; 2];
+        let (mut measured, mut identified) = (Vec::new(), 0);
+        play(&o, seed, |game, _| {
+            let ply = game.position().ply();
+            if game.phase() == crate::Phase::Deploy || ply % 8 != 0 {
+                return;
+            }
+            measured.push(ply);
+            let band = if ply < 20 { 0 } else if ply < 40 { 1 } else { 2 };
+            for (pi, &player) in sides.iter().enumerate() {
+                let b = game.beliefs(player);
+                let salt = seed ^ ((ply as u64) << 20) ^ ((pi as u64) << 40);
+                let samples: Vec<_> = (0..12u64).filter_map(|k| b.sample(salt ^ k)).collect();
+                let (modelled, plain) = (b.probabilities(&model), b.probabilities(&OpponentModel::plain()));
+                for (p, owner, kind) in game.position().pieces() {
+                    identified += (owner != player && b.candidates(p).len() < 2) as u32;
+                    if owner == player || b.candidates(p).len() < 2 {
+                        continue;
+                    }
+                    let mut drawn = [0usize; PieceKind::COUNT];
+                    for s in &samples {
+                        drawn[s.identity(p).unwrap().1 as usize] += 1;
+                    }
+                    let mut top = 0;
+                    for k in 1..PieceKind::COUNT {
+                        if drawn[k] > drawn[top] {
+                            top = k;
+                        }
+                    }
+                    let q = modelled.kind(p, kind);
+                    let r = &mut want[(owner == Side::North) as usize][band];
+                    r.pieces += 1.0;
+                    r.plain += drawn[kind as usize] as f64 / samples.len() as f64;
+                    r.plain_top += (top == kind as usize) as u8 as f64;
+                    r.modelled += q;
+                    r.modelled_top += (modelled.most_likely(p) == Some(kind)) as u8 as f64;
+                    r.plain_ll += plain.kind(p, kind).ln();
+                    r.modelled_ll += q.ln();
+                }
+            }
+        })
+        .unwrap();
+        assert_eq!(measured, [0, 8, 16, 24, 32, 40, 48, 56]);
+        assert!(identified > 0, "no enemy piece was identified: none left out");
+        for (seat, (got, want)) in total.iter().zip(&want).enumerate() {
+            for (band, (g, w)) in got.iter().zip(want).enumerate() {
+                let g = [g.pieces, g.plain, g.plain_top, g.modelled, g.modelled_top, g.plain_ll, g.modelled_ll];
+                let w = [w.pieces, w.plain, w.plain_top, w.modelled, w.modelled_top, w.plain_ll, w.modelled_ll];
+                assert!(g.iter().zip(&w).all(|(x, y)| (x - y).abs() < 1e-9), "seat {seat} band {band}: {g:?}, not {w:?}");
+            }
+            assert!(want.iter().take(3).all(|r| r.pieces > 0.0), "seat {seat}: {:?}", want.iter().map(|r| r.pieces).collect::<Vec<_>>());
+        }
+    }
+
+    /// A measurement row adds up field by field.
+    #[test]
+    fn rows_add_field_by_field() {
+        let a = Row { pieces: 1.0, plain: 2.0, plain_top: 3.0, modelled: 4.0, modelled_top: 5.0, plain_ll: 6.0, modelled_ll: 7.0 };
+        let mut b = Row { pieces: 10.0, plain: 20.0, plain_top: 30.0, modelled: 40.0, modelled_top: 50.0, plain_ll: 60.0, modelled_ll: 70.0 };
+        b.add(&a);
+        let got = [b.pieces, b.plain, b.plain_top, b.modelled, b.modelled_top, b.plain_ll, b.modelled_ll];
+        assert_eq!(got, [11.0, 22.0, 33.0, 44.0, 55.0, 66.0, 77.0]);
     }
 
     #[test]
