@@ -833,6 +833,28 @@ mod tests {
         g
     }
 
+    /// Classic with `open_play`: both pieces of a combat are shown to everyone.
+    fn open_play() -> Arc<RuleSet> {
+        Arc::new(RuleSet::from_json(r#"{"extends": "classic", "name": "open", "options": {"open_play": true}}"#).unwrap())
+    }
+
+    /// A two-army game of `rules` from `seed`: random deployments, then up to `plies`
+    /// random plies; with the generator that chose them, to play on.
+    fn random_game(rules: &Arc<RuleSet>, seed: u64, plies: u64) -> (Game, crate::Rng) {
+        let mut g = Game::with_rules(rules.clone(), seed);
+        let mut rng = crate::Rng::new(seed);
+        g.deploy_random(Side::South, rng.next_u64()).unwrap();
+        g.deploy_random(Side::North, rng.next_u64()).unwrap();
+        for _ in 0..plies {
+            if g.result().is_some() {
+                break;
+            }
+            let legal = g.legal_actions();
+            g.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        (g, rng)
+    }
+
     /// Random play in classic with `open_play` (both pieces of a combat are shown to
     /// everyone, so attacks on public pieces of both strengths happen): after every ply,
     /// each player's beliefs hold an attack in the bucket its target had in them before
@@ -842,9 +864,7 @@ mod tests {
     #[test]
     fn an_attack_goes_by_what_its_target_showed_and_a_taken_piece_keeps_its_turns() {
         use crate::action::Action;
-        let rules = Arc::new(
-            RuleSet::from_json(r#"{"extends": "classic", "name": "open", "options": {"open_play": true}}"#).unwrap(),
-        );
+        let rules = open_play();
         // Classic's kinds that beat at least 6 of its 12: the marshal (9: the flag, the
         // engineer and the seven officers below it), the army commander (8), the
         // division (7) and brigade (6) commanders; the regiment commander beats 5.
@@ -859,10 +879,7 @@ mod tests {
         }
         let mut seen = [0u32; 3];
         for seed in 0..4u64 {
-            let mut g = Game::with_rules(rules.clone(), seed);
-            let mut rng = crate::Rng::new(seed);
-            g.deploy_random(Side::South, rng.next_u64()).unwrap();
-            g.deploy_random(Side::North, rng.next_u64()).unwrap();
+            let (mut g, mut rng) = random_game(&rules, seed, 0);
             let mut turns = [0u16; 2];
             let mut left = [[None::<u16>; MAX_PIECES]; 2];
             while g.result().is_none() && g.position().ply() < 400 {
@@ -926,22 +943,10 @@ mod tests {
     /// pieces while others of their types are still open).
     #[test]
     fn every_type_s_probabilities_add_up_to_its_count() {
-        let rules = Arc::new(
-            RuleSet::from_json(r#"{"extends": "classic", "name": "open", "options": {"open_play": true}}"#).unwrap(),
-        );
+        let rules = open_play();
         let mut mixed = 0;
         for seed in 0..4u64 {
-            let mut g = Game::with_rules(rules.clone(), seed);
-            let mut rng = crate::Rng::new(seed);
-            g.deploy_random(Side::South, rng.next_u64()).unwrap();
-            g.deploy_random(Side::North, rng.next_u64()).unwrap();
-            for _ in 0..(30 + 40 * seed) {
-                if g.result().is_some() {
-                    break;
-                }
-                let legal = g.legal_actions();
-                g.play(legal[rng.below(legal.len())]).unwrap();
-            }
+            let (g, _) = random_game(&rules, seed, 30 + 40 * seed);
             let b = g.beliefs(Side::South);
             let probs = b.probabilities(&OpponentModel::plain());
             let mut total = [0f64; 128];
@@ -1080,20 +1085,7 @@ mod tests {
             constraints.join(", ")
         );
         let rules = Arc::new(RuleSet::from_json(&json).unwrap());
-        let play = |seed: u64| {
-            let mut g = Game::with_rules(rules.clone(), seed);
-            let mut rng = crate::Rng::new(seed);
-            g.deploy_random(Side::South, rng.next_u64()).unwrap();
-            g.deploy_random(Side::North, rng.next_u64()).unwrap();
-            for _ in 0..30 {
-                if g.result().is_some() {
-                    break;
-                }
-                let legal = g.legal_actions();
-                g.play(legal[rng.below(legal.len())]).unwrap();
-            }
-            g
-        };
+        let play = |seed: u64| random_game(&rules, seed, 30).0;
         let mut model = OpponentModel::empty(&rules, "test");
         for seed in 0..3 {
             assert!(model.count(&play(seed)));
